@@ -45,8 +45,11 @@ func (r *Rand) Intn(n int) int {
 	return int(m >> 32)
 }
 
-// ShuffleBytes permutes s uniformly (Fisher-Yates).
-func (r *Rand) ShuffleBytes(s []uint8) {
+// ShuffleBytes permutes s uniformly.
+func (r *Rand) ShuffleBytes(s []uint8) { Shuffle(r, s) }
+
+// Shuffle permutes s uniformly (Fisher-Yates) with r.
+func Shuffle[T any](r *Rand, s []T) {
 	for i := len(s) - 1; i > 0; i-- {
 		j := r.Intn(i + 1)
 		s[i], s[j] = s[j], s[i]

@@ -91,7 +91,7 @@ const (
 	EvDraw                               // Seat drew a card (public)
 	EvDrawCard                           // Seat drew card A (Seat only)
 	EvReshuffle                          // the discard pile, A cards, became the draw pile
-	EvStarter                            // Seat starts a tournament
+	EvStarter                            // Seat starts tournament number A
 	EvRevealHand                         // Seat cannot start and shows card A, B copies (one per kind held)
 	EvColour                             // Seat chose colour A
 	EvPlay                               // Seat played card A into the display

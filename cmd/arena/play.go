@@ -1,0 +1,64 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/arena-games/arena/engine"
+	"github.com/arena-games/arena/plugins/random"
+)
+
+func playCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "play",
+		Usage:     "play one seeded game in-process between built-in random players and print its log",
+		ArgsUsage: " ",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "game", Value: "ivanhoe", Usage: "the game: " + fmt.Sprint(engine.Names())},
+			&cli.IntFlag{Name: "players", Aliases: []string{"p"}, Value: 4, Usage: "number of seats"},
+			&cli.Uint64Flag{Name: "seed", Aliases: []string{"s"}, Value: 1, Usage: "seed of the deal and of the random players"},
+			&cli.BoolFlag{Name: "hidden", Usage: "also print what only some seats see (drawn cards, stolen cards)"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return fmt.Errorf("play takes no arguments, got %q", c.Args().First())
+			}
+			g, err := engine.New(c.String("game"), c.Uint64("seed"), c.Int("players"))
+			if err != nil {
+				return err
+			}
+			seats := make([]engine.Policy, g.Players())
+			for s := range seats {
+				seats[s] = random.New(c.Uint64("seed")*31 + uint64(s))
+			}
+			if err := engine.PlayOut(g, seats); err != nil {
+				return err
+			}
+			printLog(c.App.Writer, g, c.Bool("hidden"))
+			return nil
+		},
+	}
+}
+
+// printLog writes a finished game's events and result; private events only on request.
+func printLog(w io.Writer, g engine.Game, hidden bool) {
+	for _, e := range g.Log() {
+		switch {
+		case e.Audience == engine.Everyone:
+			fmt.Fprintln(w, g.DescribeEvent(e))
+		case hidden:
+			fmt.Fprintf(w, "  (private) %s\n", g.DescribeEvent(e))
+		}
+	}
+	res := g.Result()
+	fmt.Fprintf(w, "\nresult after %d decisions", g.Decisions())
+	if res.Adjudicated {
+		fmt.Fprint(w, " (adjudicated at the decision bound)")
+	}
+	fmt.Fprintln(w, ":")
+	for s := range res.Place {
+		fmt.Fprintf(w, "  place %d: seat %d (score %d)\n", res.Place[s]+1, s, res.Score[s])
+	}
+}
