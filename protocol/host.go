@@ -123,7 +123,17 @@ func checkExecutable(path string) error {
 func (p *Process) Pid() int { return p.run.pid }
 
 // Exited reports whether the bot process has ended.
-func (p *Process) Exited() bool { return p.client.Exited() }
+func (p *Process) Exited() bool {
+	select {
+	case <-p.run.exited:
+		return true
+	default:
+		return false
+	}
+}
+
+// Done is closed when the bot process has ended.
+func (p *Process) Done() <-chan struct{} { return p.run.exited }
 
 // Stderr is the last bytes the bot wrote to stderr.
 func (p *Process) Stderr() string { return p.run.tail.String() }
@@ -153,6 +163,10 @@ type groupRunner struct {
 	tail *tailBuffer
 	pid  int
 	out  *os.File
+	// exited closes when the bot's main process has ended; its group is killed then,
+	// so that no child of a dead bot holds the pipes open.
+	exited  chan struct{}
+	waitErr error
 }
 
 var _ runner.Runner = (*groupRunner)(nil)
@@ -181,6 +195,12 @@ func (r *groupRunner) Start(context.Context) error {
 	}
 	r.pid = r.cmd.Process.Pid
 	r.out = outR
+	r.exited = make(chan struct{})
+	go func() {
+		r.waitErr = r.cmd.Wait()
+		r.killGroup()
+		close(r.exited)
+	}()
 	go func() {
 		_, _ = io.Copy(r.tail, errR)
 		errR.Close()
@@ -200,9 +220,10 @@ func (r *groupRunner) Stderr() io.ReadCloser           { return io.NopCloser(str
 func (r *groupRunner) Name() string                    { return r.cmd.Path }
 func (r *groupRunner) ID() string                      { return strconv.Itoa(r.pid) }
 func (r *groupRunner) Wait(context.Context) error {
-	err := r.cmd.Wait()
+	<-r.exited
+	// go-plugin calls Wait once it has read stdout to its end.
 	r.out.Close()
-	return err
+	return r.waitErr
 }
 func (r *groupRunner) Kill(context.Context) error {
 	r.killGroup()

@@ -189,3 +189,7 @@ func (s *botServer) EndMatch(_ context.Context, req *botpb.EndRequest) (*botpb.E
 
 // servePlugin is plugin.Serve, kept apart so tests can serve extra services.
 func servePlugin(c *plugin.ServeConfig) { plugin.Serve(c) }
+
+// ServeBot serves any implementation of the Bot service through go-plugin, for bots
+// that want the raw messages rather than an engine.Policy.
+func ServeBot(srv botpb.BotServer) { plugin.Serve(serveConfig(srv, nil)) }

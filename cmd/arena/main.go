@@ -14,13 +14,18 @@ import (
 
 func main() {
 	app := &cli.App{
-		Name:  "arena",
-		Usage: "play card-game bots against each other",
+		// Errors are printed once, below; a usage error is one line too.
+		HideHelpCommand: true,
+		Name:            "arena",
+		Usage:           "play card-game bots against each other",
 		Commands: []*cli.Command{
 			playCommand(),
+			matchCommand(),
+			replayCommand(),
+			serveBotCommand(),
 		},
 	}
-	if err := app.Run(os.Args); err != nil {
+	if err := app.Run(flagsFirst(app, os.Args)); err != nil {
 		fmt.Fprintln(os.Stderr, "arena:", err)
 		os.Exit(1)
 	}
