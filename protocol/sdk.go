@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"sync"
 
+	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -57,6 +59,9 @@ func serveConfig(s botpb.BotServer, register func(*grpc.Server)) *plugin.ServeCo
 	return &plugin.ServeConfig{
 		HandshakeConfig: Handshake,
 		Plugins:         plugin.PluginSet{PluginName: &botPlugin{server: s, register: register}},
+		// go-plugin's own chatter (trace-level JSON by default) would bury the bot's
+		// last words in the stderr tail the arena keeps.
+		Logger: hclog.New(&hclog.LoggerOptions{Name: "bot", Level: hclog.Warn, Output: os.Stderr}),
 		GRPCServer: func(opts []grpc.ServerOption) *grpc.Server {
 			opts = append(opts, grpc.MaxRecvMsgSize(MaxMessageBytes), grpc.MaxSendMsgSize(MaxMessageBytes))
 			return plugin.DefaultGRPCServer(opts)
