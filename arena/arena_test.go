@@ -57,6 +57,7 @@ func TestEveryDealIsPlayedInEverySeatRotation(t *testing.T) {
 	for _, b := range rep.Bots {
 		assert.Equal(t, 6, b.Games)
 		assert.Equal(t, 6, b.Endings["ok"])
+		assert.Equal(t, 2, b.DealsAhead+b.DealsEven+b.DealsBehind, "every deal is judged")
 		assert.Positive(t, b.Decisions)
 		assert.Positive(t, b.MeanLatencyMs)
 		assert.GreaterOrEqual(t, b.P99LatencyMs, b.MeanLatencyMs*0.5)
@@ -179,6 +180,9 @@ func TestACrashingBotStopsTheRunPastTheRestartLimit(t *testing.T) {
 	require.True(t, errors.As(err, &limit), "got %v", err)
 	assert.Equal(t, 2, limit.Restarts)
 	assert.Contains(t, err.Error(), "exiting on purpose", "the bot's last stderr line is in the message")
+	kept, err := os.ReadFile(filepath.Join(cfg.ReplayDir, "stderr-0-crasher.log"))
+	require.NoError(t, err)
+	assert.Equal(t, 3, strings.Count(string(kept), "exiting on purpose"), "stderr of all three processes is kept")
 	requireNoLeftovers(t)
 }
 

@@ -21,6 +21,7 @@ type botProc struct {
 	mu       sync.Mutex
 	proc     *protocol.Process
 	restarts int
+	failed   error
 	dead     []*protocol.Process // crashed processes, killed again at the end for their children
 }
 
@@ -67,17 +68,22 @@ func (b *botProc) start() error {
 func (b *botProc) get() (*protocol.Process, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if b.failed != nil {
+		return nil, b.failed
+	}
 	if b.proc != nil && !b.proc.Exited() {
 		return b.proc, nil
 	}
 	if b.proc != nil {
 		b.dead = append(b.dead, b.proc)
-		if b.restarts >= b.maxRestarts {
-			return nil, &ErrRestartLimit{Bot: b.entrant.Name, Restarts: b.restarts, Stderr: b.proc.Stderr()}
-		}
-		b.log.Warn("bot process exited; restarting it", "bot", b.entrant.Name, "stderr", lastLine(b.proc.Stderr()))
-		b.restarts++
+		stderr := b.proc.Stderr()
 		b.proc = nil
+		if b.restarts >= b.maxRestarts {
+			b.failed = &ErrRestartLimit{Bot: b.entrant.Name, Restarts: b.restarts, Stderr: stderr}
+			return nil, b.failed
+		}
+		b.log.Warn("bot process exited; restarting it", "bot", b.entrant.Name, "stderr", lastLine(stderr))
+		b.restarts++
 	}
 	p, err := protocol.Launch(b.entrant.Launch)
 	if err != nil {
@@ -104,4 +110,17 @@ func (b *botProc) restartCount() int {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.restarts
+}
+
+// stderr is what the entrant's processes wrote to stderr, the last bytes of each.
+func (b *botProc) stderr() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var parts []string
+	for _, p := range append(append([]*protocol.Process(nil), b.dead...), b.proc) {
+		if p != nil && p.Stderr() != "" {
+			parts = append(parts, p.Stderr())
+		}
+	}
+	return strings.Join(parts, "\n--- restarted ---\n")
 }

@@ -45,6 +45,12 @@ type BotStats struct {
 	EloHigh jsonFloat `json:"elo_high"`
 	// LOS is the likelihood of superiority over the rest of the field.
 	LOS jsonFloat `json:"los"`
+	// DealsAhead, DealsEven and DealsBehind count the deals whose mean points over
+	// all rotations were above, at or below one half: the duplicate format's verdict,
+	// with the luck of the deal cancelled.
+	DealsAhead  int `json:"deals_ahead"`
+	DealsEven   int `json:"deals_even"`
+	DealsBehind int `json:"deals_behind"`
 	// Endings counts the bot's seats by ending.
 	Endings  map[string]int `json:"endings"`
 	Restarts int            `json:"restarts"`
@@ -120,6 +126,14 @@ func (r *runner) report(results []*MatchResult, elapsed time.Duration) *Report {
 		per := make([]float64, len(rep.DealBlocks))
 		for i, b := range rep.DealBlocks {
 			per[i] = b.Points[e]
+			switch {
+			case math.Abs(per[i]-0.5) < 1e-9:
+				bs.DealsEven++
+			case per[i] > 0.5:
+				bs.DealsAhead++
+			default:
+				bs.DealsBehind++
+			}
 		}
 		iv := stats.EloInterval(per)
 		bs.Elo, bs.EloLow, bs.EloHigh = jsonFloat(iv.Estimate), jsonFloat(iv.Low), jsonFloat(iv.High)
@@ -150,10 +164,10 @@ func (rep *Report) WriteTable(w io.Writer) error {
 	fmt.Fprintf(w, "%s, %d players: %d games (%d deals x %d seatings), seed %d, %.1fs\n",
 		rep.Game, rep.Players, rep.Games, rep.Deals, rep.Players, rep.Seed, rep.Elapsed.Seconds())
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "bot\tgames\twins\tscore\tElo [95% CI]\tLOS\tok/timeout/crash/illegal/protocol\trestarts\tmean ms\tp99 ms\t")
+	fmt.Fprintln(tw, "bot\tgames\twins\tscore\tElo [95% CI]\tLOS\tdeals +/=/-\tok/timeout/crash/illegal/protocol\trestarts\tmean ms\tp99 ms\t")
 	for _, b := range rep.Bots {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f%%\t%s\t%s\t%d/%d/%d/%d/%d\t%d\t%.3f\t%.3f\t\n",
-			b.Name, b.Games, b.Wins, 100*b.Score, eloText(b), pct(float64(b.LOS)),
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f%%\t%s\t%s\t%d/%d/%d\t%d/%d/%d/%d/%d\t%d\t%.3f\t%.3f\t\n",
+			b.Name, b.Games, b.Wins, 100*b.Score, eloText(b), pct(float64(b.LOS)), b.DealsAhead, b.DealsEven, b.DealsBehind,
 			b.Endings["ok"], b.Endings["timeout"], b.Endings["crash"], b.Endings["illegal"], b.Endings["protocol"],
 			b.Restarts, b.MeanLatencyMs, b.P99LatencyMs)
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -117,11 +119,30 @@ func (r *runner) schedule() []matchSpec {
 	return out
 }
 
+// stopBots ends every bot process and keeps what each wrote to stderr (its last
+// bytes) beside the replays.
 func (r *runner) stopBots() {
 	var wg sync.WaitGroup
-	for _, b := range r.bots {
+	for i, b := range r.bots {
 		wg.Add(1)
-		go func() { defer wg.Done(); b.stop(r.cfg.Clock.Shutdown) }()
+		go func() {
+			defer wg.Done()
+			b.stop(r.cfg.Clock.Shutdown)
+			if r.cfg.ReplayDir == "" {
+				return
+			}
+			if tail := b.stderr(); tail != "" {
+				name := fmt.Sprintf("stderr-%d-%s.log", i, strings.Map(safeRune, b.entrant.Name))
+				_ = os.WriteFile(filepath.Join(r.cfg.ReplayDir, name), []byte(tail), 0o644)
+			}
+		}()
 	}
 	wg.Wait()
+}
+
+func safeRune(r rune) rune {
+	if r == '/' || r == os.PathSeparator || r < ' ' {
+		return '_'
+	}
+	return r
 }

@@ -166,7 +166,7 @@ func (b *rawBot) Match(st botpb.Bot_MatchServer) error {
 
 // marker tags every process a test starts (children inherit it), so that leftovers can
 // be found in /proc.
-func testEntrant(t *testing.T, name, mode string) Entrant {
+func testEntrant(t testing.TB, name, mode string) Entrant {
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -175,7 +175,7 @@ func testEntrant(t *testing.T, name, mode string) Entrant {
 	return Entrant{Name: name, Launch: protocol.LaunchConfig{Path: exe, Env: env}}
 }
 
-func markerEnv(t *testing.T) string {
+func markerEnv(t testing.TB) string {
 	return "ARENA_TEST_MARKER=" + strings.ReplaceAll(t.Name(), "/", "_")
 }
 
@@ -219,7 +219,7 @@ func requireNoLeftovers(t *testing.T) {
 var testDirs = map[string]string{}
 
 // testDir is one temporary directory per test, shared by its bots.
-func testDir(t *testing.T) string {
+func testDir(t testing.TB) string {
 	if d, ok := testDirs[t.Name()]; ok {
 		return d
 	}

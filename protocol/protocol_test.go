@@ -204,3 +204,31 @@ func BenchmarkTransport(b *testing.B) {
 		}
 	})
 }
+
+func TestEveryIvanhoeViewOfRandomGamesSurvivesTheWire(t *testing.T) {
+	for seed := uint64(1); seed <= 6; seed++ {
+		players := 2 + int(seed)%4
+		g, err := engine.New("ivanhoe", seed, players)
+		require.NoError(t, err)
+		rnd := engine.NewRand(seed)
+		for !g.Terminal() {
+			for s := 0; s < players; s++ {
+				want := g.View(s)
+				pv, err := encodeIvanhoe(want)
+				require.NoError(t, err)
+				got, err := decodeIvanhoe(pv)
+				require.NoError(t, err)
+				// A nil display travels as an empty one; otherwise the view is the same.
+				w := *want.(*ivanhoe.View)
+				w.Displays = append([][]ivanhoe.Card(nil), w.Displays...)
+				for i := range w.Displays {
+					if w.Displays[i] == nil {
+						w.Displays[i] = []ivanhoe.Card{}
+					}
+				}
+				require.Equal(t, &w, got, "seed %d decision %d seat %d", seed, g.Decisions(), s)
+			}
+			require.NoError(t, g.Apply(rnd.Intn(len(g.Options()))))
+		}
+	}
+}
