@@ -41,10 +41,10 @@ type View struct {
 	Pending      Card
 	PendingBy    int
 	PendingArgs  [3]int
-	Tournaments  int
-	Decisions    int
-	TokensToWin  int
-	DistinctWins bool
+	Tournaments int
+	TokensToWin int
+	// The view has no decision count on purpose: it would tell every seat that an
+	// Ivanhoe holder had been asked and let an action stand (R23).
 }
 
 // ViewSeat is the seat the view belongs to.
