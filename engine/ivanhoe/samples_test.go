@@ -68,11 +68,11 @@ func TestRulebookSampleTournaments(t *testing.T) {
 	do(t, g, option(PlayCard, int(Blue3)))
 	do(t, g, option(EndTurn)) // 3
 	do(t, g, option(PlayCard, int(Blue5)))
-	do(t, g, option(EndTurn)) // Andy 5
+	do(t, g, option(EndTurn))  // Andy 5
 	do(t, g, option(Withdraw)) // Bill
 	do(t, g, option(PlayCard, int(Blue2)))
 	do(t, g, action(Outwit, andy, 0, 0)) // Chris gives her blue 2 for Andy's blue 5
-	do(t, g, option(EndTurn))             // 5
+	do(t, g, option(EndTurn))            // 5
 	assert.Equal(t, []Card{Blue2}, g.disp[andy].slice())
 	do(t, g, option(PlayCard, int(Blue4)))
 	do(t, g, option(EndTurn)) // Diane 7
@@ -101,7 +101,7 @@ func TestRulebookSampleTournaments(t *testing.T) {
 	assert.Equal(t, []Card{Blue5}, g.disp[chris].slice())
 	do(t, g, option(PlayCard, int(Green1)))
 	do(t, g, option(PlayCard, int(Green1)))
-	do(t, g, option(EndTurn)) // Andy 4
+	do(t, g, option(EndTurn))  // Andy 4
 	do(t, g, option(Withdraw)) // Chris
 	do(t, g, option(Withdraw)) // Diane
 	assert.Equal(t, []int{3, 5, 7, 8, 12, 14, 15, 3, 5, 5, 7, 6, 10, 4, 4}, announced(g))

@@ -38,9 +38,9 @@ type View struct {
 	Discard  [NumCards]uint8
 	// Pending is the action card waiting for an Ivanhoe answer in PhaseReaction, with
 	// the seat that played it and its arguments; NoCard otherwise.
-	Pending      Card
-	PendingBy    int
-	PendingArgs  [3]int
+	Pending     Card
+	PendingBy   int
+	PendingArgs [3]int
 	Tournaments int
 	TokensToWin int
 	// The view has no decision count on purpose: it would tell every seat that an
