@@ -1,0 +1,73 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func run(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	var out bytes.Buffer
+	app := newApp()
+	app.Writer = &out
+	app.ErrWriter = &out
+	err := app.Run(append([]string{"arena"}, args...))
+	return out.String(), err
+}
+
+func TestPlayPrintsAWholeSeededGame(t *testing.T) {
+	out, err := run(t, "play", "--game", "ivanhoe", "--players", "3", "--seed", "5")
+	require.NoError(t, err)
+	for _, want := range []string{"--- tournament 1:", "chooses", "announces", "withdraws", "wins the", "takes a", "result after"} {
+		assert.Contains(t, out, want)
+	}
+	assert.Regexp(t, `seat \d wins the game|adjudicated`, out)
+	again, _ := run(t, "play", "--game", "ivanhoe", "--players", "3", "--seed", "5")
+	assert.Equal(t, out, again, "the same seed gives the same game")
+	other, _ := run(t, "play", "--game", "ivanhoe", "--players", "3", "--seed", "6")
+	assert.NotEqual(t, out, other)
+	hidden, _ := run(t, "play", "--players", "3", "--seed", "5", "--hidden")
+	assert.Contains(t, hidden, "(private) seat")
+	assert.NotContains(t, out, "(private)")
+}
+
+// TestBadInputGivesOneLineAndFailure runs the real binary: one error line on stderr, a
+// non-zero exit, no panic.
+func TestBadInputGivesOneLineAndFailure(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "arena")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Stderr = os.Stderr
+	require.NoError(t, build.Run())
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"play", "--game", "chess"}, `unknown game "chess"`},
+		{[]string{"play", "--game", "ivanhoe", "--players", "6"}, "ivanhoe is played by 2 to 5 players, not 6"},
+		{[]string{"play", "--players", "1"}, "not 1"},
+		{[]string{"play", "extra"}, "play takes no arguments"},
+		{[]string{"play", "--seed", "x"}, "invalid value"},
+		{[]string{"play", "--no-such-flag"}, "flag provided but not defined"},
+		{[]string{"nosuch"}, `unknown command "nosuch"`},
+	} {
+		cmd := exec.Command(bin, tc.args...)
+		var stderr, stdout bytes.Buffer
+		cmd.Stderr, cmd.Stdout = &stderr, &stdout
+		err := cmd.Run()
+		var exit *exec.ExitError
+		require.ErrorAs(t, err, &exit, "%v", tc.args)
+		assert.NotEqual(t, 0, exit.ExitCode())
+		msg := strings.TrimSpace(stderr.String())
+		assert.Contains(t, msg, tc.want, "%v", tc.args)
+		assert.NotContains(t, msg, "panic")
+		assert.Equal(t, 1, strings.Count(msg, "\n")+1, "one error line for %v: %q", tc.args, msg)
+		assert.Empty(t, stdout.String(), "no usage dump for %v", tc.args)
+	}
+}
