@@ -26,8 +26,7 @@ func encodeIvanhoe(ev engine.View) (*botpb.View, error) {
 		PlayedThisTurn: int32(v.PlayedThisTurn), AddedThisTurn: int32(v.AddedThisTurn), DrawPile: int32(v.DrawPile),
 		Pending: botpb.IvanhoeCard(v.Pending), PendingBy: int32(v.PendingBy),
 		PendingArgs: []int32{int32(v.PendingArgs[0]), int32(v.PendingArgs[1]), int32(v.PendingArgs[2])},
-		Tournaments: int32(v.Tournaments), Decisions: int32(v.Decisions), TokensToWin: int32(v.TokensToWin),
-		DistinctWins: v.DistinctWins,
+		Tournaments: int32(v.Tournaments), TokensToWin: int32(v.TokensToWin),
 	}
 	for c := range v.Hand {
 		m.Hand[c] = uint32(v.Hand[c])
@@ -82,8 +81,7 @@ func decodeIvanhoe(pv *botpb.View) (engine.View, error) {
 		PlayedThisTurn: int(m.PlayedThisTurn), AddedThisTurn: int(m.AddedThisTurn), DrawPile: int(m.DrawPile),
 		Pending: ivanhoe.Card(m.Pending), PendingBy: int(m.PendingBy),
 		PendingArgs: [3]int{int(m.PendingArgs[0]), int(m.PendingArgs[1]), int(m.PendingArgs[2])},
-		Tournaments: int(m.Tournaments), Decisions: int(m.Decisions), TokensToWin: int(m.TokensToWin),
-		DistinctWins: m.DistinctWins,
+		Tournaments: int(m.Tournaments), TokensToWin: int(m.TokensToWin),
 	}
 	for c := range v.Hand {
 		if m.Hand[c] > 0xff || m.Discard[c] > 0xff {

@@ -72,7 +72,7 @@ func launchTestBot(t testing.TB) *Process {
 func sampleIvanhoe() *ivanhoe.View {
 	v := &ivanhoe.View{Seat: 2, Players: 4, Phase: ivanhoe.PhaseTurn, ToMove: 2, Shield: 1, Stunned: -1,
 		Colour: ivanhoe.Blue, Starter: 1, PlayedThisTurn: 1, AddedThisTurn: 1, DrawPile: 51,
-		Pending: ivanhoe.NoCard, PendingBy: -1, PendingArgs: [3]int{-1, -1, -1}, Tournaments: 3, Decisions: 140,
+		Pending: ivanhoe.NoCard, PendingBy: -1, PendingArgs: [3]int{-1, -1, -1}, Tournaments: 3,
 		TokensToWin: 4, HandSizes: []int{7, 5, 8, 6}, InTournament: []bool{true, true, true, false},
 		Displays: [][]ivanhoe.Card{{ivanhoe.Blue3, ivanhoe.Blue4}, {ivanhoe.Squire3, ivanhoe.Blue5, ivanhoe.Maiden}, {ivanhoe.Blue2}, nil},
 		Tokens:   make([][ivanhoe.NumColours]bool, 4)}

@@ -13,20 +13,41 @@ import (
 )
 
 func main() {
-	app := &cli.App{
-		// Errors are printed once, below; a usage error is one line too.
-		HideHelpCommand: true,
-		Name:            "arena",
-		Usage:           "play card-game bots against each other",
-		Commands: []*cli.Command{
-			playCommand(),
-			matchCommand(),
-			replayCommand(),
-			serveBotCommand(),
-		},
-	}
+	app := newApp()
 	if err := app.Run(flagsFirst(app, os.Args)); err != nil {
 		fmt.Fprintln(os.Stderr, "arena:", err)
 		os.Exit(1)
 	}
+}
+
+func newApp() *cli.App {
+	return &cli.App{
+		Name:  "arena",
+		Usage: "play card-game bots against each other",
+		// Errors are printed once, by main, as one line.
+		ExitErrHandler: func(*cli.Context, error) {},
+		OnUsageError:   usageError,
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return fmt.Errorf("unknown command %q (see arena help)", c.Args().First())
+			}
+			return cli.ShowAppHelp(c)
+		},
+		Commands: withUsageErrors(
+			playCommand(),
+			matchCommand(),
+			replayCommand(),
+			serveBotCommand(),
+		),
+	}
+}
+
+// usageError keeps a mistyped flag to the one error line main prints.
+func usageError(_ *cli.Context, err error, _ bool) error { return err }
+
+func withUsageErrors(cmds ...*cli.Command) []*cli.Command {
+	for _, c := range cmds {
+		c.OnUsageError = usageError
+	}
+	return cmds
 }

@@ -128,7 +128,7 @@ func (g *Game) ViewOf(seat int) *View {
 		Shield: g.shield, Stunned: g.stunned, InTournament: make([]bool, g.players),
 		Tokens: make([][NumColours]bool, g.players), Colour: g.colour, LastFinalPurple: g.lastPurple,
 		Starter: g.starter, DrawPile: g.drawN, Discard: g.discard, Pending: g.pending, PendingBy: engine.NoSeat,
-		Tournaments: g.tournaments, Decisions: g.decisions, TokensToWin: g.tokensToWin(),
+		Tournaments: g.tournaments, TokensToWin: g.tokensToWin(),
 	}
 	if seat >= 0 && seat < g.players {
 		v.Hand = g.hands[seat]

@@ -38,13 +38,13 @@ type View struct {
 	Discard  [NumCards]uint8
 	// Pending is the action card waiting for an Ivanhoe answer in PhaseReaction, with
 	// the seat that played it and its arguments; NoCard otherwise.
-	Pending      Card
-	PendingBy    int
-	PendingArgs  [3]int
-	Tournaments  int
-	Decisions    int
-	TokensToWin  int
-	DistinctWins bool
+	Pending     Card
+	PendingBy   int
+	PendingArgs [3]int
+	Tournaments int
+	TokensToWin int
+	// The view has no decision count on purpose: it would tell every seat that an
+	// Ivanhoe holder had been asked and let an action stand (R23).
 }
 
 // ViewSeat is the seat the view belongs to.

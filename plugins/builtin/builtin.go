@@ -9,13 +9,15 @@ import (
 	"strings"
 
 	"github.com/arena-games/arena/engine"
+	"github.com/arena-games/arena/plugins/heuristic"
 	"github.com/arena-games/arena/plugins/random"
 	"github.com/arena-games/arena/protocol"
 )
 
 // bots maps a name to the policy of one seat of one match.
 var bots = map[string]func(m protocol.Match) engine.Policy{
-	"random": func(m protocol.Match) engine.Policy { return random.New(m.Seed) },
+	"random":    func(m protocol.Match) engine.Policy { return random.New(m.Seed) },
+	"heuristic": func(protocol.Match) engine.Policy { return heuristic.New() },
 }
 
 // Names lists the built-in bots.

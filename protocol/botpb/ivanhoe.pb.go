@@ -579,9 +579,7 @@ type IvanhoeView struct {
 	PendingBy       int32                  `protobuf:"varint,17,opt,name=pending_by,json=pendingBy,proto3" json:"pending_by,omitempty"`
 	PendingArgs     []int32                `protobuf:"varint,18,rep,packed,name=pending_args,json=pendingArgs,proto3" json:"pending_args,omitempty"` // 3 entries
 	Tournaments     int32                  `protobuf:"varint,19,opt,name=tournaments,proto3" json:"tournaments,omitempty"`
-	Decisions       int32                  `protobuf:"varint,20,opt,name=decisions,proto3" json:"decisions,omitempty"`
 	TokensToWin     int32                  `protobuf:"varint,21,opt,name=tokens_to_win,json=tokensToWin,proto3" json:"tokens_to_win,omitempty"`
-	DistinctWins    bool                   `protobuf:"varint,22,opt,name=distinct_wins,json=distinctWins,proto3" json:"distinct_wins,omitempty"`
 	unknownFields   protoimpl.UnknownFields
 	sizeCache       protoimpl.SizeCache
 }
@@ -749,25 +747,11 @@ func (x *IvanhoeView) GetTournaments() int32 {
 	return 0
 }
 
-func (x *IvanhoeView) GetDecisions() int32 {
-	if x != nil {
-		return x.Decisions
-	}
-	return 0
-}
-
 func (x *IvanhoeView) GetTokensToWin() int32 {
 	if x != nil {
 		return x.TokensToWin
 	}
 	return 0
-}
-
-func (x *IvanhoeView) GetDistinctWins() bool {
-	if x != nil {
-		return x.DistinctWins
-	}
-	return false
 }
 
 var File_ivanhoe_proto protoreflect.FileDescriptor
@@ -779,7 +763,7 @@ const file_ivanhoe_proto_rawDesc = "" +
 	"\thand_size\x18\x01 \x01(\x05R\bhandSize\x123\n" +
 	"\adisplay\x18\x02 \x03(\x0e2\x19.arena.bot.v1.IvanhoeCardR\adisplay\x12#\n" +
 	"\rin_tournament\x18\x03 \x01(\bR\finTournament\x123\n" +
-	"\x06tokens\x18\x04 \x03(\x0e2\x1b.arena.bot.v1.IvanhoeColourR\x06tokens\"\x81\x06\n" +
+	"\x06tokens\x18\x04 \x03(\x0e2\x1b.arena.bot.v1.IvanhoeColourR\x06tokens\"\xca\x05\n" +
 	"\vIvanhoeView\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x18\n" +
 	"\aplayers\x18\x02 \x01(\x05R\aplayers\x120\n" +
@@ -801,10 +785,8 @@ const file_ivanhoe_proto_rawDesc = "" +
 	"\n" +
 	"pending_by\x18\x11 \x01(\x05R\tpendingBy\x12!\n" +
 	"\fpending_args\x18\x12 \x03(\x05R\vpendingArgs\x12 \n" +
-	"\vtournaments\x18\x13 \x01(\x05R\vtournaments\x12\x1c\n" +
-	"\tdecisions\x18\x14 \x01(\x05R\tdecisions\x12\"\n" +
-	"\rtokens_to_win\x18\x15 \x01(\x05R\vtokensToWin\x12#\n" +
-	"\rdistinct_wins\x18\x16 \x01(\bR\fdistinctWins*\xf5\x03\n" +
+	"\vtournaments\x18\x13 \x01(\x05R\vtournaments\x12\"\n" +
+	"\rtokens_to_win\x18\x15 \x01(\x05R\vtokensToWinJ\x04\b\x14\x10\x15J\x04\b\x16\x10\x17*\xf5\x03\n" +
 	"\vIvanhoeCard\x12\f\n" +
 	"\bPURPLE_3\x10\x00\x12\f\n" +
 	"\bPURPLE_4\x10\x01\x12\f\n" +

@@ -1,0 +1,28 @@
+// Package heuristic is the reference bot that plays every game of the arena by rules of
+// thumb: a baseline that must clearly beat random play, and an opponent for bot authors
+// to measure themselves against. Each game's rules of thumb are in a file of its own;
+// New dispatches on the type of the view.
+package heuristic
+
+import (
+	"github.com/arena-games/arena/engine"
+	"github.com/arena-games/arena/engine/ivanhoe"
+)
+
+type policy struct {
+	ivanhoe engine.Policy
+}
+
+// New returns the heuristic bot for every game. It keeps no state between decisions, so
+// one value serves any number of concurrent matches.
+func New() engine.Policy {
+	return &policy{ivanhoe: Ivanhoe()}
+}
+
+func (p *policy) Choose(view engine.View, events []engine.Event, options []engine.Option) int {
+	switch view.(type) {
+	case *ivanhoe.View:
+		return p.ivanhoe.Choose(view, events, options)
+	}
+	return 0
+}
