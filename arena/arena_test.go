@@ -163,6 +163,20 @@ func TestEachMisbehaviourGetsItsEnding(t *testing.T) {
 	}
 }
 
+func TestASpentBankIsATimeout(t *testing.T) {
+	cfg := testConfig(t, 2, testEntrant(t, "slow", "slow:120"), testEntrant(t, "good", "first"))
+	cfg.Clock.Decision = time.Second
+	cfg.Clock.Bank = 300 * time.Millisecond
+	rep, err := Run(context.Background(), cfg)
+	require.NoError(t, err)
+	assert.Equal(t, 2, rep.Bots[0].Endings["timeout"], "each decision is within its deadline, the third overdraws the bank")
+	for _, m := range rep.Matches {
+		s := m.Seats[indexOf(m, 0)]
+		assert.Len(t, s.Latencies, 2, "two answers fit in the bank")
+	}
+	requireNoLeftovers(t)
+}
+
 func indexOf(m *MatchResult, entrant int) int {
 	for s, x := range m.Seats {
 		if x.Entrant == entrant {

@@ -42,6 +42,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		if e.Launch.StartTimeout == 0 {
 			e.Launch.StartTimeout = cfg.Clock.Startup
 		}
+		if e.Launch.Logger == nil && cfg.Logger.IsDebug() {
+			e.Launch.Logger = cfg.Logger.Named("go-plugin")
+		}
 		b := &botProc{entrant: e, maxRestarts: cfg.MaxRestarts, log: cfg.Logger}
 		r.bots = append(r.bots, b)
 		if err := b.start(); err != nil {

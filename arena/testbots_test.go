@@ -29,6 +29,7 @@ import (
 //
 //	first, last, random  well-behaved policies
 //	sleep:K              sleeps 10 s at its K-th decision of every match (a timeout)
+//	slow:MS              takes MS milliseconds over every decision
 //	exit:K               exits at its K-th decision of the process (a crash)
 //	exitonce:K           the same, but only the first process of the test does
 //	illegal:K            answers option 99 at its K-th decision of every match
@@ -61,6 +62,11 @@ func serveTestBot(mode string) {
 		protocol.Serve(engine.PolicyFunc(func(_ engine.View, _ []engine.Event, o []engine.Option) int { return len(o) - 1 }))
 	case "random":
 		protocol.ServeMatches(func(m protocol.Match) engine.Policy { return random.New(m.Seed) })
+	case "slow":
+		protocol.Serve(engine.PolicyFunc(func(_ engine.View, _ []engine.Event, _ []engine.Option) int {
+			time.Sleep(time.Duration(k) * time.Millisecond)
+			return 0
+		}))
 	case "sleep", "illegal":
 		protocol.ServeMatches(func(protocol.Match) engine.Policy {
 			n := 0
