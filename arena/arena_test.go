@@ -131,6 +131,8 @@ func TestEachMisbehaviourGetsItsEnding(t *testing.T) {
 		{"illegal:2", Illegal},
 		{"malformed:2", Protocol},
 		{"error:2", Protocol},
+		{"panic:2", Protocol},
+		{"refuse", Protocol},
 	}
 	for _, c := range cases {
 		t.Run(c.want.String()+" for "+c.mode, func(t *testing.T) {
@@ -231,6 +233,8 @@ func TestCancellingARunStopsEveryBot(t *testing.T) {
 
 func TestBadConfigurationIsOneClearError(t *testing.T) {
 	dir := testDir(t)
+	silent := filepath.Join(dir, "silent")
+	require.NoError(t, os.WriteFile(silent, []byte("#!/bin/sh\nexec sleep 30\n"), 0o755))
 	script := filepath.Join(dir, "talker")
 	require.NoError(t, os.WriteFile(script, []byte("#!/bin/sh\necho not a plugin\n"), 0o755))
 	plain := filepath.Join(dir, "plain")
@@ -248,12 +252,16 @@ func TestBadConfigurationIsOneClearError(t *testing.T) {
 		{"not executable", Config{Game: enginetest.Name, Entrants: []Entrant{path(plain), good}, Games: 1}, "not an executable"},
 		{"missing", Config{Game: enginetest.Name, Entrants: []Entrant{path(filepath.Join(dir, "nope")), good}, Games: 1}, "no such file"},
 		{"not a plugin", Config{Game: enginetest.Name, Entrants: []Entrant{good, path(script)}, Games: 1}, "did not start"},
+		{"silent past the startup deadline", Config{Game: enginetest.Name, Entrants: []Entrant{path(silent), good}, Games: 1}, "timeout"},
 		{"protocol version mismatch", Config{Game: enginetest.Name, Entrants: []Entrant{good, testEntrant(t, "future", "v2")}, Games: 1}, "version"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			c.cfg.Clock = fastClock
+			c.cfg.Clock.Startup = time.Second
+			start := time.Now()
 			_, err := Run(context.Background(), c.cfg)
+			assert.Less(t, time.Since(start), 3*time.Second)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), c.want)
 			assert.NotContains(t, err.Error(), "\n", "one line")

@@ -249,9 +249,14 @@ func classify(err error, proc *protocol.Process) (Ending, string) {
 	case errors.Is(err, protocol.ErrMalformed):
 		return Protocol, err.Error()
 	}
-	select {
-	case <-proc.Done():
-	case <-time.After(500 * time.Millisecond):
+	// A dead process shows as a broken transport a moment before its exit is reaped;
+	// an error status the bot sent itself needs no wait.
+	switch status.Code(err) {
+	case codes.Unavailable, codes.Canceled, codes.Unknown:
+		select {
+		case <-proc.Done():
+		case <-time.After(500 * time.Millisecond):
+		}
 	}
 	if proc.Exited() {
 		msg := "the bot process exited"

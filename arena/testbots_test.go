@@ -35,6 +35,8 @@ import (
 //	illegal:K            answers option 99 at its K-th decision of every match
 //	malformed:K          answers for another decision number at its K-th decision
 //	error:K              fails its K-th decision of every match with an error status
+//	panic:K              its policy panics at its K-th decision of every match
+//	refuse               refuses every match at StartMatch
 //	forker               starts a child that sleeps for a minute, then plays first
 //	noisy                writes malformed log lines to stderr, then plays first
 const botModeEnv = "ARENA_TEST_BOT"
@@ -67,11 +69,14 @@ func serveTestBot(mode string) {
 			time.Sleep(time.Duration(k) * time.Millisecond)
 			return 0
 		}))
-	case "sleep", "illegal":
+	case "sleep", "illegal", "panic":
 		protocol.ServeMatches(func(protocol.Match) engine.Policy {
 			n := 0
 			return engine.PolicyFunc(func(_ engine.View, _ []engine.Event, _ []engine.Option) int {
 				n++
+				if n == k && name == "panic" {
+					panic("test bot: a bug in the policy")
+				}
 				if n == k && name == "sleep" {
 					time.Sleep(10 * time.Second)
 				}
@@ -97,7 +102,7 @@ func serveTestBot(mode string) {
 			}
 			return 0
 		}))
-	case "malformed", "error":
+	case "malformed", "error", "refuse":
 		protocol.ServeBot(&rawBot{inner: protocol.NewBotServer(func(protocol.Match) engine.Policy { return first }), k: k, mode: name})
 	case "forker":
 		child := exec.Command("sleep", "60")
@@ -141,6 +146,9 @@ type rawBot struct {
 }
 
 func (b *rawBot) StartMatch(ctx context.Context, r *botpb.StartRequest) (*botpb.StartReply, error) {
+	if b.mode == "refuse" {
+		return nil, status.Error(codes.Unavailable, "test bot: not today")
+	}
 	return b.inner.StartMatch(ctx, r)
 }
 
