@@ -232,3 +232,43 @@ func TestEveryIvanhoeViewOfRandomGamesSurvivesTheWire(t *testing.T) {
 		}
 	}
 }
+
+type listener struct {
+	lastOption
+	got *Outcome
+}
+
+func (l *listener) EndMatch(o Outcome) { *l.got = o }
+
+func TestAnEnderHearsTheResultOfItsMatch(t *testing.T) {
+	var got Outcome
+	var started []Match
+	srv := NewBotServer(func(m Match) engine.Policy {
+		started = append(started, m)
+		return &listener{got: &got}
+	})
+	ctx := context.Background()
+	_, err := srv.StartMatch(ctx, &botpb.StartRequest{MatchId: "m7", Game: "ivanhoe", Seat: 1, Players: 3, Seed: 99})
+	require.NoError(t, err)
+	require.Equal(t, []Match{{ID: "m7", Game: "ivanhoe", Seat: 1, Players: 3, Seed: 99}}, started)
+	_, err = srv.EndMatch(ctx, &botpb.EndRequest{MatchId: "m7", Seat: 1, Place: []int32{2, 0, 1}, Score: []int32{1, 4, 2},
+		Endings: []botpb.Ending{botpb.Ending_ENDING_TIMEOUT, botpb.Ending_ENDING_OK, botpb.Ending_ENDING_OK}})
+	require.NoError(t, err)
+	assert.Equal(t, Outcome{Place: []int{2, 0, 1}, Score: []int{1, 4, 2},
+		Endings: []botpb.Ending{botpb.Ending_ENDING_TIMEOUT, botpb.Ending_ENDING_OK, botpb.Ending_ENDING_OK}}, got)
+
+	_, err = srv.EndMatch(ctx, &botpb.EndRequest{MatchId: "m7", Seat: 1})
+	assert.NoError(t, err, "a second end, or an end of an unknown match, is harmless")
+	_, err = srv.StartMatch(ctx, &botpb.StartRequest{MatchId: "m8", Game: "kardinal"})
+	assert.ErrorContains(t, err, "kardinal", "a game without view messages is refused at the start")
+}
+
+func TestStderrKeepsOnlyTheLastBytes(t *testing.T) {
+	tail := &tailBuffer{max: 10}
+	for _, s := range []string{"0123456", "789abc", "def"} {
+		n, err := tail.Write([]byte(s))
+		require.NoError(t, err)
+		assert.Equal(t, len(s), n)
+	}
+	assert.Equal(t, "6789abcdef", tail.String())
+}
