@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"time"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
@@ -52,7 +53,19 @@ func Serve(policy engine.Policy) {
 // seat), for bots that keep state within a match. Calls for one match come one at a
 // time; calls for different matches run concurrently.
 func ServeMatches(newPolicy func(Match) engine.Policy) {
+	go exitWithParent()
 	plugin.Serve(serveConfig(NewBotServer(newPolicy), nil))
+}
+
+// exitWithParent ends a bot whose arena died without stopping it (killed with
+// SIGKILL, which nothing can catch): the bot is re-parented, which a poll notices.
+func exitWithParent() {
+	ppid := os.Getppid()
+	for range time.Tick(500 * time.Millisecond) {
+		if os.Getppid() != ppid {
+			os.Exit(0)
+		}
+	}
 }
 
 func serveConfig(s botpb.BotServer, register func(*grpc.Server)) *plugin.ServeConfig {
@@ -197,4 +210,7 @@ func servePlugin(c *plugin.ServeConfig) { plugin.Serve(c) }
 
 // ServeBot serves any implementation of the Bot service through go-plugin, for bots
 // that want the raw messages rather than an engine.Policy.
-func ServeBot(srv botpb.BotServer) { plugin.Serve(serveConfig(srv, nil)) }
+func ServeBot(srv botpb.BotServer) {
+	go exitWithParent()
+	plugin.Serve(serveConfig(srv, nil))
+}

@@ -197,3 +197,18 @@ func TestInterruptStopsEveryBot(t *testing.T) {
 	assert.Contains(t, errb.String(), "interrupted")
 	requireNoLeftovers(t)
 }
+
+func TestBotsDoNotOutliveAKilledArena(t *testing.T) {
+	cmd := exec.Command(filepath.Join(bin, "arena"), "match", "random", filepath.Join(bin, "random-bot"), "--games", "100000", "--no-replays")
+	cmd.Dir = t.TempDir()
+	require.NoError(t, cmd.Start())
+	time.Sleep(700 * time.Millisecond)
+	require.Len(t, leftovers(), 3, "the arena and two bots")
+	require.NoError(t, cmd.Process.Kill())
+	_ = cmd.Wait()
+	deadline := time.Now().Add(3 * time.Second)
+	for len(leftovers()) > 0 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	assert.Empty(t, leftovers(), "Go SDK bots notice that their arena is gone")
+}
