@@ -123,6 +123,7 @@ func NewWithDeck(seed uint64, players int, deck Deck) (*Game, error) {
 		rnd:     engine.NewRand(seed),
 		target:  -1,
 		ladder:  NoKind,
+		att:     attackCard{kind: NoKind},
 		winner:  engine.NoSeat,
 		opts:    make([]engine.Option, 0, 256),
 		log:     make([]engine.Event, 0, 1024),
