@@ -18,7 +18,8 @@
 //
 // # Choices where the rulebook and rulings are silent
 //
-// Each is named by a test (TestChoice_...).
+// Each has a test named TestChoice_... (choices_test.go), or is a case of the ruling's
+// test it refines.
 //
 //   - Every response decision and every seat of a Highwayman window is asked, even when
 //     the seat holds nothing it could play (its only option then is to decline). Which
@@ -41,8 +42,8 @@
 //   - At most one Minstrel stands in a kingdom. A Minstrel is discarded at the start of
 //     its owner's next turn, whichever way it came (fortify, or a response, including an
 //     attacker's response to a card turned by a Traitor).
-//   - A turned card hits ignoring every fortification, a Minstrel included; a Traitor on a
-//     Traitor turns it back, again past the fortifications. A Princess played by the
+//   - A turned card hits past every fortification of the kingdom it turns on; a Traitor
+//     on a Traitor turns it back, again past the fortifications. A Princess played by the
 //     attacker on a turned Knight takes it back into the attacker's hand, and the
 //     attacker may go on; an Executioner or a Minstrel played by the attacker ends the
 //     attacker's own turn.
