@@ -11,11 +11,11 @@ import (
 // gems saved outweigh the card spent (so Executioners, Traitors and Princesses wait for
 // big attacks), and holds a Highwayman for a big swing or a win. It keeps no state and is
 // safe for concurrent use.
-func Ninjas() engine.Policy { return engine.PolicyFunc(chooseNinjas) }
+func Ninjas() engine.Policy { return engine.PolicyFunc(ninjasChoose) }
 
-// keep is what a card in hand is worth, in gems: what the heuristic gives up by playing
+// ninjasKeep is what a card in hand is worth, in gems: what the heuristic gives up by playing
 // or discarding it. A Jester stands for any card, so it is kept for the best uses.
-var keep = [ninjas.NumKinds]float64{
+var ninjasKeep = [ninjas.NumKinds]float64{
 	ninjas.Peasant: 0.3, ninjas.Soldier: 0.6, ninjas.Knight: 0.9, ninjas.King: 1.2,
 	ninjas.Castle: 0.9, ninjas.Archer: 0.9, ninjas.Minstrel: 1.0,
 	ninjas.Dragon: 1.1, ninjas.Catapult: 0.6, ninjas.Ninja: 1.3, ninjas.Ladder: 0.5,
@@ -25,19 +25,19 @@ var keep = [ninjas.NumKinds]float64{
 
 // Thresholds below which the heuristic would rather not act (in gems).
 const (
-	attackAtLeast  = 0.35
-	fortifyAtLeast = 0.5
-	respondAtLeast = 0.2
+	ninjasAttackAtLeast  = 0.35
+	ninjasFortifyAtLeast = 0.5
+	ninjasRespondAtLeast = 0.2
 )
 
-func chooseNinjas(view engine.View, _ []engine.Event, options []engine.Option) int {
+func ninjasChoose(view engine.View, _ []engine.Event, options []engine.Option) int {
 	v, ok := view.(*ninjas.View)
 	if !ok || len(options) == 0 {
 		return 0
 	}
 	best, bestScore := 0, -1e9
 	for i, o := range options {
-		s := scoreOption(v, ninjas.ReadOption(o))
+		s := ninjasScoreOption(v, ninjas.ReadOption(o))
 		if s > bestScore {
 			best, bestScore = i, s
 		}
@@ -45,62 +45,62 @@ func chooseNinjas(view engine.View, _ []engine.Event, options []engine.Option) i
 	return best
 }
 
-// cost is what playing p takes out of the hand.
-func cost(p ninjas.Play) float64 {
+// ninjasCost is what playing p takes out of the hand.
+func ninjasCost(p ninjas.Play) float64 {
 	if p.Jester {
-		return keep[ninjas.Jester]
+		return ninjasKeep[ninjas.Jester]
 	}
 	if p.Card >= ninjas.NumKinds {
 		return 0
 	}
-	return keep[p.Card] * float64(max(p.Count, 1))
+	return ninjasKeep[p.Card] * float64(max(p.Count, 1))
 }
 
-func scoreOption(v *ninjas.View, p ninjas.Play) float64 {
+func ninjasScoreOption(v *ninjas.View, p ninjas.Play) float64 {
 	switch p.Kind {
 	case ninjas.DiscardCard:
 		// Discarding is the default action: worth nothing but the card lost, and a
 		// second copy of a fortification already standing is worth little.
-		c := keep[p.Card]
-		if slot, ok := fortSlot(p.Card); ok && v.Has(v.Seat, slot) && v.Hand[p.Card] == 1 {
+		c := ninjasKeep[p.Card]
+		if slot, ok := ninjasFortSlot(p.Card); ok && v.Has(v.Seat, slot) && v.Hand[p.Card] == 1 {
 			c *= 0.5
 		}
 		return -c
 	case ninjas.StopTurn:
 		if v.Phase == ninjas.PhaseAttacking {
-			return attackAtLeast
+			return ninjasAttackAtLeast
 		}
 		if v.Phase == ninjas.PhaseFortifying {
-			return fortifyAtLeast
+			return ninjasFortifyAtLeast
 		}
 		return 0
 	case ninjas.PlayAttack:
-		return scoreAttack(v, p) + actionBias(v)
+		return ninjasScoreAttack(v, p) + ninjasActionBias(v)
 	case ninjas.PlayFortify:
-		return scoreFortify(v, p) + actionBias(v)
+		return ninjasScoreFortify(v, p) + ninjasActionBias(v)
 	case ninjas.NoResponse:
-		return respondAtLeast
+		return ninjasRespondAtLeast
 	case ninjas.PlayResponse:
-		return scoreResponse(v, p)
+		return ninjasScoreResponse(v, p)
 	case ninjas.LetGemsGo:
 		return 0
 	case ninjas.PlayHighwayman:
-		return scoreHighwayman(v, p)
+		return ninjasScoreHighwayman(v, p)
 	}
 	return -1e6
 }
 
-// actionBias puts attacking and fortifying above discarding on the turn's first
+// ninjasActionBias puts attacking and fortifying above discarding on the turn's first
 // choice: a discard scores minus the card lost, so an action must beat the threshold
 // plus that.
-func actionBias(v *ninjas.View) float64 {
+func ninjasActionBias(v *ninjas.View) float64 {
 	if v.Phase == ninjas.PhaseAction {
-		return -attackAtLeast
+		return -ninjasAttackAtLeast
 	}
 	return 0
 }
 
-func fortSlot(k ninjas.Kind) (ninjas.Fort, bool) {
+func ninjasFortSlot(k ninjas.Kind) (ninjas.Fort, bool) {
 	switch k {
 	case ninjas.Castle:
 		return ninjas.FortCastle, true
@@ -112,8 +112,8 @@ func fortSlot(k ninjas.Kind) (ninjas.Fort, bool) {
 	return 0, false
 }
 
-// strength is the gems an unanswered card takes before the defender's cap.
-func strength(k ninjas.Kind, count int) int {
+// ninjasStrength is the gems an unanswered card takes before the defender's cap.
+func ninjasStrength(k ninjas.Kind, count int) int {
 	switch {
 	case k.IsValue():
 		return k.Value() * count
@@ -123,9 +123,9 @@ func strength(k ninjas.Kind, count int) int {
 	return 0
 }
 
-// leaderWeight makes gems taken from the leader worth more than gems taken from the
+// ninjasLeaderWeight makes gems taken from the leader worth more than gems taken from the
 // others, and gems taken from a seat about to win worth most.
-func leaderWeight(v *ninjas.View, t int) float64 {
+func ninjasLeaderWeight(v *ninjas.View, t int) float64 {
 	most := 0
 	for s := 0; s < v.Players; s++ {
 		if s != v.Seat && s != t {
@@ -142,14 +142,14 @@ func leaderWeight(v *ninjas.View, t int) float64 {
 	return w
 }
 
-func scoreAttack(v *ninjas.View, p ninjas.Play) float64 {
+func ninjasScoreAttack(v *ninjas.View, p ninjas.Play) float64 {
 	t := p.Target
 	gems := v.Gems[t]
 	k := p.Card
 	if k == ninjas.Archer || k == ninjas.Ladder || k == ninjas.Catapult {
-		return scoreBreaker(v, p)
+		return ninjasScoreBreaker(v, p)
 	}
-	take := min(strength(k, p.Count), gems)
+	take := min(ninjasStrength(k, p.Count), gems)
 	if take == 0 {
 		return -1
 	}
@@ -162,7 +162,7 @@ func scoreAttack(v *ninjas.View, p ninjas.Play) float64 {
 		hold = 1
 	}
 	hold = max(hold, 0.3)
-	s := float64(take)*hold*leaderWeight(v, t) - 0.5*cost(p)
+	s := float64(take)*hold*ninjasLeaderWeight(v, t) - 0.5*ninjasCost(p)
 	if v.Gems[v.Seat]+take >= ninjas.WinGems {
 		s += 3 * hold
 	}
@@ -175,8 +175,8 @@ func scoreAttack(v *ninjas.View, p ninjas.Play) float64 {
 	return s
 }
 
-// scoreBreaker values a card that opens a fortification by the attack it lets follow.
-func scoreBreaker(v *ninjas.View, p ninjas.Play) float64 {
+// ninjasScoreBreaker values a card that opens a fortification by the attack it lets follow.
+func ninjasScoreBreaker(v *ninjas.View, p ninjas.Play) float64 {
 	t := p.Target
 	h := v.Hand
 	if p.Jester {
@@ -184,11 +184,11 @@ func scoreBreaker(v *ninjas.View, p ninjas.Play) float64 {
 	} else {
 		h[p.Card]--
 	}
-	castle, archer := v.Has(t, ninjas.FortCastle), v.Has(t, ninjas.FortArcher)
+	castle := v.Has(t, ninjas.FortCastle)
 	bestValue := 0
 	for k := ninjas.Peasant; k <= ninjas.King; k++ {
 		if h[k] > 0 {
-			bestValue = max(bestValue, strength(k, 1))
+			bestValue = max(bestValue, ninjasStrength(k, 1))
 		}
 	}
 	bestValue = max(bestValue, int(h[ninjas.Peasant]))
@@ -209,15 +209,14 @@ func scoreBreaker(v *ninjas.View, p ninjas.Play) float64 {
 	case ninjas.Ladder:
 		follow = bestValue
 	}
-	_ = archer
 	take := min(follow, v.Gems[t])
 	if take == 0 {
 		return -1
 	}
-	return 0.7*float64(take)*leaderWeight(v, t) - 0.5*cost(p) - 0.2
+	return 0.7*float64(take)*ninjasLeaderWeight(v, t) - 0.5*ninjasCost(p) - 0.2
 }
 
-func scoreFortify(v *ninjas.View, p ninjas.Play) float64 {
+func ninjasScoreFortify(v *ninjas.View, p ninjas.Play) float64 {
 	me := v.Seat
 	gems := v.Gems[me]
 	leader := true
@@ -238,19 +237,19 @@ func scoreFortify(v *ninjas.View, p ninjas.Play) float64 {
 		s -= 0.7
 	}
 	if p.Jester {
-		s -= keep[ninjas.Jester] - keep[p.Card]
+		s -= ninjasKeep[ninjas.Jester] - ninjasKeep[p.Card]
 	}
 	return s
 }
 
-func scoreResponse(v *ninjas.View, p ninjas.Play) float64 {
+func ninjasScoreResponse(v *ninjas.View, p ninjas.Play) float64 {
 	me := v.Seat
 	att := v.Pending
 	other := v.TurnSeat
 	if me == v.TurnSeat {
 		other = v.Target
 	}
-	str := strength(att.Kind, att.Count)
+	str := ninjasStrength(att.Kind, att.Count)
 	take := min(str, v.Gems[me])
 	w := 1.0
 	if v.Gems[other]+take >= ninjas.WinGems {
@@ -276,17 +275,17 @@ func scoreResponse(v *ninjas.View, p ninjas.Play) float64 {
 			}
 		}
 	case ninjas.Princess:
-		saved = float64(take) + keep[att.Kind]
+		saved = float64(take) + ninjasKeep[att.Kind]
 	case ninjas.Traitor:
 		saved = float64(take) + 0.4*float64(min(str, v.Gems[other]))
 	default:
-		r := strength(p.Card, p.Count)
+		r := ninjasStrength(p.Card, p.Count)
 		saved = float64(take - min(max(str-r, 0), v.Gems[me]))
 	}
-	return respondAtLeast + saved*w - cost(p)
+	return ninjasRespondAtLeast + saved*w - ninjasCost(p)
 }
 
-func scoreHighwayman(v *ninjas.View, p ninjas.Play) float64 {
+func ninjasScoreHighwayman(v *ninjas.View, p ninjas.Play) float64 {
 	me := v.Seat
 	g := v.WindowGems
 	if v.Gems[me]+g >= ninjas.WinGems || v.Gems[v.WindowHolder] >= ninjas.WinGems {
@@ -299,5 +298,5 @@ func scoreHighwayman(v *ninjas.View, p ninjas.Play) float64 {
 	if g < need {
 		return -1
 	}
-	return float64(g)*leaderWeight(v, v.WindowHolder) - cost(p)
+	return float64(g)*ninjasLeaderWeight(v, v.WindowHolder) - ninjasCost(p)
 }

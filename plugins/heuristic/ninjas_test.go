@@ -46,7 +46,7 @@ func ninjasScores(t testing.TB, players int, deals int, seed uint64) []float64 {
 	return scores
 }
 
-func meanCI(x []float64) (mean, half float64) {
+func ninjasMeanCI(x []float64) (mean, half float64) {
 	for _, v := range x {
 		mean += v
 	}
@@ -64,7 +64,7 @@ func meanCI(x []float64) (mean, half float64) {
 func TestNinjasBeatsRandom(t *testing.T) {
 	for _, c := range []struct{ players, deals int }{{2, 100}, {3, 40}, {4, 30}, {6, 20}} {
 		scores := ninjasScores(t, c.players, c.deals, 1000)
-		m, ci := meanCI(scores)
+		m, ci := ninjasMeanCI(scores)
 		t.Logf("%d players: %d games, score %.3f ± %.3f", c.players, len(scores), m, ci)
 		assert.Greater(t, m-ci, 0.7, "%d players: the heuristic must clearly beat random", c.players)
 	}
@@ -83,11 +83,11 @@ func TestNinjasMeasure(t *testing.T) {
 	var all []float64
 	for players := 2; players <= 6; players++ {
 		s := ninjasScores(t, players, deals, 77_000)
-		m, ci := meanCI(s)
+		m, ci := ninjasMeanCI(s)
 		t.Logf("%d players: %5d games, score %.3f ± %.3f", players, len(s), m, ci)
 		all = append(all, s...)
 	}
-	m, ci := meanCI(all)
+	m, ci := ninjasMeanCI(all)
 	t.Logf("all: %d games, score %.3f ± %.3f (95%% CI; 0.5 is an equal player)", len(all), m, ci)
 }
 
