@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"sort"
 
 	"github.com/urfave/cli/v2"
 
@@ -58,7 +59,12 @@ func printLog(w io.Writer, g engine.Game, hidden bool) {
 		fmt.Fprint(w, " (adjudicated at the decision bound)")
 	}
 	fmt.Fprintln(w, ":")
-	for s := range res.Place {
+	order := make([]int, len(res.Place))
+	for s := range order {
+		order[s] = s
+	}
+	sort.SliceStable(order, func(i, j int) bool { return res.Place[order[i]] < res.Place[order[j]] })
+	for _, s := range order {
 		fmt.Fprintf(w, "  place %d: seat %d (score %d)\n", res.Place[s]+1, s, res.Score[s])
 	}
 }

@@ -77,6 +77,9 @@ func (g *Game) DescribeEvent(e engine.Event) string {
 	case EvTurn:
 		return fmt.Sprintf("turn %d: seat %d", a, s)
 	case EvDraw:
+		if a == 1 {
+			return fmt.Sprintf("seat %d draws a card", s)
+		}
 		return fmt.Sprintf("seat %d draws %d cards", s, a)
 	case EvDrawCard:
 		return fmt.Sprintf("seat %d draws %s", s, article(k))
