@@ -71,7 +71,20 @@ func NewOnBoard(board *Board, seed uint64, players int) (*Game, error) {
 	if board == nil {
 		return nil, errors.New("kardinal: no board")
 	}
-	g := &Game{board: board, log: make([]engine.Event, 0, 1024), opts: make([]engine.Option, 0, 160)}
+	g := &Game{}
+	g.reset(board, seed, players)
+	return g, nil
+}
+
+// reset starts a new game in g, reusing its buffers. Clones share the log's backing
+// array, so only a game that was never cloned may be reset (benchmarks do).
+func (g *Game) reset(board *Board, seed uint64, players int) {
+	if g.log == nil {
+		g.log = make([]engine.Event, 0, 1024)
+		g.opts = make([]engine.Option, 0, 160)
+	}
+	g.state = state{}
+	g.board, g.log, g.opts = board, g.log[:0], g.opts[:0]
 	g.players = int8(players)
 	g.rnd = engine.NewRand(seed)
 	g.removed = uint8(Removed(players))
@@ -97,7 +110,6 @@ func NewOnBoard(board *Board, seed uint64, players int) (*Game, error) {
 	g.refillFaceUp()
 	g.beginTurn(int(g.start))
 	g.computeOptions()
-	return g, nil
 }
 
 func (g *Game) emit(k EventKind, aud engine.Audience, seat, a, b, c int) {
@@ -207,13 +219,12 @@ func (g *Game) place(p Placement) {
 		pay++
 	}
 	g.emit(EvPlace, engine.Everyone, seat, int(p.Country), p.Space, pay)
-	// K2/K3: a second piece only in a country that had pieces before this turn.
-	if g.turnPieces == 1 && !g.turnOpened {
+	// K2/K3: a second piece only in a country that had pieces before this turn. The
+	// decision is asked whenever that holds and cards are left, even if only Stop is
+	// legal: skipping it would tell the other seats what the hand cannot do.
+	if g.turnPieces == 1 && !g.turnOpened && g.handSize(seat) > 0 {
 		g.phase = PhaseSecond
-		g.computeOptions()
-		if len(g.opts) > 1 { // more than Stop
-			return
-		}
+		return
 	}
 	g.startRefill()
 }

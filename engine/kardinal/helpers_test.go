@@ -156,8 +156,8 @@ func eventsOf(g *Game, k EventKind) []engine.Event {
 }
 
 func mon(c Country, space int, k Kind) engine.Option { return PlaceOption(c, space, k, false) }
-func adv(c Country, k Kind) engine.Option           { return PlaceOption(c, NoSpace, k, false) }
-func advJoker(c Country, k Kind) engine.Option      { return PlaceOption(c, NoSpace, k, true) }
+func adv(c Country, k Kind) engine.Option            { return PlaceOption(c, NoSpace, k, false) }
+func advJoker(c Country, k Kind) engine.Option       { return PlaceOption(c, NoSpace, k, true) }
 
 // firstFree is a free space of c (0-based).
 func firstFree(g *Game, c Country) int {
