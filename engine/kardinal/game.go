@@ -20,7 +20,11 @@ func init() {
 		MaxPlayers:   MaxPlayers,
 		MaxDecisions: MaxDecisions,
 		New: func(seed uint64, players int) (engine.Game, error) {
-			return New(seed, players)
+			g, err := New(seed, players)
+			if err != nil {
+				return nil, err // not a typed nil inside the interface
+			}
+			return g, nil
 		},
 	})
 }
