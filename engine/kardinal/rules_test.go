@@ -363,13 +363,15 @@ func TestK10_GameEnd(t *testing.T) {
 	})
 	t.Run("when no player can place any piece the game ends", func(t *testing.T) {
 		g := position(t, 3)
+		// Seat 0 owns England's only monastery (cap 1) and has one advisor left; nobody
+		// has anything else to place.
+		monasteries(t, g, 0, England, 1)
 		for s := 0; s < 3; s++ {
-			g.monSupply[s], g.advSupply[s] = 0, 1
+			g.monSupply[s], g.advSupply[s] = 0, 0
 		}
-		monasteries(t, g, 0, England, 0)
-		g.monSupply[0] = 1
-		monasteries(t, g, 0, England, 1) // England: cap 1, the last advisor of seat 0 fits
-		g.advSupply[1], g.advSupply[2] = 0, 0
+		g.advSupply[0] = 1
+		g.refresh()
+		require.True(t, g.anyoneCanPlace())
 		setHand(t, g, 0, Orange, Red, Red)
 		g.refresh()
 		pick(t, g, adv(England, Orange))

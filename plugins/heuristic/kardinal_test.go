@@ -221,3 +221,22 @@ func TestKardinalPolicyPlaysSensibly(t *testing.T) {
 		assert.Equal(t, pair, got)
 	})
 }
+
+func TestKardinalSelfPlayEnds(t *testing.T) {
+	for players := 3; players <= 5; players++ {
+		for seed := uint64(0); seed < 10; seed++ {
+			g, err := kardinal.New(seed, players)
+			require.NoError(t, err)
+			seats := make([]engine.Policy, players)
+			for s := range seats {
+				seats[s] = Kardinal()
+			}
+			require.NoError(t, engine.PlayOut(g, seats))
+			r := g.Result()
+			require.False(t, r.Adjudicated)
+			if seed == 0 {
+				t.Logf("%d players: %d decisions, scores %v, places %v", players, g.Decisions(), r.Score, r.Place)
+			}
+		}
+	}
+}
