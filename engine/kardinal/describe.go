@@ -6,11 +6,22 @@ import (
 	"github.com/arena-games/arena/engine"
 )
 
+// aCard is "a Frankreich card", "an England/Schwaben card".
+func aCard(k Kind) string {
+	if k >= NumKinds {
+		return "an unknown card"
+	}
+	if k.String()[0] == 'E' {
+		return "an " + k.String() + " card"
+	}
+	return "a " + k.String() + " card"
+}
+
 func payString(k Kind, joker bool) string {
 	if joker {
 		return fmt.Sprintf("a joker of two %s cards", k)
 	}
-	return fmt.Sprintf("a %s card", k)
+	return aCard(k)
 }
 
 func fromString(from int) string {
@@ -50,7 +61,7 @@ func (g *Game) Describe(o engine.Option) string {
 		if o.A < 0 || o.A >= int16(NumKinds) {
 			return "an unknown exchange"
 		}
-		return fmt.Sprintf("exchange a %s card for %s", Kind(o.A), fromString(int(o.B)))
+		return fmt.Sprintf("exchange %s for %s", aCard(Kind(o.A)), fromString(int(o.B)))
 	case Pass:
 		return "pass: nothing can be placed or exchanged"
 	}
@@ -63,10 +74,10 @@ func seatString(s int8) string { return fmt.Sprintf("seat %d", s) }
 func (g *Game) DescribeEvent(e engine.Event) string {
 	who := seatString(e.Seat)
 	kind := func(x int16) string {
-		if x < 0 || x >= int16(NumKinds) {
+		if x < 0 {
 			return "an unknown card"
 		}
-		return "a " + Kind(x).String() + " card"
+		return aCard(Kind(x))
 	}
 	country := func(x int16) string {
 		if x < 0 || x >= int16(NumCountries) {
@@ -92,7 +103,10 @@ func (g *Game) DescribeEvent(e engine.Event) string {
 		}
 		return fmt.Sprintf("%s places a monastery in %s on %s, paying %s", who, country(e.A), spaceString(g.board, int(e.B)), pay)
 	case EvTakeFaceUp:
-		return fmt.Sprintf("%s takes the face-up %s", who, kind(e.A)[2:])
+		if e.A < 0 || e.A >= int16(NumKinds) {
+			return who + " takes an unknown face-up card"
+		}
+		return fmt.Sprintf("%s takes the face-up %s card", who, Kind(e.A))
 	case EvDiscard:
 		return fmt.Sprintf("%s exchanges %s", who, kind(e.A))
 	case EvPass:
