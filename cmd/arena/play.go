@@ -21,12 +21,13 @@ func playCommand() *cli.Command {
 			&cli.IntFlag{Name: "players", Aliases: []string{"p"}, Value: 4, Usage: "number of seats"},
 			&cli.Uint64Flag{Name: "seed", Aliases: []string{"s"}, Value: 1, Usage: "seed of the deal and of the random players"},
 			&cli.BoolFlag{Name: "hidden", Usage: "also print what only some seats see (drawn cards, stolen cards)"},
+			&cli.StringFlag{Name: "board", Usage: "kardinal: a board file to play on instead of the default board"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return fmt.Errorf("play takes no arguments, got %q", c.Args().First())
 			}
-			g, err := engine.New(c.String("game"), c.Uint64("seed"), c.Int("players"))
+			g, err := newGame(c.String("game"), c.String("board"), c.Uint64("seed"), c.Int("players"))
 			if err != nil {
 				return err
 			}
