@@ -10,6 +10,8 @@ import (
 
 	// The games the arena knows register themselves.
 	_ "github.com/arena-games/arena/engine/ivanhoe"
+	_ "github.com/arena-games/arena/engine/kardinal"
+	_ "github.com/arena-games/arena/engine/ninjas"
 )
 
 func main() {
@@ -35,6 +37,7 @@ func newApp() *cli.App {
 		},
 		Commands: withUsageErrors(
 			playCommand(),
+			boardCommand(),
 			matchCommand(),
 			replayCommand(),
 			serveBotCommand(),
