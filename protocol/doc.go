@@ -22,5 +22,5 @@
 //
 //	cd protocol && protoc -I . --go_out=. --go_opt=module=github.com/arena-games/arena/protocol \
 //	  --go-grpc_out=. --go-grpc_opt=module=github.com/arena-games/arena/protocol \
-//	  bot.proto ivanhoe.proto testgame.proto internal/benchpb/bench.proto
+//	  bot.proto ivanhoe.proto kardinal.proto ninjas.proto testgame.proto internal/benchpb/bench.proto
 package protocol

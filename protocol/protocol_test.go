@@ -12,6 +12,8 @@ import (
 
 	"github.com/arena-games/arena/engine"
 	"github.com/arena-games/arena/engine/ivanhoe"
+	_ "github.com/arena-games/arena/engine/kardinal"
+	_ "github.com/arena-games/arena/engine/ninjas"
 	"github.com/arena-games/arena/protocol/botpb"
 	"github.com/arena-games/arena/protocol/internal/benchpb"
 )
@@ -205,32 +207,95 @@ func BenchmarkTransport(b *testing.B) {
 	})
 }
 
-func TestEveryIvanhoeViewOfRandomGamesSurvivesTheWire(t *testing.T) {
-	for seed := uint64(1); seed <= 6; seed++ {
-		players := 2 + int(seed)%4
-		g, err := engine.New("ivanhoe", seed, players)
-		require.NoError(t, err)
-		rnd := engine.NewRand(seed)
-		for !g.Terminal() {
-			for s := 0; s < players; s++ {
-				want := g.View(s)
-				pv, err := encodeIvanhoe(want)
+func TestEveryViewOfRandomGamesSurvivesTheWire(t *testing.T) {
+	for _, game := range []string{"ivanhoe", "kardinal", "ninjas"} {
+		t.Run(game, func(t *testing.T) {
+			spec, err := engine.Lookup(game)
+			require.NoError(t, err)
+			codec, err := CodecFor(game)
+			require.NoError(t, err)
+			for seed := uint64(1); seed <= 4; seed++ {
+				players := spec.MinPlayers + int(seed)%(spec.MaxPlayers-spec.MinPlayers+1)
+				g, err := engine.New(game, seed, players)
 				require.NoError(t, err)
-				got, err := decodeIvanhoe(pv)
-				require.NoError(t, err)
-				// A nil display travels as an empty one; otherwise the view is the same.
-				w := *want.(*ivanhoe.View)
-				w.Displays = append([][]ivanhoe.Card(nil), w.Displays...)
-				for i := range w.Displays {
-					if w.Displays[i] == nil {
-						w.Displays[i] = []ivanhoe.Card{}
+				rnd := engine.NewRand(seed)
+				for !g.Terminal() {
+					for s := 0; s < players; s++ {
+						want := g.View(s)
+						pv, err := codec.EncodeView(want)
+						require.NoError(t, err)
+						got, err := codec.DecodeView(pv)
+						require.NoError(t, err)
+						if w, ok := want.(*ivanhoe.View); ok {
+							want = withEmptyDisplays(w)
+						}
+						require.Equal(t, want, got, "seed %d decision %d seat %d", seed, g.Decisions(), s)
 					}
+					require.NoError(t, g.Apply(rnd.Intn(len(g.Options()))))
 				}
-				require.Equal(t, &w, got, "seed %d decision %d seat %d", seed, g.Decisions(), s)
 			}
-			require.NoError(t, g.Apply(rnd.Intn(len(g.Options()))))
+		})
+	}
+}
+
+// withEmptyDisplays is an Ivanhoe view as it comes off the wire, where a nil display
+// travels as an empty one.
+func withEmptyDisplays(v *ivanhoe.View) *ivanhoe.View {
+	w := *v
+	w.Displays = append([][]ivanhoe.Card(nil), w.Displays...)
+	for i := range w.Displays {
+		if w.Displays[i] == nil {
+			w.Displays[i] = []ivanhoe.Card{}
 		}
 	}
+	return &w
+}
+
+func TestDecodeRejectsBadKardinalAndNinjasMessages(t *testing.T) {
+	kg, err := engine.New("kardinal", 3, 4)
+	require.NoError(t, err)
+	ng, err := engine.New("ninjas", 3, 4)
+	require.NoError(t, err)
+	kv := func() *botpb.KardinalView { pv, _ := encodeKardinal(kg.View(1)); return pv.GetKardinal() }
+	nv := func() *botpb.NinjasView { pv, _ := encodeNinjas(ng.View(1)); return pv.GetNinjas() }
+	kardinalCases := map[string]func(m *botpb.KardinalView){
+		"another board":             func(m *botpb.KardinalView) { m.Board = "Atlantis" },
+		"short owner list":          func(m *botpb.KardinalView) { m.Owner = m.Owner[1:] },
+		"space owned by a stranger": func(m *botpb.KardinalView) { m.Owner[0] = 9 },
+		"pieces for 3 players":      func(m *botpb.KardinalView) { m.Monasteries = m.Monasteries[:27] },
+		"scores for 3 players":      func(m *botpb.KardinalView) { m.Score = m.Score[:3] },
+		"country out of range":      func(m *botpb.KardinalView) { m.TurnCountry = 12 },
+		"nine players":              func(m *botpb.KardinalView) { m.Players = 9 },
+	}
+	for name, mutate := range kardinalCases {
+		t.Run("kardinal "+name, func(t *testing.T) {
+			m := kv()
+			mutate(m)
+			_, err := decodeKardinal(&botpb.View{Game: &botpb.View_Kardinal{Kardinal: m}})
+			assert.Error(t, err)
+		})
+	}
+	ninjasCases := map[string]func(m *botpb.NinjasView){
+		"two fort slots":       func(m *botpb.NinjasView) { m.Forts[0].Slots = m.Forts[0].Slots[:2] },
+		"card out of range":    func(m *botpb.NinjasView) { m.Forts[1].Slots[0] = 40 },
+		"no pending message":   func(m *botpb.NinjasView) { m.Pending = nil },
+		"gems for 3 players":   func(m *botpb.NinjasView) { m.Gems = m.Gems[:3] },
+		"hand of 15 kinds":     func(m *botpb.NinjasView) { m.Hand = m.Hand[:15] },
+		"seven players":        func(m *botpb.NinjasView) { m.Players = 7 },
+		"pending kind too big": func(m *botpb.NinjasView) { m.Pending.Kind = 99 },
+	}
+	for name, mutate := range ninjasCases {
+		t.Run("ninjas "+name, func(t *testing.T) {
+			m := nv()
+			mutate(m)
+			_, err := decodeNinjas(&botpb.View{Game: &botpb.View_Ninjas{Ninjas: m}})
+			assert.Error(t, err)
+		})
+	}
+	_, err = decodeKardinal(&botpb.View{})
+	assert.Error(t, err)
+	_, err = decodeNinjas(&botpb.View{})
+	assert.Error(t, err)
 }
 
 type listener struct {
@@ -259,8 +324,8 @@ func TestAnEnderHearsTheResultOfItsMatch(t *testing.T) {
 
 	_, err = srv.EndMatch(ctx, &botpb.EndRequest{MatchId: "m7", Seat: 1})
 	assert.NoError(t, err, "a second end, or an end of an unknown match, is harmless")
-	_, err = srv.StartMatch(ctx, &botpb.StartRequest{MatchId: "m8", Game: "kardinal"})
-	assert.ErrorContains(t, err, "kardinal", "a game without view messages is refused at the start")
+	_, err = srv.StartMatch(ctx, &botpb.StartRequest{MatchId: "m8", Game: "chess"})
+	assert.ErrorContains(t, err, "chess", "a game without view messages is refused at the start")
 }
 
 func TestStderrKeepsOnlyTheLastBytes(t *testing.T) {

@@ -212,3 +212,31 @@ func TestBotsDoNotOutliveAKilledArena(t *testing.T) {
 	}
 	assert.Empty(t, leftovers(), "Go SDK bots notice that their arena is gone")
 }
+
+func TestEveryGamePlaysThroughBotProcesses(t *testing.T) {
+	for _, c := range []struct {
+		game string
+		bots []string
+	}{
+		{"kardinal", []string{"heuristic", "random", filepath.Join(bin, "random-bot")}},
+		{"ninjas", []string{"random", "heuristic"}},
+		{"ivanhoe", []string{"heuristic", "random", "random"}},
+	} {
+		t.Run(c.game, func(t *testing.T) {
+			dir := t.TempDir()
+			args := append([]string{"match", "--game", c.game, "--games", "3", "--json", "--replays", "r"}, c.bots...)
+			r := runArena(t, dir, args...)
+			require.Equal(t, 0, r.code, r.stderr)
+			var rep report
+			require.NoError(t, json.Unmarshal([]byte(r.stdout), &rep))
+			for _, b := range rep.Bots {
+				assert.Equal(t, b.Games, b.Endings["ok"], b.Name)
+			}
+			for _, m := range rep.Matches {
+				rr := runArena(t, dir, "replay", "-q", m.Replay)
+				assert.Equal(t, 0, rr.code, rr.stderr)
+			}
+			requireNoLeftovers(t)
+		})
+	}
+}

@@ -376,6 +376,8 @@ type View struct {
 	// Types that are valid to be assigned to Game:
 	//
 	//	*View_Ivanhoe
+	//	*View_Kardinal
+	//	*View_Ninjas
 	//	*View_Testgame
 	Game          isView_Game `protobuf_oneof:"game"`
 	unknownFields protoimpl.UnknownFields
@@ -428,6 +430,24 @@ func (x *View) GetIvanhoe() *IvanhoeView {
 	return nil
 }
 
+func (x *View) GetKardinal() *KardinalView {
+	if x != nil {
+		if x, ok := x.Game.(*View_Kardinal); ok {
+			return x.Kardinal
+		}
+	}
+	return nil
+}
+
+func (x *View) GetNinjas() *NinjasView {
+	if x != nil {
+		if x, ok := x.Game.(*View_Ninjas); ok {
+			return x.Ninjas
+		}
+	}
+	return nil
+}
+
 func (x *View) GetTestgame() *TestGameView {
 	if x != nil {
 		if x, ok := x.Game.(*View_Testgame); ok {
@@ -445,12 +465,23 @@ type View_Ivanhoe struct {
 	Ivanhoe *IvanhoeView `protobuf:"bytes,1,opt,name=ivanhoe,proto3,oneof"`
 }
 
+type View_Kardinal struct {
+	Kardinal *KardinalView `protobuf:"bytes,2,opt,name=kardinal,proto3,oneof"`
+}
+
+type View_Ninjas struct {
+	Ninjas *NinjasView `protobuf:"bytes,3,opt,name=ninjas,proto3,oneof"`
+}
+
 type View_Testgame struct {
-	// 2 and 3 are kept for kardinal and ninjas.
 	Testgame *TestGameView `protobuf:"bytes,15,opt,name=testgame,proto3,oneof"`
 }
 
 func (*View_Ivanhoe) isView_Game() {}
+
+func (*View_Kardinal) isView_Game() {}
+
+func (*View_Ninjas) isView_Game() {}
 
 func (*View_Testgame) isView_Game() {}
 
@@ -734,7 +765,7 @@ var File_bot_proto protoreflect.FileDescriptor
 
 const file_bot_proto_rawDesc = "" +
 	"\n" +
-	"\tbot.proto\x12\farena.bot.v1\x1a\rivanhoe.proto\x1a\x0etestgame.proto\"\xca\x01\n" +
+	"\tbot.proto\x12\farena.bot.v1\x1a\rivanhoe.proto\x1a\x0ekardinal.proto\x1a\fninjas.proto\x1a\x0etestgame.proto\"\xca\x01\n" +
 	"\fStartRequest\x12\x19\n" +
 	"\bmatch_id\x18\x01 \x01(\tR\amatchId\x12\x12\n" +
 	"\x04game\x18\x02 \x01(\tR\x04game\x12\x12\n" +
@@ -758,9 +789,11 @@ const file_bot_proto_rawDesc = "" +
 	"\vDecideReply\x12\x19\n" +
 	"\bmatch_id\x18\x01 \x01(\tR\amatchId\x12\x1a\n" +
 	"\bdecision\x18\x02 \x01(\rR\bdecision\x12\x16\n" +
-	"\x06choice\x18\x03 \x01(\x05R\x06choice\"\x7f\n" +
+	"\x06choice\x18\x03 \x01(\x05R\x06choice\"\xed\x01\n" +
 	"\x04View\x125\n" +
 	"\aivanhoe\x18\x01 \x01(\v2\x19.arena.bot.v1.IvanhoeViewH\x00R\aivanhoe\x128\n" +
+	"\bkardinal\x18\x02 \x01(\v2\x1a.arena.bot.v1.KardinalViewH\x00R\bkardinal\x122\n" +
+	"\x06ninjas\x18\x03 \x01(\v2\x18.arena.bot.v1.NinjasViewH\x00R\x06ninjas\x128\n" +
 	"\btestgame\x18\x0f \x01(\v2\x1a.arena.bot.v1.TestGameViewH\x00R\btestgameB\x06\n" +
 	"\x04game\"T\n" +
 	"\x06Option\x12\x12\n" +
@@ -823,26 +856,30 @@ var file_bot_proto_goTypes = []any{
 	(*EndRequest)(nil),    // 8: arena.bot.v1.EndRequest
 	(*EndReply)(nil),      // 9: arena.bot.v1.EndReply
 	(*IvanhoeView)(nil),   // 10: arena.bot.v1.IvanhoeView
-	(*TestGameView)(nil),  // 11: arena.bot.v1.TestGameView
+	(*KardinalView)(nil),  // 11: arena.bot.v1.KardinalView
+	(*NinjasView)(nil),    // 12: arena.bot.v1.NinjasView
+	(*TestGameView)(nil),  // 13: arena.bot.v1.TestGameView
 }
 var file_bot_proto_depIdxs = []int32{
 	5,  // 0: arena.bot.v1.DecideRequest.view:type_name -> arena.bot.v1.View
 	7,  // 1: arena.bot.v1.DecideRequest.events:type_name -> arena.bot.v1.Event
 	6,  // 2: arena.bot.v1.DecideRequest.options:type_name -> arena.bot.v1.Option
 	10, // 3: arena.bot.v1.View.ivanhoe:type_name -> arena.bot.v1.IvanhoeView
-	11, // 4: arena.bot.v1.View.testgame:type_name -> arena.bot.v1.TestGameView
-	0,  // 5: arena.bot.v1.EndRequest.endings:type_name -> arena.bot.v1.Ending
-	1,  // 6: arena.bot.v1.Bot.StartMatch:input_type -> arena.bot.v1.StartRequest
-	3,  // 7: arena.bot.v1.Bot.Match:input_type -> arena.bot.v1.DecideRequest
-	8,  // 8: arena.bot.v1.Bot.EndMatch:input_type -> arena.bot.v1.EndRequest
-	2,  // 9: arena.bot.v1.Bot.StartMatch:output_type -> arena.bot.v1.StartReply
-	4,  // 10: arena.bot.v1.Bot.Match:output_type -> arena.bot.v1.DecideReply
-	9,  // 11: arena.bot.v1.Bot.EndMatch:output_type -> arena.bot.v1.EndReply
-	9,  // [9:12] is the sub-list for method output_type
-	6,  // [6:9] is the sub-list for method input_type
-	6,  // [6:6] is the sub-list for extension type_name
-	6,  // [6:6] is the sub-list for extension extendee
-	0,  // [0:6] is the sub-list for field type_name
+	11, // 4: arena.bot.v1.View.kardinal:type_name -> arena.bot.v1.KardinalView
+	12, // 5: arena.bot.v1.View.ninjas:type_name -> arena.bot.v1.NinjasView
+	13, // 6: arena.bot.v1.View.testgame:type_name -> arena.bot.v1.TestGameView
+	0,  // 7: arena.bot.v1.EndRequest.endings:type_name -> arena.bot.v1.Ending
+	1,  // 8: arena.bot.v1.Bot.StartMatch:input_type -> arena.bot.v1.StartRequest
+	3,  // 9: arena.bot.v1.Bot.Match:input_type -> arena.bot.v1.DecideRequest
+	8,  // 10: arena.bot.v1.Bot.EndMatch:input_type -> arena.bot.v1.EndRequest
+	2,  // 11: arena.bot.v1.Bot.StartMatch:output_type -> arena.bot.v1.StartReply
+	4,  // 12: arena.bot.v1.Bot.Match:output_type -> arena.bot.v1.DecideReply
+	9,  // 13: arena.bot.v1.Bot.EndMatch:output_type -> arena.bot.v1.EndReply
+	11, // [11:14] is the sub-list for method output_type
+	8,  // [8:11] is the sub-list for method input_type
+	8,  // [8:8] is the sub-list for extension type_name
+	8,  // [8:8] is the sub-list for extension extendee
+	0,  // [0:8] is the sub-list for field type_name
 }
 
 func init() { file_bot_proto_init() }
@@ -851,9 +888,13 @@ func file_bot_proto_init() {
 		return
 	}
 	file_ivanhoe_proto_init()
+	file_kardinal_proto_init()
+	file_ninjas_proto_init()
 	file_testgame_proto_init()
 	file_bot_proto_msgTypes[4].OneofWrappers = []any{
 		(*View_Ivanhoe)(nil),
+		(*View_Kardinal)(nil),
+		(*View_Ninjas)(nil),
 		(*View_Testgame)(nil),
 	}
 	type x struct{}
