@@ -78,7 +78,7 @@ func (v *View) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "seat %d of %d (start %d), phase %s, seat %d to move, decision %d\n",
 		v.Seat, v.Players, v.Start, v.Phase, v.ToMove, v.Decisions)
-	fmt.Fprintf(&b, "hand: %s; face up: %s; pile %d, discard %d", kindsString(&v.Hand), kindsString(&v.FaceUp), v.DrawPile, sum(v.Discard[:]))
+	fmt.Fprintf(&b, "hand: %s; face up: %s; pile %d, discard %d", engine.Counts(v.Hand[:], kindName), engine.Counts(v.FaceUp[:], kindName), v.DrawPile, sum(v.Discard[:]))
 	if v.LastRound {
 		b.WriteString(", last round")
 	} else if v.InterimDone {
@@ -108,23 +108,6 @@ func sum(x []uint8) int {
 	return n
 }
 
-func kindsString(h *[NumKinds]uint8) string {
-	var parts []string
-	for k := Kind(0); k < NumKinds; k++ {
-		switch h[k] {
-		case 0:
-		case 1:
-			parts = append(parts, k.String())
-		default:
-			parts = append(parts, fmt.Sprintf("%d×%s", h[k], k))
-		}
-	}
-	if len(parts) == 0 {
-		return "(none)"
-	}
-	return strings.Join(parts, ", ")
-}
-
 func seatCounts(c []uint8) string {
 	parts := make([]string, len(c))
 	for i, x := range c {
@@ -132,3 +115,5 @@ func seatCounts(c []uint8) string {
 	}
 	return strings.Join(parts, "/")
 }
+
+func kindName(k int) string { return Kind(k).String() }

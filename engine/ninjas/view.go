@@ -105,11 +105,11 @@ func (v *View) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "seat %d of %d, turn %d (seat %d on turn), phase %s, seat %d to move\n",
 		v.Seat, v.Players, v.Turns+1, v.TurnSeat, v.Phase, v.ToMove)
-	fmt.Fprintf(&b, "hand: %s\n", countsString(&v.Hand))
+	fmt.Fprintf(&b, "hand: %s\n", engine.Counts(v.Hand[:], kindName))
 	for s := 0; s < v.Players; s++ {
 		fmt.Fprintf(&b, "seat %d: %d gems, %d cards, %s\n", s, v.Gems[s], v.HandSizes[s], fortsString(v.Forts[s]))
 	}
-	fmt.Fprintf(&b, "draw pile %d cards; discards: %s\n", v.DrawPile, countsString(&v.Discard))
+	fmt.Fprintf(&b, "draw pile %d cards; discards: %s\n", v.DrawPile, engine.Counts(v.Discard[:], kindName))
 	if v.Target >= 0 {
 		fmt.Fprintf(&b, "attacking seat %d", v.Target)
 		if v.Ladder {
@@ -124,23 +124,6 @@ func (v *View) String() string {
 		fmt.Fprintf(&b, "%d gems just moved to seat %d\n", v.WindowGems, v.WindowHolder)
 	}
 	return b.String()
-}
-
-func countsString(h *[NumKinds]uint8) string {
-	var parts []string
-	for k := Kind(0); k < NumKinds; k++ {
-		switch h[k] {
-		case 0:
-		case 1:
-			parts = append(parts, k.String())
-		default:
-			parts = append(parts, fmt.Sprintf("%d×%s", h[k], k))
-		}
-	}
-	if len(parts) == 0 {
-		return "(none)"
-	}
-	return strings.Join(parts, ", ")
 }
 
 func fortsString(f [NumForts]Kind) string {
@@ -159,3 +142,5 @@ func fortsString(f [NumForts]Kind) string {
 	}
 	return "fortified by " + strings.Join(parts, " and ")
 }
+
+func kindName(k int) string { return Kind(k).String() }
