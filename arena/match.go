@@ -293,7 +293,8 @@ func (r *runner) openReplay(m matchSpec, res *MatchResult) (*replayWriter, error
 		return rw, nil
 	}
 	path := filepath.Join(r.cfg.ReplayDir, m.id+".jsonl")
-	f, err := os.Create(path)
+	// O_EXCL: a replay already on disk is a record of another run and is never overwritten.
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return nil, err
 	}

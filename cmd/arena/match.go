@@ -58,7 +58,9 @@ func runMatch(c *cli.Context) error {
 	}
 	replays := c.String("replays")
 	if replays == "" && !c.Bool("no-replays") {
-		replays = filepath.Join("arena-replays", c.String("game")+"-"+time.Now().UTC().Format("20060102-150405"))
+		if replays, err = freshDir(filepath.Join("arena-replays", c.String("game")+"-"+time.Now().UTC().Format("20060102-150405"))); err != nil {
+			return err
+		}
 	}
 	if c.Bool("no-replays") {
 		replays = ""
@@ -229,4 +231,25 @@ func flagsFirst(app *cli.App, args []string) []string {
 		out = append(append(out, "--"), pos...)
 	}
 	return out
+}
+
+// freshDir creates a directory no earlier run has used: base, else base-2, base-3...
+// so that two runs started in the same second never share replay files.
+func freshDir(base string) (string, error) {
+	if err := os.MkdirAll(filepath.Dir(base), 0o755); err != nil {
+		return "", err
+	}
+	for i := 1; ; i++ {
+		dir := base
+		if i > 1 {
+			dir = fmt.Sprintf("%s-%d", base, i)
+		}
+		err := os.Mkdir(dir, 0o755)
+		if err == nil {
+			return dir, nil
+		}
+		if !os.IsExist(err) || i > 1000 {
+			return "", err
+		}
+	}
 }
