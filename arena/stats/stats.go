@@ -65,7 +65,16 @@ func Wilson(p, n float64) (lo, hi float64) {
 	z2 := Z95 * Z95
 	centre := (p + z2/(2*n)) / (1 + z2/n)
 	half := Z95 / (1 + z2/n) * math.Sqrt(p*(1-p)/n+z2/(4*n*n))
-	return centre - half, centre + half
+	lo, hi = centre-half, centre+half
+	// Analytically the bound at p = 0 or 1 is exactly 0 or 1; rounding must not turn an
+	// unbounded Elo into a huge finite one.
+	if p <= 0 {
+		lo = 0
+	}
+	if p >= 1 {
+		hi = 1
+	}
+	return lo, hi
 }
 
 // LOS is the likelihood of superiority: the probability that the side with wins W and

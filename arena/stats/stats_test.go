@@ -72,6 +72,12 @@ func TestEloIntervalStaysHonestAtAPerfectScore(t *testing.T) {
 	for i := range perfect {
 		perfect[i] = 1
 	}
+	for _, games := range []int{30, 200, 1000} {
+		iv := EloInterval(perfect, games)
+		assert.True(t, math.IsInf(iv.High, 1), "%d games", games)
+		zero := EloInterval(make([]float64, 100), games)
+		assert.True(t, math.IsInf(zero.Low, -1), "%d games", games)
+	}
 	iv := EloInterval(perfect, 200)
 	assert.True(t, math.IsInf(iv.Estimate, 1))
 	assert.True(t, math.IsInf(iv.High, 1))
