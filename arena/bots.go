@@ -1,6 +1,7 @@
 package arena
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -22,6 +23,8 @@ type botProc struct {
 	proc     *protocol.Process
 	restarts int
 	failed   error
+	// startErr is the last launch that failed: the bot's fault, typed for its seats.
+	startErr *protocol.StartError
 	dead     []*protocol.Process // crashed processes, killed again at the end for their children
 }
 
@@ -51,11 +54,16 @@ func lastLine(s string) string {
 	return s
 }
 
-// start launches the first process.
+// start launches the first process. A process that fails to start is not an error of
+// the run: its seats forfeit (see get).
 func (b *botProc) start() error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	p, err := protocol.Launch(b.entrant.Launch)
+	if errors.As(err, &b.startErr) {
+		b.log.Warn("bot did not start", "bot", b.entrant.Name, "error", err)
+		return nil
+	}
 	if err != nil {
 		return err
 	}
@@ -84,11 +92,23 @@ func (b *botProc) get() (*protocol.Process, error) {
 		}
 		b.log.Warn("bot process exited; restarting it", "bot", b.entrant.Name, "stderr", lastLine(stderr))
 		b.restarts++
+	} else if b.startErr != nil {
+		if b.restarts >= b.maxRestarts {
+			b.failed = &ErrRestartLimit{Bot: b.entrant.Name, Restarts: b.restarts, Stderr: b.startErr.Error()}
+			return nil, b.failed
+		}
+		b.restarts++
 	}
 	p, err := protocol.Launch(b.entrant.Launch)
+	var se *protocol.StartError
+	if errors.As(err, &se) {
+		b.startErr = se
+		return nil, se
+	}
 	if err != nil {
 		return nil, fmt.Errorf("restarting bot %s: %w", b.entrant.Name, err)
 	}
+	b.startErr = nil
 	b.proc = p
 	return p, nil
 }

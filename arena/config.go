@@ -9,6 +9,7 @@ import (
 
 	"github.com/arena-games/arena/engine"
 	"github.com/arena-games/arena/protocol"
+	"github.com/arena-games/arena/protocol/sandbox"
 )
 
 // Entrant is one bot of a run: a name for reports and how to start its process.
@@ -31,6 +32,10 @@ type Clock struct {
 	// Grace is added to every deadline for the transport's own delay, so that a bot
 	// answering just in time is not failed by the wire.
 	Grace time.Duration
+	// Match caps one match's wall-clock time on top of the decision clocks (default:
+	// every seat's bank and startup, plus a minute); a seat asked to decide after the
+	// cap times out.
+	Match time.Duration
 }
 
 // DefaultClock is the clock of `arena match` without flags.
@@ -53,6 +58,14 @@ type Config struct {
 	// ReplayDir receives one replay file per match; empty writes none.
 	ReplayDir string
 	Logger    hclog.Logger
+	// Sandbox confines every bot process (see package sandbox); the zero value is the
+	// strongest level the machine supports, without the helper command unless
+	// Sandbox.Helper is set. Sandbox.Limits.CPUTime defaults to the run's banks.
+	Sandbox sandbox.Config
+	// MaxForfeitShare disqualifies a bot that times out or crashes in more than this
+	// share of its matches (default DefaultMaxForfeitShare; negative: never), once it
+	// has at least three such forfeits.
+	MaxForfeitShare float64
 	// OnMatch, when set, hears of every finished match (from one goroutine at a time).
 	OnMatch func(m *MatchResult, done, total int)
 }
@@ -80,8 +93,17 @@ func (c *Config) check() (engine.Spec, error) {
 	if c.Clock == (Clock{}) {
 		c.Clock = DefaultClock
 	}
-	if c.Clock.Decision <= 0 || c.Clock.Bank <= 0 || c.Clock.Startup <= 0 || c.Clock.Shutdown <= 0 || c.Clock.Grace < 0 {
+	if c.Clock.Decision <= 0 || c.Clock.Bank <= 0 || c.Clock.Startup <= 0 || c.Clock.Shutdown <= 0 || c.Clock.Grace < 0 || c.Clock.Match < 0 {
 		return spec, fmt.Errorf("%w: every time limit must be positive: %+v", ErrConfig, c.Clock)
+	}
+	if c.Clock.Match == 0 {
+		c.Clock.Match = defaultMatchWall(len(c.Entrants), c.Clock)
+	}
+	if c.MaxForfeitShare == 0 {
+		c.MaxForfeitShare = DefaultMaxForfeitShare
+	}
+	if c.MaxForfeitShare > 1 {
+		return spec, fmt.Errorf("%w: a forfeit share of %g is more than all matches", ErrConfig, c.MaxForfeitShare)
 	}
 	if c.MaxRestarts == 0 {
 		c.MaxRestarts = 3

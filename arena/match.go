@@ -104,6 +104,11 @@ func (r *runner) play(ctx context.Context, m matchSpec) (*MatchResult, error) {
 		res.Seats[s].Entrant, res.Seats[s].Bot = e, r.bots[e].entrant.Name
 		seats[s].bank = cfg.Clock.Bank
 		proc, err := r.bots[e].get()
+		var se *protocol.StartError
+		if errors.As(err, &se) {
+			forfeit(s, startEnding(se.Kind), se.Error())
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -126,6 +131,7 @@ func (r *runner) play(ctx context.Context, m matchSpec) (*MatchResult, error) {
 	var events []engine.Event
 	req := &botpb.DecideRequest{MatchId: m.id}
 	bound := r.spec.MaxDecisions + 1
+	wall := time.Now().Add(cfg.Clock.Match)
 	for !g.Terminal() {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -146,6 +152,10 @@ func (r *runner) play(ctx context.Context, m matchSpec) (*MatchResult, error) {
 				return nil, fmt.Errorf("match %s: %w", m.id, err)
 			}
 			limit := min(cfg.Clock.Decision, max(st.bank, 0))
+			capped := false
+			if left := time.Until(wall); left < limit {
+				limit, capped = max(left, 0), true
+			}
 			req.Seat, req.Decision, req.View = int32(s), uint32(g.Decisions()), view
 			req.Events = protocol.AppendEvents(req.Events[:0], events)
 			req.Options = protocol.AppendOptions(req.Options[:0], opts)
@@ -158,6 +168,9 @@ func (r *runner) play(ctx context.Context, m matchSpec) (*MatchResult, error) {
 				return nil, ctx.Err()
 			case err != nil:
 				e, d := classify(err, st.proc)
+				if e == Timeout && capped {
+					d = fmt.Sprintf("the match passed its wall-clock cap of %s", cfg.Clock.Match)
+				}
 				forfeit(s, e, d)
 			case rep.Choice < 0 || int(rep.Choice) >= len(opts):
 				forfeit(s, Illegal, fmt.Sprintf("chose option %d of %d", rep.Choice, len(opts)))
@@ -302,13 +315,16 @@ func (r *runner) openReplay(m matchSpec, res *MatchResult) (*replayWriter, error
 	rw.f, rw.w = f, bufio.NewWriter(f)
 	rw.enc = json.NewEncoder(rw.w)
 	bots := make([]string, len(m.entrants))
+	boxes := make([]SandboxJSON, len(m.entrants))
 	for s, e := range m.entrants {
 		bots[s] = r.bots[e].entrant.Name
+		boxes[s] = r.sandbox
+		boxes[s].Bot = bots[s]
 	}
 	c := r.cfg.Clock
 	rw.write(Record{Type: "match", Format: ReplayFormat, Match: m.id, Game: r.cfg.Game, Seed: m.seed, Players: len(m.entrants),
-		Deal: m.deal, Rotation: m.rotation, Bots: bots,
-		Clock: &ClockJSON{DecisionMs: c.Decision.Milliseconds(), BankMs: c.Bank.Milliseconds(), GraceMs: c.Grace.Milliseconds()}})
+		Deal: m.deal, Rotation: m.rotation, Bots: bots, Sandbox: boxes,
+		Clock: &ClockJSON{DecisionMs: c.Decision.Milliseconds(), BankMs: c.Bank.Milliseconds(), GraceMs: c.Grace.Milliseconds(), MatchMs: c.Match.Milliseconds()}})
 	return rw, nil
 }
 

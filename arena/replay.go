@@ -15,7 +15,8 @@ const ReplayFormat = 1
 
 // Record is one line of a replay file (JSON lines). Type says which fields are set:
 //
-//	match     the header: Format, Match, Game, Seed, Players, Deal, Rotation, Bots, Clock
+//	match     the header: Format, Match, Game, Seed, Players, Deal, Rotation, Bots, Clock,
+//	          Sandbox (per seat)
 //	decision  N (decision number), Seat, Choice (index), Option, Text, Micros (time the
 //	          bot took), Forfeit (the game's fallback played for a forfeited seat)
 //	ending    Seat, Ending, Detail, N (the decision at which it happened)
@@ -24,24 +25,26 @@ const ReplayFormat = 1
 type Record struct {
 	Type string `json:"type"`
 
-	Format   int         `json:"format,omitempty"`
-	Match    string      `json:"match,omitempty"`
-	Game     string      `json:"game,omitempty"`
-	Seed     uint64      `json:"seed,omitempty"`
-	Players  int         `json:"players,omitempty"`
-	Deal     int         `json:"deal,omitempty"`
-	Rotation int         `json:"rotation,omitempty"`
-	Bots     []string    `json:"bots,omitempty"`
-	Clock    *ClockJSON  `json:"clock,omitempty"`
-	N        int         `json:"n,omitempty"`
-	Seat     int         `json:"seat"`
-	Choice   int         `json:"choice,omitempty"`
-	Option   *OptionJSON `json:"option,omitempty"`
-	Text     string      `json:"text,omitempty"`
-	Micros   int64       `json:"us,omitempty"`
-	Forfeit  bool        `json:"forfeit,omitempty"`
-	Ending   *Ending     `json:"ending,omitempty"`
-	Detail   string      `json:"detail,omitempty"`
+	Format   int        `json:"format,omitempty"`
+	Match    string     `json:"match,omitempty"`
+	Game     string     `json:"game,omitempty"`
+	Seed     uint64     `json:"seed,omitempty"`
+	Players  int        `json:"players,omitempty"`
+	Deal     int        `json:"deal,omitempty"`
+	Rotation int        `json:"rotation,omitempty"`
+	Bots     []string   `json:"bots,omitempty"`
+	Clock    *ClockJSON `json:"clock,omitempty"`
+	// Sandbox is the header's record of what confined each seat's bot.
+	Sandbox []SandboxJSON `json:"sandbox,omitempty"`
+	N       int           `json:"n,omitempty"`
+	Seat    int           `json:"seat"`
+	Choice  int           `json:"choice,omitempty"`
+	Option  *OptionJSON   `json:"option,omitempty"`
+	Text    string        `json:"text,omitempty"`
+	Micros  int64         `json:"us,omitempty"`
+	Forfeit bool          `json:"forfeit,omitempty"`
+	Ending  *Ending       `json:"ending,omitempty"`
+	Detail  string        `json:"detail,omitempty"`
 
 	Place       []int  `json:"place,omitempty"`
 	GamePlace   []int  `json:"game_place,omitempty"`
@@ -55,6 +58,7 @@ type ClockJSON struct {
 	DecisionMs int64 `json:"decision_ms"`
 	BankMs     int64 `json:"bank_ms"`
 	GraceMs    int64 `json:"grace_ms"`
+	MatchMs    int64 `json:"match_ms,omitempty"`
 }
 
 // OptionJSON is an engine.Option.

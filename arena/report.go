@@ -23,7 +23,9 @@ type Report struct {
 	Elapsed   time.Duration `json:"-"`
 	ElapsedS  float64       `json:"elapsed_s"`
 	ReplayDir string        `json:"replay_dir,omitempty"`
-	Bots      []BotStats    `json:"bots"`
+	// Sandbox is what confined every bot process of the run.
+	Sandbox SandboxJSON `json:"sandbox"`
+	Bots    []BotStats  `json:"bots"`
 	// DealBlocks lists every deal: each bot's mean points over the deal's rotations.
 	DealBlocks []DealBlock    `json:"deal_blocks"`
 	Matches    []*MatchResult `json:"matches"`
@@ -174,6 +176,7 @@ func (rep *Report) WriteTable(w io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	fmt.Fprintln(w, rep.Sandbox)
 	if rep.ReplayDir != "" {
 		fmt.Fprintf(w, "replays: %s\n", rep.ReplayDir)
 	}

@@ -14,10 +14,11 @@ import (
 )
 
 type runner struct {
-	cfg   Config
-	spec  engine.Spec
-	codec protocol.Codec
-	bots  []*botProc
+	cfg     Config
+	spec    engine.Spec
+	codec   protocol.Codec
+	bots    []*botProc
+	sandbox SandboxJSON
 }
 
 // Run plays a whole run: it starts every bot, plays every deal in every rotation
@@ -37,8 +38,20 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			return nil, err
 		}
 	}
+	matches := r.schedule()
+	sb := cfg.Sandbox
+	if sb.Limits.CPUTime == 0 {
+		sb.Limits.CPUTime = defaultCPUTime(len(matches), cfg.Clock)
+	}
+	layers, err := sb.Layers()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrConfig, err)
+	}
+	r.sandbox = sandboxJSON(sb.Level, layers)
+	cfg.Logger.Info("sandbox", "level", sb.Level, "active", strings.Join(r.sandbox.Active, ","), "missing", r.sandbox.Missing)
 	defer r.stopBots()
 	for _, e := range cfg.Entrants {
+		e.Launch.Sandbox = sb
 		if e.Launch.StartTimeout == 0 {
 			e.Launch.StartTimeout = cfg.Clock.Startup
 		}
@@ -52,7 +65,6 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 	}
 
-	matches := r.schedule()
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	todo := make(chan matchSpec)
@@ -86,8 +98,13 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 
 	started := time.Now()
 	results := make([]*MatchResult, 0, len(matches))
+	dq := &disqualifier{share: cfg.MaxForfeitShare, matches: len(matches), forfeits: make([]int, len(r.bots)), bots: r.bots}
 	for res := range done {
 		results = append(results, res)
+		if err := dq.add(res); err != nil && ctx.Err() == nil {
+			cfg.Logger.Warn("bot disqualified", "error", err)
+			cancel(err)
+		}
 		if cfg.OnMatch != nil {
 			cfg.OnMatch(res, len(results), len(matches))
 		}
@@ -99,6 +116,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, fmt.Errorf("only %d of %d matches were played", len(results), len(matches))
 	}
 	rep := r.report(results, time.Since(started))
+	rep.Sandbox = r.sandbox
 	return rep, nil
 }
 

@@ -21,6 +21,7 @@ import (
 	"github.com/arena-games/arena/plugins/random"
 	"github.com/arena-games/arena/protocol"
 	"github.com/arena-games/arena/protocol/botpb"
+	"github.com/arena-games/arena/protocol/sandbox"
 	_ "github.com/arena-games/arena/protocol/prototest" // testgame travels
 )
 
@@ -42,6 +43,7 @@ import (
 const botModeEnv = "ARENA_TEST_BOT"
 
 func TestMain(m *testing.M) {
+	sandbox.RunHelper(os.Args) // the test binary is also the sandbox helper
 	if mode := os.Getenv(botModeEnv); mode != "" {
 		serveTestBot(mode)
 		os.Exit(0)
@@ -123,6 +125,9 @@ func serveTestBot(mode string) {
 		fmt.Fprintln(os.Stderr, "not json at all")
 		protocol.Serve(first)
 	default:
+		if serveHostileBot(name, k) {
+			return
+		}
 		fmt.Fprintln(os.Stderr, "unknown test bot mode", mode)
 		os.Exit(2)
 	}
@@ -240,4 +245,13 @@ func testDir(t testing.TB) string {
 	d := t.TempDir()
 	testDirs[t.Name()] = d
 	return d
+}
+
+// testSandbox is the sandbox of the tests' runs: the test binary is its own helper.
+func testSandbox(t testing.TB, level sandbox.Level) sandbox.Config {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sandbox.Config{Level: level, Helper: []string{exe, sandbox.HelperArg}, Limits: sandbox.Limits{Memory: 256 << 20, Processes: 64}}
 }

@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,6 +20,7 @@ import (
 	"google.golang.org/grpc"
 
 	"github.com/arena-games/arena/protocol/botpb"
+	"github.com/arena-games/arena/protocol/sandbox"
 )
 
 // LaunchConfig says how to start one bot process.
@@ -35,6 +38,9 @@ type LaunchConfig struct {
 	StderrBytes int
 	// Logger receives go-plugin's own messages (default: none).
 	Logger hclog.Logger
+	// Sandbox confines the process (the zero value: the strongest level this machine
+	// supports without a helper; see package sandbox).
+	Sandbox sandbox.Config
 }
 
 // Process is a running bot process.
@@ -44,6 +50,7 @@ type Process struct {
 	Conn   *grpc.ClientConn
 	client *plugin.Client
 	run    *groupRunner
+	box    *sandbox.Box
 }
 
 // Launch starts a bot process and completes go-plugin's handshake. The bot runs in a
@@ -62,6 +69,14 @@ func Launch(cfg LaunchConfig) (*Process, error) {
 	if err := checkExecutable(cfg.Path); err != nil {
 		return nil, err
 	}
+	path, err := filepath.Abs(cfg.Path)
+	if err != nil {
+		return nil, err
+	}
+	box, err := cfg.Sandbox.Prepare()
+	if err != nil {
+		return nil, err
+	}
 	tail := &tailBuffer{max: cfg.StderrBytes}
 	var run *groupRunner
 	client := plugin.NewClient(&plugin.ClientConfig{
@@ -74,11 +89,16 @@ func Launch(cfg LaunchConfig) (*Process, error) {
 		SyncStdout:       io.Discard,
 		SyncStderr:       tail,
 		GRPCDialOptions: []grpc.DialOption{grpc.WithDefaultCallOptions(
-			grpc.MaxCallRecvMsgSize(MaxMessageBytes), grpc.MaxCallSendMsgSize(MaxMessageBytes))},
+			grpc.MaxCallRecvMsgSize(MaxReplyBytes), grpc.MaxCallSendMsgSize(MaxMessageBytes))},
 		RunnerFunc: func(_ hclog.Logger, spec *exec.Cmd, _ string) (runner.Runner, error) {
-			cmd := exec.Command(cfg.Path, cfg.Args...)
-			cmd.Env = append(append([]string{"PATH=/usr/local/bin:/usr/bin:/bin"}, cfg.Env...), spec.Env...)
-			run = &groupRunner{cmd: cmd, tail: tail}
+			env := append(append([]string{"PATH=/usr/local/bin:/usr/bin:/bin"}, cfg.Env...), spec.Env...)
+			name, args, env, err := box.Command(path, cfg.Args, env)
+			if err != nil {
+				return nil, err
+			}
+			cmd := exec.Command(name, args...)
+			cmd.Env, cmd.Dir = env, box.Dir
+			run = &groupRunner{cmd: cmd, tail: tail, box: box}
 			return run, nil
 		},
 	})
@@ -87,14 +107,15 @@ func Launch(cfg LaunchConfig) (*Process, error) {
 		if run != nil {
 			run.killGroup()
 		}
+		if run == nil || run.exited == nil {
+			box.Cleanup() // never started; otherwise the runner cleans up once it ends
+		}
+		kind := startKind(err)
 		msg := strings.TrimSpace(tail.String())
 		if i := strings.LastIndexByte(msg, '\n'); i >= 0 {
 			msg = msg[i+1:]
 		}
-		if msg != "" {
-			return nil, fmt.Errorf("bot %s did not start: %w (its stderr ends: %q)", cfg.Path, err, msg)
-		}
-		return nil, fmt.Errorf("bot %s did not start: %w", cfg.Path, err)
+		return nil, &StartError{Kind: kind, Bot: cfg.Path, Err: err, Stderr: msg}
 	}
 	rpc, err := client.Client()
 	if err != nil {
@@ -105,7 +126,22 @@ func Launch(cfg LaunchConfig) (*Process, error) {
 		return fail(err)
 	}
 	conn := raw.(*grpc.ClientConn)
-	return &Process{Bot: botpb.NewBotClient(conn), Conn: conn, client: client, run: run}, nil
+	return &Process{Bot: botpb.NewBotClient(conn), Conn: conn, client: client, run: run, box: box}, nil
+}
+
+// Sandbox lists the sandbox layers of the process: active, or missing and why.
+func (p *Process) Sandbox() []sandbox.Status { return p.box.Layers() }
+
+// Box is the process's sandbox.
+func (p *Process) Box() *sandbox.Box { return p.box }
+
+func chanClosed(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
 }
 
 func checkExecutable(path string) error {
@@ -161,6 +197,7 @@ func (p *Process) Kill(grace time.Duration) {
 type groupRunner struct {
 	cmd  *exec.Cmd
 	tail *tailBuffer
+	box  *sandbox.Box
 	pid  int
 	out  *os.File
 	// exited closes when the bot's main process has ended; its group is killed then,
@@ -184,8 +221,13 @@ func (r *groupRunner) Start(context.Context) error {
 	}
 	r.cmd.Stdin = nil // /dev/null
 	r.cmd.Stdout, r.cmd.Stderr = outW, errW
-	r.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	r.cmd.SysProcAttr = r.box.SysProcAttr()
+	// The parent-death signal comes when the thread that started the process ends, not
+	// the process: start it from a thread the runtime keeps (a goroutine that unlocks
+	// before it returns leaves its thread alive).
+	runtime.LockOSThread()
 	err = r.cmd.Start()
+	runtime.UnlockOSThread()
 	outW.Close()
 	errW.Close()
 	if err != nil {
@@ -199,6 +241,7 @@ func (r *groupRunner) Start(context.Context) error {
 	go func() {
 		r.waitErr = r.cmd.Wait()
 		r.killGroup()
+		r.box.Cleanup()
 		close(r.exited)
 	}()
 	go func() {
@@ -212,6 +255,7 @@ func (r *groupRunner) killGroup() {
 	if r.pid > 0 {
 		_ = syscall.Kill(-r.pid, syscall.SIGKILL)
 	}
+	r.box.Kill()
 }
 
 func (r *groupRunner) Diagnose(context.Context) string { return "" }

@@ -29,6 +29,11 @@ const PluginName = "bot"
 // default so that a large view never fails a decision.
 const MaxMessageBytes = 64 << 20
 
+// MaxReplyBytes is the largest message the arena accepts from a bot: its answers are a
+// few bytes, so a larger one is hostile and fails the call (a protocol ending) before
+// it costs the arena memory.
+const MaxReplyBytes = 4 << 20
+
 // botPlugin is the go-plugin glue: the only place that joins the Bot service to
 // go-plugin. On the host side it hands back the raw connection, from which the host
 // makes its Bot client.

@@ -1,0 +1,229 @@
+package arena
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/arena-games/arena/engine"
+	"github.com/arena-games/arena/protocol"
+	"github.com/arena-games/arena/protocol/botpb"
+)
+
+// The hostile bots: more modes of the test binary (see testbots_test.go). Each plays
+// the first legal option until it misbehaves at its K-th decision of a match (or of the
+// process, for crashes):
+//
+//	nohandshake       exits before the handshake
+//	junk              prints a line that is not a handshake, then serves
+//	startcrash        handshakes, then panics in StartMatch (a Go crash)
+//	hang:K            never answers decision K
+//	spin:K            computes for 3 s at decision K, ignoring the deadline, then answers
+//	negative:K        answers option -1 at decision K
+//	garbage           answers every decision with bytes that are no protobuf message
+//	huge:K            answers decision K with a 5 MiB message
+//	flood             writes 4 MiB to its real stdout and stderr at each of its first
+//	                  decisions of a match, and plays on
+//	crashmid:K        exits at decision K
+//	forkcrash:K       starts a child that holds its pipes open, exits at decision K
+//	escape:K          the same with a child that leaves the process group (setsid)
+//	bomb:K            starts processes without end at decision K, plays on
+//	hog:K             allocates memory without bound at decision K
+//	net:K             opens a TCP connection to ARENA_TEST_ADDR at decision K, plays on
+//	write:K           writes outside its directory (ARENA_TEST_OUTSIDE) and inside it at
+//	                  decision K, plays on
+//
+// What a bot tried and what happened goes to its real stderr as "probe: ..." lines,
+// which the arena keeps beside the replays.
+func serveHostileBot(name string, k int) bool {
+	stderr := os.Stderr // go-plugin redirects os.Stderr once serving
+	stdout := os.Stdout
+	first := engine.PolicyFunc(func(_ engine.View, _ []engine.Event, _ []engine.Option) int { return 0 })
+	perMatch := func(act func(n int, opts []engine.Option) int) {
+		protocol.ServeMatches(func(protocol.Match) engine.Policy {
+			n := 0
+			return engine.PolicyFunc(func(_ engine.View, _ []engine.Event, o []engine.Option) int {
+				n++
+				return act(n, o)
+			})
+		})
+	}
+	switch name {
+	case "nohandshake":
+		fmt.Fprintln(stderr, "test bot: leaving before the handshake")
+		os.Exit(1)
+	case "junk":
+		fmt.Fprintln(stdout, "hello arena, I am a bot")
+		protocol.Serve(first)
+	case "startcrash":
+		protocol.ServeBot(&hostileServer{inner: protocol.NewBotServer(func(protocol.Match) engine.Policy { return first }), mode: name, k: k})
+	case "hang", "spin", "negative", "flood", "bomb", "hog", "net", "write":
+		perMatch(func(n int, _ []engine.Option) int {
+			if name == "flood" && n <= 3 {
+				chunk := strings.Repeat("flood flood flood flood\n", 1<<10)
+				for i := 0; i < (4<<20)/len(chunk); i++ {
+					_, _ = io.WriteString(stdout, chunk)
+					_, _ = io.WriteString(stderr, chunk)
+				}
+			}
+			if n != k {
+				return 0
+			}
+			switch name {
+			case "hang":
+				select {}
+			case "spin":
+				for end := time.Now().Add(3 * time.Second); time.Now().Before(end); {
+				}
+			case "negative":
+				return -1
+			case "bomb":
+				cmd := exec.Command("/bin/sh", "-c", "while :; do sleep 60 & done")
+				cmd.Stderr = stderr
+				if err := cmd.Start(); err != nil {
+					fmt.Fprintln(stderr, "probe: bomb did not start:", err)
+				}
+				time.Sleep(300 * time.Millisecond) // within the deadline: let it reach the limit
+
+			case "hog":
+				var keep [][]byte
+				for {
+					b := make([]byte, 16<<20)
+					for i := 0; i < len(b); i += 4096 {
+						b[i] = 1
+					}
+					keep = append(keep, b)
+				}
+			case "net":
+				c, err := net.DialTimeout("tcp", os.Getenv("ARENA_TEST_ADDR"), time.Second)
+				if err != nil {
+					fmt.Fprintln(stderr, "probe: connect refused:", err)
+				} else {
+					fmt.Fprintln(stderr, "probe: connected")
+					c.Close()
+				}
+			case "write":
+				outside := filepath.Join(os.Getenv("ARENA_TEST_OUTSIDE"), fmt.Sprintf("escaped-%d", os.Getpid()))
+				if err := os.WriteFile(outside, []byte("out"), 0o644); err != nil {
+					fmt.Fprintln(stderr, "probe: write outside refused:", err)
+				} else {
+					fmt.Fprintln(stderr, "probe: wrote outside")
+				}
+				if err := os.WriteFile("inside", []byte("in"), 0o644); err != nil {
+					fmt.Fprintln(stderr, "probe: write inside failed:", err)
+				} else {
+					fmt.Fprintln(stderr, "probe: wrote inside")
+				}
+			}
+			return 0
+		})
+	case "forkcrash", "escape", "crashmid":
+		perMatch(func(n int, _ []engine.Option) int {
+			if n != k {
+				return 0
+			}
+			if name != "crashmid" {
+				child := exec.Command("sleep", "60")
+				child.Stdout, child.Stderr = stdout, stderr
+				if name == "escape" {
+					child.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+				}
+				if err := child.Start(); err != nil {
+					fmt.Fprintln(stderr, "probe: child did not start:", err)
+				}
+			}
+			fmt.Fprintln(stderr, "test bot: crashing on purpose")
+			os.Exit(3)
+			return 0
+		})
+	case "garbage", "huge":
+		srv := &hostileServer{inner: protocol.NewBotServer(func(protocol.Match) engine.Policy { return first }), mode: name, k: k}
+		plugin.Serve(&plugin.ServeConfig{
+			HandshakeConfig: protocol.Handshake,
+			Plugins:         plugin.PluginSet{protocol.PluginName: &rawPlugin{srv: srv}},
+			GRPCServer: func(opts []grpc.ServerOption) *grpc.Server {
+				if name == "garbage" {
+					opts = append(opts, grpc.ForceServerCodec(garbageCodec{}))
+				}
+				return plugin.DefaultGRPCServer(opts)
+			},
+		})
+	default:
+		return false
+	}
+	return true
+}
+
+// hostileServer breaks the protocol on the wire.
+type hostileServer struct {
+	botpb.UnimplementedBotServer
+	inner botpb.BotServer
+	mode  string
+	k     int
+}
+
+func (b *hostileServer) StartMatch(ctx context.Context, r *botpb.StartRequest) (*botpb.StartReply, error) {
+	if b.mode == "startcrash" {
+		panic("test bot: crashing as the match starts")
+	}
+	return b.inner.StartMatch(ctx, r)
+}
+
+func (b *hostileServer) EndMatch(ctx context.Context, r *botpb.EndRequest) (*botpb.EndReply, error) {
+	return b.inner.EndMatch(ctx, r)
+}
+
+func (b *hostileServer) Match(st botpb.Bot_MatchServer) error {
+	for n := 1; ; n++ {
+		req, err := st.Recv()
+		if err != nil {
+			return nil
+		}
+		rep := &botpb.DecideReply{MatchId: req.MatchId, Decision: req.Decision}
+		if b.mode == "huge" && n == b.k {
+			rep.MatchId = strings.Repeat("x", 5<<20)
+		}
+		if err := st.Send(rep); err != nil {
+			return err
+		}
+	}
+}
+
+type rawPlugin struct {
+	plugin.NetRPCUnsupportedPlugin
+	srv botpb.BotServer
+}
+
+func (p *rawPlugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
+	botpb.RegisterBotServer(s, p.srv)
+	return nil
+}
+
+func (p *rawPlugin) GRPCClient(context.Context, *plugin.GRPCBroker, *grpc.ClientConn) (interface{}, error) {
+	return nil, nil
+}
+
+// garbageCodec is protobuf for everything but a decision's answer, which it replaces
+// by bytes that no protobuf decoder accepts (a field with wire type 7).
+type garbageCodec struct{}
+
+func (garbageCodec) Marshal(v any) ([]byte, error) {
+	if _, ok := v.(*botpb.DecideReply); ok {
+		return []byte{0x0f, 0xff, 0xff, 0xff, 'g', 'a', 'r', 'b', 'a', 'g', 'e'}, nil
+	}
+	return proto.Marshal(v.(proto.Message))
+}
+
+func (garbageCodec) Unmarshal(data []byte, v any) error { return proto.Unmarshal(data, v.(proto.Message)) }
+func (garbageCodec) Name() string                       { return "proto" }

@@ -1,0 +1,206 @@
+package sandbox
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+const rlimitNPROC = 6 // RLIMIT_NPROC on Linux
+
+func encodePlan(p plan) (string, error) {
+	b, err := json.Marshal(p)
+	if err != nil {
+		return "", err
+	}
+	return base64.StdEncoding.EncodeToString(b), nil
+}
+
+// HelperArg is the argument that makes a binary act as the helper (see RunHelper).
+const HelperArg = "sandbox-exec"
+
+// RunHelper runs the helper when this process was started as one (args[1] is
+// HelperArg and the plan is in the environment) and never returns then; otherwise it
+// returns at once. A test binary that plays its own bots calls it first in TestMain.
+func RunHelper(args []string) {
+	if len(args) < 2 || args[1] != HelperArg || os.Getenv(PlanEnv) == "" {
+		return
+	}
+	rest := args[2:]
+	if len(rest) > 0 && rest[0] == "--" {
+		rest = rest[1:]
+	}
+	err := Exec(rest)
+	fmt.Fprintln(os.Stderr, "arena sandbox-exec:", err)
+	os.Exit(126)
+}
+
+// Exec is the helper: it applies the plan in its environment to itself (cgroups,
+// rlimits, capabilities, no_new_privs, Landlock) and then execs argv, which inherits
+// every limit. It returns only on failure, and then nothing was started.
+func Exec(argv []string) error {
+	if len(argv) == 0 {
+		return errors.New("no bot to run")
+	}
+	raw := os.Getenv(PlanEnv)
+	if raw == "" {
+		return errors.New(PlanEnv + " is not set: the helper runs only as the arena starts it")
+	}
+	b, err := base64.StdEncoding.DecodeString(raw)
+	if err != nil {
+		return fmt.Errorf("bad plan: %w", err)
+	}
+	var p plan
+	if err := json.Unmarshal(b, &p); err != nil {
+		return fmt.Errorf("bad plan: %w", err)
+	}
+	path, err := exec.LookPath(argv[0])
+	if err != nil {
+		return err
+	}
+	env := make([]string, 0, len(os.Environ()))
+	for _, e := range os.Environ() {
+		if !strings.HasPrefix(e, PlanEnv+"=") {
+			env = append(env, e)
+		}
+	}
+	// Capabilities, no_new_privs and Landlock belong to the thread; the exec below
+	// happens on this same thread, and the new program keeps what it had.
+	runtime.LockOSThread()
+	if err := p.apply(); err != nil {
+		return err
+	}
+	return syscall.Exec(path, argv, env)
+}
+
+func (p *plan) apply() error {
+	// Joining cgroups writes to the cgroup filesystem, so it goes before capabilities
+	// and Landlock take that right away. "0" is this process, in whatever PID
+	// namespace it runs.
+	for _, procs := range p.Cgroups {
+		if err := os.WriteFile(procs, []byte("0"), 0); err != nil {
+			return fmt.Errorf("joining cgroup %s: %w", procs, err)
+		}
+	}
+	for _, r := range p.Rlimits {
+		lim := syscall.Rlimit{Cur: r.Cur, Max: r.Max}
+		if err := syscall.Setrlimit(r.Resource, &lim); err != nil {
+			return fmt.Errorf("rlimit %d: %w", r.Resource, err)
+		}
+	}
+	if p.DropCaps {
+		if err := dropCapabilities(); err != nil {
+			return fmt.Errorf("dropping capabilities: %w", err)
+		}
+	}
+	if p.NoNewPrivs || p.LandlockABI > 0 {
+		if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+			return fmt.Errorf("no_new_privs: %w", err)
+		}
+	}
+	if p.LandlockABI > 0 {
+		if err := landlock(p.LandlockABI, p.Writable); err != nil {
+			return fmt.Errorf("landlock: %w", err)
+		}
+	}
+	return nil
+}
+
+// dropCapabilities empties the bounding set (so that exec, even as uid 0, grants
+// nothing), the ambient and inheritable sets, and then the thread's own.
+func dropCapabilities() error {
+	last := 40
+	if b, err := os.ReadFile("/proc/sys/kernel/cap_last_cap"); err == nil {
+		if n, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
+			last = n
+		}
+	}
+	for c := 0; c <= last; c++ {
+		if err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0); err != nil && err != unix.EINVAL {
+			return err
+		}
+	}
+	_ = unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var data [2]unix.CapUserData
+	return unix.Capset(&hdr, &data[0])
+}
+
+// landlock restricts this thread (and what it execs) to reading and executing files
+// anywhere, writing only below writable (and to /dev/null), no TCP at all (ABI 4), and
+// no signals or abstract unix sockets outside its own domain (ABI 6).
+func landlock(abi int, writable []string) error {
+	fs := uint64(1<<13 - 1) // ABI 1: execute ... make_sym
+	if abi >= 2 {
+		fs |= unix.LANDLOCK_ACCESS_FS_REFER
+	}
+	if abi >= 3 {
+		fs |= unix.LANDLOCK_ACCESS_FS_TRUNCATE
+	}
+	if abi >= 5 {
+		fs |= unix.LANDLOCK_ACCESS_FS_IOCTL_DEV
+	}
+	attr := unix.LandlockRulesetAttr{Access_fs: fs}
+	size := unsafe.Sizeof(uint64(0)) // ABI 1-3 know only access_fs
+	if abi >= 4 {
+		attr.Access_net = unix.LANDLOCK_ACCESS_NET_BIND_TCP | unix.LANDLOCK_ACCESS_NET_CONNECT_TCP
+		size = 2 * unsafe.Sizeof(uint64(0))
+	}
+	if abi >= 6 {
+		attr.Scoped = unix.LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | unix.LANDLOCK_SCOPE_SIGNAL
+		size = unsafe.Sizeof(attr)
+	}
+	fd, _, errno := syscall.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, uintptr(unsafe.Pointer(&attr)), size, 0)
+	if errno != 0 {
+		return fmt.Errorf("create ruleset: %w", errno)
+	}
+	ruleset := int(fd)
+	defer syscall.Close(ruleset)
+
+	read := uint64(unix.LANDLOCK_ACCESS_FS_EXECUTE | unix.LANDLOCK_ACCESS_FS_READ_FILE | unix.LANDLOCK_ACCESS_FS_READ_DIR)
+	fileRights := uint64(unix.LANDLOCK_ACCESS_FS_EXECUTE | unix.LANDLOCK_ACCESS_FS_READ_FILE | unix.LANDLOCK_ACCESS_FS_WRITE_FILE)
+	if abi >= 3 {
+		fileRights |= unix.LANDLOCK_ACCESS_FS_TRUNCATE
+	}
+	if abi >= 5 {
+		read |= unix.LANDLOCK_ACCESS_FS_IOCTL_DEV
+		fileRights |= unix.LANDLOCK_ACCESS_FS_IOCTL_DEV
+	}
+	rules := []struct {
+		path   string
+		access uint64
+	}{{"/", read}, {"/dev/null", fileRights &^ unix.LANDLOCK_ACCESS_FS_EXECUTE}}
+	for _, w := range writable {
+		rules = append(rules, struct {
+			path   string
+			access uint64
+		}{w, fs})
+	}
+	for _, r := range rules {
+		f, err := syscall.Open(r.path, unix.O_PATH|syscall.O_CLOEXEC, 0)
+		if err != nil {
+			return fmt.Errorf("open %s: %w", r.path, err)
+		}
+		rule := unix.LandlockPathBeneathAttr{Allowed_access: r.access, Parent_fd: int32(f)}
+		_, _, errno := syscall.Syscall6(unix.SYS_LANDLOCK_ADD_RULE, uintptr(ruleset), unix.LANDLOCK_RULE_PATH_BENEATH,
+			uintptr(unsafe.Pointer(&rule)), 0, 0, 0)
+		syscall.Close(f)
+		if errno != 0 {
+			return fmt.Errorf("rule for %s: %w", r.path, errno)
+		}
+	}
+	if _, _, errno := syscall.Syscall(unix.SYS_LANDLOCK_RESTRICT_SELF, uintptr(ruleset), 0, 0); errno != 0 {
+		return fmt.Errorf("restrict self: %w", errno)
+	}
+	return nil
+}

@@ -1,0 +1,418 @@
+// Package sandbox confines bot processes: the arena runs programs written by strangers.
+// It works in layers, each detected on the machine at start and reported, so that a run
+// records what protected it:
+//
+//   - always (the host does these itself): the bot's own process group, killed as a
+//     whole; a parent-death signal; a minimal environment; stdin from /dev/null; capped
+//     output; a wall-clock cap per match (the arena's);
+//   - basic (no privilege needed): a helper, `arena sandbox-exec`, that limits itself and
+//     then execs the bot: rlimits, no_new_privs, dropped capabilities, Landlock (files
+//     read-only except the bot's scratch directory, no TCP, no signals or abstract
+//     sockets outside its domain), each as far as the kernel has it;
+//   - strict (root, or user namespaces for the namespaces): a network namespace of its
+//     own (bots talk over unix sockets), a PID namespace, memory and process-count
+//     limits through cgroups (v1 or v2).
+//
+// The host side is Prepare, which makes a Box for one bot process; the bot side is Exec,
+// run by the helper command.
+package sandbox
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Level is how much confinement is asked for.
+type Level uint8
+
+const (
+	// Auto is the strongest level the machine supports, with every missing layer
+	// reported.
+	Auto Level = iota
+	// None keeps only the layers the host always applies.
+	None
+	// Basic adds the helper's self-imposed limits, which need no privilege.
+	Basic
+	// Strict adds namespaces and cgroups; asking for it on a machine that lacks one of
+	// them is an error.
+	Strict
+)
+
+var levelNames = []string{"auto", "none", "basic", "strict"}
+
+func (l Level) String() string {
+	if int(l) < len(levelNames) {
+		return levelNames[l]
+	}
+	return fmt.Sprintf("level(%d)", uint8(l))
+}
+
+// ParseLevel reads a level's name.
+func ParseLevel(s string) (Level, error) {
+	for i, n := range levelNames {
+		if n == s {
+			return Level(i), nil
+		}
+	}
+	return Auto, fmt.Errorf("unknown sandbox level %q (one of %s)", s, strings.Join(levelNames, ", "))
+}
+
+// The layers, by the names used in logs, reports and replays.
+const (
+	ProcessGroup   = "process-group"
+	ParentDeath    = "parent-death-signal"
+	MinimalEnv     = "minimal-env"
+	StdinNull      = "stdin-null"
+	OutputCap      = "output-cap"
+	MatchWallClock = "match-wall-clock"
+
+	Rlimits         = "rlimits"
+	RlimitProcs     = "rlimit-nproc"
+	NoNewPrivs      = "no-new-privs"
+	DropCaps        = "drop-capabilities"
+	LandlockFS      = "landlock-fs"
+	LandlockNet     = "landlock-net"
+	LandlockScope   = "landlock-scope"
+	NetNamespace    = "net-namespace"
+	PIDNamespace    = "pid-namespace"
+	CgroupMemory    = "cgroup-memory"
+	CgroupProcesses = "cgroup-pids"
+)
+
+// always are the host's own layers, active at every level.
+var always = []string{ProcessGroup, ParentDeath, MinimalEnv, StdinNull, OutputCap, MatchWallClock}
+
+var basicLayers = []string{Rlimits, RlimitProcs, NoNewPrivs, DropCaps, LandlockFS, LandlockNet, LandlockScope}
+
+var strictLayers = []string{NetNamespace, PIDNamespace, CgroupMemory, CgroupProcesses}
+
+// Status is one layer for one bot process: active, or missing and why.
+type Status struct {
+	Layer  string `json:"layer"`
+	Active bool   `json:"active"`
+	Reason string `json:"reason,omitempty"`
+}
+
+// Limits bound a bot process's resources. A zero field takes its default.
+type Limits struct {
+	// CPUTime is the process's whole CPU time (RLIMIT_CPU), over every match it plays.
+	CPUTime time.Duration
+	// Memory is the cgroup's memory limit; without a memory cgroup it becomes the
+	// address-space rlimit (Memory plus 1 GiB, since a Go runtime reserves address
+	// space it never touches).
+	Memory int64
+	// Processes bounds processes and threads (the pids cgroup; RLIMIT_NPROC above the
+	// user's current count where that works: not for root).
+	Processes int
+	// Files bounds open files (RLIMIT_NOFILE); FileSize the size of a file written
+	// (RLIMIT_FSIZE).
+	Files    int
+	FileSize int64
+}
+
+// DefaultLimits are generous for a card-game bot and small for a machine.
+var DefaultLimits = Limits{CPUTime: time.Hour, Memory: 1 << 30, Processes: 128, Files: 256, FileSize: 64 << 20}
+
+func (l Limits) withDefaults() Limits {
+	d := DefaultLimits
+	if l.CPUTime <= 0 {
+		l.CPUTime = d.CPUTime
+	}
+	if l.Memory <= 0 {
+		l.Memory = d.Memory
+	}
+	if l.Processes <= 0 {
+		l.Processes = d.Processes
+	}
+	if l.Files <= 0 {
+		l.Files = d.Files
+	}
+	if l.FileSize <= 0 {
+		l.FileSize = d.FileSize
+	}
+	return l
+}
+
+// Config is the sandbox of a run.
+type Config struct {
+	Level  Level
+	Limits Limits
+	// Helper is the command that applies the bot-side layers and then execs the bot:
+	// it is run as Helper... -- BOT ARGS... with the plan in its environment, and must
+	// call Exec (`arena sandbox-exec` does). Without it only the host's own layers and
+	// the namespaces apply.
+	Helper []string
+	// ScratchRoot holds each bot process's scratch directory (default: the system's
+	// temporary directory).
+	ScratchRoot string
+}
+
+// Box is the sandbox of one bot process: made by Prepare before the process starts,
+// cleaned up after it ends.
+type Box struct {
+	// Dir is the bot's scratch directory: its working directory, TMPDIR and socket
+	// directory, and the only place it may write.
+	Dir    string
+	layers []Status
+	plan   plan
+	clone  uintptr
+	helper []string
+	cg     []*cgroupDir
+}
+
+// plan is what the helper applies to itself, handed over in its environment as JSON.
+type plan struct {
+	Rlimits     []rlimit `json:"rlimits,omitempty"`
+	NoNewPrivs  bool     `json:"no_new_privs,omitempty"`
+	DropCaps    bool     `json:"drop_caps,omitempty"`
+	LandlockABI int      `json:"landlock_abi,omitempty"`
+	Writable    []string `json:"writable,omitempty"`
+	Cgroups     []string `json:"cgroups,omitempty"` // cgroup.procs files to join
+}
+
+type rlimit struct {
+	Resource int    `json:"resource"`
+	Cur      uint64 `json:"cur"`
+	Max      uint64 `json:"max"`
+}
+
+// PlanEnv carries the helper's plan.
+const PlanEnv = "ARENA_SANDBOX_PLAN"
+
+// Prepare makes the sandbox of one bot process: its scratch directory, its cgroups,
+// and the plan of every layer the level asks for and the machine has. At Strict it
+// fails when a layer is missing; at Auto it reports it. The caller starts the process
+// with Command and SysProcAttr, then calls Cleanup once the process has ended.
+func (c Config) Prepare() (*Box, error) {
+	probe := Detect()
+	lim := c.Limits.withDefaults()
+	root := c.ScratchRoot
+	if root == "" {
+		root = os.TempDir()
+	}
+	dir, err := os.MkdirTemp(root, "arena-bot-")
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: scratch directory: %w", err)
+	}
+	if dir, err = filepath.EvalSymlinks(dir); err != nil {
+		return nil, err
+	}
+	b := &Box{Dir: dir}
+	for _, l := range always {
+		b.layers = append(b.layers, Status{Layer: l, Active: true})
+	}
+	level := c.Level
+	want := func(l string) bool {
+		switch level {
+		case None:
+			return false
+		case Basic:
+			return contains(basicLayers, l)
+		}
+		return true
+	}
+	var missing []string
+	add := func(layer string, ok bool, reason string) bool {
+		if !want(layer) {
+			return false
+		}
+		if !ok {
+			b.layers = append(b.layers, Status{Layer: layer, Reason: reason})
+			missing = append(missing, layer+" ("+reason+")")
+			return false
+		}
+		b.layers = append(b.layers, Status{Layer: layer, Active: true})
+		return true
+	}
+	helper := len(c.Helper) > 0
+	const noHelper = "no helper command to apply it"
+
+	// The bot-side layers, applied by the helper.
+	if add(Rlimits, helper, noHelper) {
+		cpu := uint64(lim.CPUTime.Seconds() + 0.5)
+		b.plan.Rlimits = append(b.plan.Rlimits,
+			rlimit{Resource: syscall.RLIMIT_CPU, Cur: cpu, Max: cpu + 2},
+			rlimit{Resource: syscall.RLIMIT_NOFILE, Cur: uint64(lim.Files), Max: uint64(lim.Files)},
+			rlimit{Resource: syscall.RLIMIT_FSIZE, Cur: uint64(lim.FileSize), Max: uint64(lim.FileSize)},
+			rlimit{Resource: syscall.RLIMIT_CORE})
+	}
+	nproc, nprocReason := probe.nprocLimit(lim.Processes)
+	if add(RlimitProcs, helper && nprocReason == "", firstOf(nprocReason, noHelper)) {
+		b.plan.Rlimits = append(b.plan.Rlimits, rlimit{Resource: rlimitNPROC, Cur: nproc, Max: nproc})
+	}
+	if add(NoNewPrivs, helper, noHelper) {
+		b.plan.NoNewPrivs = true
+	}
+	if add(DropCaps, helper && probe.HasCaps, firstOf(map[bool]string{true: "the arena holds no capabilities to drop"}[!probe.HasCaps], noHelper)) {
+		b.plan.DropCaps = true
+	}
+	llOK, llReason := helper && probe.LandlockABI >= 1, firstOf(probe.LandlockReason, noHelper)
+	if add(LandlockFS, llOK, llReason) {
+		b.plan.LandlockABI = probe.LandlockABI
+		b.plan.Writable = []string{dir}
+	}
+	netOK := llOK && probe.LandlockABI >= 4
+	add(LandlockNet, netOK, firstOf(map[bool]string{true: fmt.Sprintf("Landlock ABI %d has no network rules (4 does)", probe.LandlockABI)}[llOK && !netOK], llReason))
+	scopeOK := llOK && probe.LandlockABI >= 6
+	add(LandlockScope, scopeOK, firstOf(map[bool]string{true: fmt.Sprintf("Landlock ABI %d has no scopes (6 does)", probe.LandlockABI)}[llOK && !scopeOK], llReason))
+
+	// The host-side layers of the strict level.
+	if add(NetNamespace, probe.NamespaceReason == "", probe.NamespaceReason) {
+		b.clone |= syscall.CLONE_NEWNET
+	}
+	if add(PIDNamespace, probe.NamespaceReason == "", probe.NamespaceReason) {
+		b.clone |= syscall.CLONE_NEWPID
+	}
+	if b.clone != 0 && probe.userNS {
+		b.clone |= syscall.CLONE_NEWUSER
+	}
+	memOK, memReason := helper && probe.cgroupMem != nil, firstOf(probe.CgroupMemoryReason, noHelper)
+	pidsOK, pidsReason := helper && probe.cgroupPids != nil, firstOf(probe.CgroupPidsReason, noHelper)
+	memActive := add(CgroupMemory, memOK, memReason)
+	if memActive {
+		cg, err := probe.cgroupMem.create("memory", lim)
+		if err != nil {
+			b.Cleanup()
+			return nil, err
+		}
+		b.cg = append(b.cg, cg)
+		b.plan.Cgroups = append(b.plan.Cgroups, cg.procs())
+	}
+	if !memActive && b.plan.Rlimits != nil {
+		as := uint64(lim.Memory + 1<<30)
+		b.plan.Rlimits = append(b.plan.Rlimits, rlimit{Resource: syscall.RLIMIT_AS, Cur: as, Max: as})
+	}
+	if add(CgroupProcesses, pidsOK, pidsReason) {
+		if len(b.cg) > 0 && b.cg[0].version == 2 && probe.cgroupPids.version == 2 {
+			// v2: one directory carries both controllers.
+			if err := b.cg[0].setPids(lim); err != nil {
+				b.Cleanup()
+				return nil, err
+			}
+		} else {
+			cg, err := probe.cgroupPids.create("pids", lim)
+			if err != nil {
+				b.Cleanup()
+				return nil, err
+			}
+			b.cg = append(b.cg, cg)
+			b.plan.Cgroups = append(b.plan.Cgroups, cg.procs())
+		}
+	}
+	if level == Strict && len(missing) > 0 {
+		b.Cleanup()
+		return nil, fmt.Errorf("sandbox: the strict level is not available on this machine: missing %s (use --sandbox auto for the strongest level that works)", strings.Join(missing, ", "))
+	}
+	if helper && (b.plan.Rlimits != nil || b.plan.NoNewPrivs || b.plan.LandlockABI > 0 || len(b.plan.Cgroups) > 0) {
+		b.helper = c.Helper
+	}
+	if probe.userNS && b.clone != 0 {
+		// Inside a user namespace of its own the bot is uid 0 there; the directory must
+		// be its own to write to.
+		_ = os.Chmod(dir, 0o777)
+	}
+	return b, nil
+}
+
+// Layers lists every layer the level asked for: active, or missing with the reason.
+func (b *Box) Layers() []Status { return append([]Status(nil), b.layers...) }
+
+// Active reports whether a layer is active.
+func (b *Box) Active(layer string) bool {
+	for _, s := range b.layers {
+		if s.Layer == layer {
+			return s.Active
+		}
+	}
+	return false
+}
+
+// Command turns the bot's command into the one to start: through the helper when it
+// has work to do. env is the bot's environment; the plan is added for the helper,
+// which removes it before the bot sees it.
+func (b *Box) Command(path string, args, env []string) (string, []string, []string, error) {
+	env = append(env, "TMPDIR="+b.Dir, "PLUGIN_UNIX_SOCKET_DIR="+b.Dir)
+	if b.helper == nil {
+		return path, args, env, nil
+	}
+	p, err := encodePlan(b.plan)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	hargs := append(append(append([]string(nil), b.helper[1:]...), "--", path), args...)
+	return b.helper[0], hargs, append(env, PlanEnv+"="+p), nil
+}
+
+// SysProcAttr is how the process must be started: its own process group, killed when
+// the thread that started it ends (see Start), and the namespaces.
+func (b *Box) SysProcAttr() *syscall.SysProcAttr {
+	a := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL, Cloneflags: b.clone}
+	if b.clone&syscall.CLONE_NEWUSER != 0 {
+		a.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getuid(), Size: 1}}
+		a.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getgid(), Size: 1}}
+	}
+	return a
+}
+
+// Kill ends every process left in the box's cgroups: children that left the process
+// group (setsid) cannot leave a cgroup.
+func (b *Box) Kill() {
+	for _, cg := range b.cg {
+		cg.kill()
+	}
+}
+
+// Cleanup kills what is left in the cgroups, removes them and the scratch directory.
+func (b *Box) Cleanup() {
+	for _, cg := range b.cg {
+		cg.kill()
+		cg.remove()
+	}
+	b.cg = nil
+	if b.Dir != "" {
+		_ = os.RemoveAll(b.Dir)
+	}
+}
+
+// CgroupEvents returns the cgroups' event counters (pids.events, memory failcnt or
+// memory.events), for tests that prove a limit was hit.
+func (b *Box) CgroupEvents() string {
+	var out []string
+	for _, cg := range b.cg {
+		out = append(out, cg.events())
+	}
+	return strings.Join(out, "\n")
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func firstOf(s ...string) string {
+	for _, x := range s {
+		if x != "" {
+			return x
+		}
+	}
+	return ""
+}
+
+// Layers is what Prepare would give a bot process on this machine, found by preparing
+// a box and cleaning it up at once. It fails as Prepare does.
+func (c Config) Layers() ([]Status, error) {
+	b, err := c.Prepare()
+	if err != nil {
+		return nil, err
+	}
+	defer b.Cleanup()
+	return b.Layers(), nil
+}
