@@ -210,6 +210,7 @@ func indexOf(m *MatchResult, entrant int) int {
 func TestACrashingBotStopsTheRunPastTheRestartLimit(t *testing.T) {
 	cfg := testConfig(t, 20, testEntrant(t, "crasher", "exit:1"), testEntrant(t, "good", "first"))
 	cfg.MaxRestarts = 2
+	cfg.MaxForfeitShare = -1 // the restart limit, not disqualification, is under test
 	_, err := Run(context.Background(), cfg)
 	var limit *ErrRestartLimit
 	require.True(t, errors.As(err, &limit), "got %v", err)

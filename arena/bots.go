@@ -33,9 +33,14 @@ type ErrRestartLimit struct {
 	Bot      string
 	Restarts int
 	Stderr   string
+	// Start is set when the last try failed to start at all.
+	Start *protocol.StartError
 }
 
 func (e *ErrRestartLimit) Error() string {
+	if e.Start != nil {
+		return fmt.Sprintf("bot %s failed to start again after %d restarts; stopping the run: %v", e.Bot, e.Restarts, e.Start)
+	}
 	msg := fmt.Sprintf("bot %s crashed again after %d restarts; stopping the run", e.Bot, e.Restarts)
 	if s := lastLine(e.Stderr); s != "" {
 		msg += fmt.Sprintf(" (its stderr ends: %q)", s)
@@ -94,7 +99,7 @@ func (b *botProc) get() (*protocol.Process, error) {
 		b.restarts++
 	} else if b.startErr != nil {
 		if b.restarts >= b.maxRestarts {
-			b.failed = &ErrRestartLimit{Bot: b.entrant.Name, Restarts: b.restarts, Stderr: b.startErr.Error()}
+			b.failed = &ErrRestartLimit{Bot: b.entrant.Name, Restarts: b.restarts, Start: b.startErr}
 			return nil, b.failed
 		}
 		b.restarts++

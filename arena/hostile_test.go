@@ -29,7 +29,7 @@ var hostileGames = []struct {
 	players int
 }{{"ivanhoe", 2}, {"kardinal", 3}, {"ninjas", 2}}
 
-// layerFor is the sandbox layer a case needs, and whether any of the layers will do.
+// hostileCase is one misbehaviour and what the arena must make of it.
 type hostileCase struct {
 	name string
 	mode string
@@ -53,58 +53,73 @@ func TestHostileBots(t *testing.T) {
 	probe := sandbox.Detect()
 	t.Logf("machine: landlock ABI %d (%s), namespaces: %s, cgroup memory: %s, cgroup pids: %s", probe.LandlockABI,
 		orOK(probe.LandlockReason), orOK(probe.NamespaceReason), orOK(probe.CgroupMemoryReason), orOK(probe.CgroupPidsReason))
-	cases := []hostileCase{
-		{name: "crash at start", mode: "startcrash", want: []Ending{Crash}},
-		{name: "exit before the handshake", mode: "nohandshake", want: []Ending{Crash}},
-		{name: "junk before the handshake", mode: "junk", want: []Ending{Protocol}},
-		{name: "crash mid-match", mode: "crashmid:2", want: []Ending{Crash}},
-		{name: "hang forever", mode: "hang:2", want: []Ending{Timeout}},
-		{name: "ignore the deadline and compute", mode: "spin:2", want: []Ending{Timeout}},
-		{name: "out-of-range option", mode: "illegal:2", want: []Ending{Illegal}},
-		{name: "negative option", mode: "negative:2", want: []Ending{Illegal}},
-		{name: "garbage answer", mode: "garbage", want: []Ending{Protocol}},
-		{name: "answer over 4 MiB", mode: "huge:2", want: []Ending{Protocol}},
-		{name: "flood stdout and stderr", mode: "flood", want: []Ending{OK}, check: func(t *testing.T, stderr string, _ hostileEnv) {
-			assert.LessOrEqual(t, len(stderr), 64<<10+100, "the kept stderr is capped")
-		}},
-		{name: "malformed JSON log lines on stderr", mode: "noisy", want: []Ending{OK}},
-		{name: "child holds the pipes open", mode: "forkcrash:2", want: []Ending{Crash}},
-		{name: "child leaves the process group", mode: "escape:2", want: []Ending{Crash},
-			needs: []string{sandbox.PIDNamespace, sandbox.CgroupProcesses}},
-		// A fork bomb takes every pid the bot may have; the bot's own runtime may then
-		// fail to make a thread (a crash) or be starved of CPU (a timeout), or it plays on.
-		{name: "fork bomb", mode: "bomb:2", want: []Ending{OK, Timeout, Crash},
-			needs: []string{sandbox.CgroupProcesses, sandbox.RlimitProcs},
-			check: func(t *testing.T, stderr string, _ hostileEnv) {
-				assert.Regexp(t, `(?i)fork|resource temporarily unavailable`, stderr, "the bomb was refused processes")
-			}},
-		{name: "memory without bound", mode: "hog:2", want: []Ending{Crash},
-			needs: []string{sandbox.CgroupMemory, sandbox.Rlimits}},
-		{name: "open a network connection", mode: "net:1", want: []Ending{OK},
-			blocks: []string{sandbox.NetNamespace, sandbox.LandlockNet},
-			check: func(t *testing.T, stderr string, env hostileEnv) {
-				assert.Contains(t, stderr, "probe: connect refused")
-				assert.NotContains(t, stderr, "probe: connected")
-				assert.Zero(t, env.accepted(), "the listener saw no connection")
-			}},
-		{name: "write outside its directory", mode: "write:1", want: []Ending{OK},
-			blocks: []string{sandbox.LandlockFS},
-			check: func(t *testing.T, stderr string, env hostileEnv) {
-				assert.Contains(t, stderr, "probe: write outside refused")
-				assert.Contains(t, stderr, "permission denied")
-				assert.Contains(t, stderr, "probe: wrote inside", "its own directory stays writable")
-				left, _ := os.ReadDir(env.outside)
-				assert.Empty(t, left, "nothing was written outside")
-			}},
-	}
-	for _, c := range cases {
+	for _, c := range hostileCases {
 		for _, g := range hostileGames {
 			t.Run(c.name+"/"+g.game, func(t *testing.T) {
 				t.Parallel()
-				runHostile(t, c, g.game, g.players)
+				runHostile(t, c, sandbox.Auto, g.game, g.players)
 			})
 		}
 	}
+}
+
+// TestHostileBotsAtTheBasicLevel runs the cases that the unprivileged layers must
+// bound or block on their own (rlimits, Landlock), as on a machine without root.
+func TestHostileBotsAtTheBasicLevel(t *testing.T) {
+	for _, c := range hostileCases {
+		switch c.mode {
+		case "bomb:2", "hog:2", "net:1", "write:1", "escape:2":
+			t.Run(c.name, func(t *testing.T) {
+				t.Parallel()
+				runHostile(t, c, sandbox.Basic, "ivanhoe", 2)
+			})
+		}
+	}
+}
+
+var hostileCases = []hostileCase{
+	{name: "crash at start", mode: "startcrash", want: []Ending{Crash}},
+	{name: "exit before the handshake", mode: "nohandshake", want: []Ending{Crash}},
+	{name: "junk before the handshake", mode: "junk", want: []Ending{Protocol}},
+	{name: "crash mid-match", mode: "crashmid:2", want: []Ending{Crash}},
+	{name: "hang forever", mode: "hang:2", want: []Ending{Timeout}},
+	{name: "ignore the deadline and compute", mode: "spin:2", want: []Ending{Timeout}},
+	{name: "out-of-range option", mode: "illegal:2", want: []Ending{Illegal}},
+	{name: "negative option", mode: "negative:2", want: []Ending{Illegal}},
+	{name: "garbage answer", mode: "garbage", want: []Ending{Protocol}},
+	{name: "answer over 4 MiB", mode: "huge:2", want: []Ending{Protocol}},
+	{name: "flood stdout and stderr", mode: "flood", want: []Ending{OK}, check: func(t *testing.T, stderr string, _ hostileEnv) {
+		assert.LessOrEqual(t, len(stderr), 64<<10+100, "the kept stderr is capped")
+	}},
+	{name: "malformed JSON log lines on stderr", mode: "noisy", want: []Ending{OK}},
+	{name: "child holds the pipes open", mode: "forkcrash:2", want: []Ending{Crash}},
+	{name: "child leaves the process group", mode: "escape:2", want: []Ending{Crash},
+		needs: []string{sandbox.PIDNamespace, sandbox.CgroupProcesses}},
+	// A fork bomb takes every pid the bot may have; the bot's own runtime may then
+	// fail to make a thread (a crash) or be starved of CPU (a timeout), or it plays on.
+	{name: "fork bomb", mode: "bomb:2", want: []Ending{OK, Timeout, Crash},
+		needs: []string{sandbox.CgroupProcesses, sandbox.RlimitProcs},
+		check: func(t *testing.T, stderr string, _ hostileEnv) {
+			assert.Regexp(t, `(?i)fork|resource temporarily unavailable`, stderr, "the bomb was refused processes")
+		}},
+	{name: "memory without bound", mode: "hog:2", want: []Ending{Crash},
+		needs: []string{sandbox.CgroupMemory, sandbox.Rlimits}},
+	{name: "open a network connection", mode: "net:1", want: []Ending{OK},
+		blocks: []string{sandbox.NetNamespace, sandbox.LandlockNet},
+		check: func(t *testing.T, stderr string, env hostileEnv) {
+			assert.Contains(t, stderr, "probe: connect refused")
+			assert.NotContains(t, stderr, "probe: connected")
+			assert.Zero(t, env.accepted(), "the listener saw no connection")
+		}},
+	{name: "write outside its directory", mode: "write:1", want: []Ending{OK},
+		blocks: []string{sandbox.LandlockFS},
+		check: func(t *testing.T, stderr string, env hostileEnv) {
+			assert.Contains(t, stderr, "probe: write outside refused")
+			assert.Contains(t, stderr, "permission denied")
+			assert.Contains(t, stderr, "probe: wrote inside", "its own directory stays writable")
+			left, _ := os.ReadDir(env.outside)
+			assert.Empty(t, left, "nothing was written outside")
+		}},
 }
 
 func orOK(reason string) string {
@@ -114,8 +129,8 @@ func orOK(reason string) string {
 	return reason
 }
 
-func runHostile(t *testing.T, c hostileCase, game string, players int) {
-	sb := testSandbox(t, sandbox.Auto)
+func runHostile(t *testing.T, c hostileCase, level sandbox.Level, game string, players int) {
+	sb := testSandbox(t, level)
 	layers, err := sb.Layers()
 	require.NoError(t, err)
 	active := map[string]bool{}
@@ -138,7 +153,11 @@ func runHostile(t *testing.T, c hostileCase, game string, players int) {
 	why := func(ls []string) string {
 		var out []string
 		for _, l := range ls {
-			out = append(out, l+": "+missing[l])
+			reason, ok := missing[l]
+			if !ok {
+				reason = "not part of level " + level.String()
+			}
+			out = append(out, l+": "+reason)
 		}
 		return strings.Join(out, "; ")
 	}

@@ -225,5 +225,7 @@ func (garbageCodec) Marshal(v any) ([]byte, error) {
 	return proto.Marshal(v.(proto.Message))
 }
 
-func (garbageCodec) Unmarshal(data []byte, v any) error { return proto.Unmarshal(data, v.(proto.Message)) }
-func (garbageCodec) Name() string                       { return "proto" }
+func (garbageCodec) Unmarshal(data []byte, v any) error {
+	return proto.Unmarshal(data, v.(proto.Message))
+}
+func (garbageCodec) Name() string { return "proto" }

@@ -21,8 +21,8 @@ import (
 	"github.com/arena-games/arena/plugins/random"
 	"github.com/arena-games/arena/protocol"
 	"github.com/arena-games/arena/protocol/botpb"
-	"github.com/arena-games/arena/protocol/sandbox"
 	_ "github.com/arena-games/arena/protocol/prototest" // testgame travels
+	"github.com/arena-games/arena/protocol/sandbox"
 )
 
 // The test binary doubles as every test bot: started with ARENA_TEST_BOT=MODE it serves

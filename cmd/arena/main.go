@@ -41,6 +41,8 @@ func newApp() *cli.App {
 			matchCommand(),
 			replayCommand(),
 			serveBotCommand(),
+			sandboxExecCommand(),
+			topLevel(botCheckCommand(), "bot-check"),
 		),
 	}
 }

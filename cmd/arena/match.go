@@ -25,7 +25,7 @@ func matchCommand() *cli.Command {
 		Name:      "match",
 		Usage:     "play bots against each other, every deal in every seat rotation, and report Elo",
 		ArgsUsage: "BOT BOT [BOT...]  (a built-in name: " + strings.Join(builtin.Names(), ", ") + "; or a path to a bot program)",
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "game", Value: "ivanhoe", Usage: "the game: " + strings.Join(engine.Names(), ", ")},
 			&cli.IntFlag{Name: "games", Aliases: []string{"n"}, Value: 100, Usage: "number of games, rounded up to whole deals (one game per seat rotation)"},
 			&cli.Uint64Flag{Name: "seed", Aliases: []string{"s"}, Value: 1, Usage: "seed of the run: the deals derive from it"},
@@ -40,7 +40,7 @@ func matchCommand() *cli.Command {
 			&cli.BoolFlag{Name: "no-replays", Usage: "write no replay files"},
 			&cli.BoolFlag{Name: "json", Usage: "print the report as JSON"},
 			&cli.StringFlag{Name: "log-level", Value: "warn", Usage: "arena log level: trace, debug, info, warn, error"},
-		},
+		}, sandboxFlags()...),
 		Action: runMatch,
 	}
 }
@@ -65,13 +65,18 @@ func runMatch(c *cli.Context) error {
 	if c.Bool("no-replays") {
 		replays = ""
 	}
+	sb, share, err := sandboxConfig(c)
+	if err != nil {
+		return err
+	}
 	log := hclog.New(&hclog.LoggerOptions{Name: "arena", Level: hclog.LevelFromString(c.String("log-level")), Output: c.App.ErrWriter})
 	progress := newProgress(c.App.ErrWriter)
 	cfg := arena.Config{
 		Game: c.String("game"), Entrants: entrants, Games: c.Int("games"), Seed: c.Uint64("seed"), Parallel: c.Int("jobs"),
 		Clock: arena.Clock{Decision: c.Duration("decision"), Bank: c.Duration("bank"), Startup: c.Duration("startup"),
-			Shutdown: c.Duration("shutdown"), Grace: c.Duration("grace")},
+			Shutdown: c.Duration("shutdown"), Grace: c.Duration("grace"), Match: c.Duration("match-time")},
 		MaxRestarts: c.Int("max-restarts"), ReplayDir: replays, Logger: log, OnMatch: progress.match,
+		Sandbox: sb, MaxForfeitShare: share,
 	}
 	if cfg.MaxRestarts == 0 {
 		cfg.MaxRestarts = -1 // the flag's 0 means none, the config's 0 means the default
@@ -193,7 +198,7 @@ func flagsFirst(app *cli.App, args []string) []string {
 	}
 	var cmd *cli.Command
 	for _, c := range app.Commands {
-		if c.Name == args[1] && (c.Name == "match" || c.Name == "replay") {
+		if c.Name == args[1] && (c.Name == "match" || c.Name == "replay" || c.Name == "bot-check") {
 			cmd = c
 		}
 	}

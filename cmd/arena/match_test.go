@@ -145,6 +145,21 @@ func TestFirstBotExamplePlays(t *testing.T) {
 	requireNoLeftovers(t)
 }
 
+// A bot that does not start forfeits its seats, typed, until the restart limit stops
+// the run with one error line last.
+func TestABotThatDoesNotStartStopsTheRunAtTheRestartLimit(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "script"), []byte("#!/bin/sh\necho hello\n"), 0o755))
+	r := runArena(t, dir, "match", "random", "./script", "--max-restarts", "2", "--no-replays")
+	assert.Equal(t, 1, r.code)
+	lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
+	last := lines[len(lines)-1]
+	assert.Contains(t, last, "arena: bot ./script failed to start again after 2 restarts; stopping the run")
+	assert.Contains(t, last, "Unrecognized remote plugin message: hello")
+	assert.Contains(t, r.stderr, "./script 2 (protocol)", "its seats forfeit as protocol errors meanwhile")
+	requireNoLeftovers(t)
+}
+
 func TestBadInputIsOneErrorLine(t *testing.T) {
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "script"), []byte("#!/bin/sh\necho hello\n"), 0o755))
@@ -160,7 +175,6 @@ func TestBadInputIsOneErrorLine(t *testing.T) {
 		{"six bots for ivanhoe", []string{"match", "random", "random", "random", "random", "random", "random"}, "not 6"},
 		{"not executable", []string{"match", "random", "./data"}, "not an executable"},
 		{"missing file", []string{"match", "random", "./nothing-here"}, "no such file"},
-		{"not a plugin", []string{"match", "random", "./script"}, "did not start"},
 		{"no bots", []string{"match"}, "one bot per seat"},
 		{"replay of a missing file", []string{"replay", "nope.jsonl"}, "no such file"},
 		{"replay of something else", []string{"replay", "script"}, "replay line 1"},

@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -102,8 +103,8 @@ type Limits struct {
 	// CPUTime is the process's whole CPU time (RLIMIT_CPU), over every match it plays.
 	CPUTime time.Duration
 	// Memory is the cgroup's memory limit; without a memory cgroup it becomes the
-	// address-space rlimit (Memory plus 1 GiB, since a Go runtime reserves address
-	// space it never touches).
+	// address-space rlimit (Memory plus 2 GiB: a Go runtime reserves 1.3 GiB of address
+	// space at start that it never touches).
 	Memory int64
 	// Processes bounds processes and threads (the pids cgroup; RLIMIT_NPROC above the
 	// user's current count where that works: not for root).
@@ -247,7 +248,10 @@ func (c Config) Prepare() (*Box, error) {
 	if add(NoNewPrivs, helper, noHelper) {
 		b.plan.NoNewPrivs = true
 	}
-	if add(DropCaps, helper && probe.HasCaps, firstOf(map[bool]string{true: "the arena holds no capabilities to drop"}[!probe.HasCaps], noHelper)) {
+	// In a user namespace of its own the bot would hold every capability there.
+	userNS := probe.userNS && probe.NamespaceReason == "" && want(NetNamespace)
+	hasCaps := probe.HasCaps || userNS
+	if add(DropCaps, helper && hasCaps, firstOf(map[bool]string{true: "the arena holds no capabilities to drop"}[!hasCaps], noHelper)) {
 		b.plan.DropCaps = true
 	}
 	llOK, llReason := helper && probe.LandlockABI >= 1, firstOf(probe.LandlockReason, noHelper)
@@ -283,7 +287,7 @@ func (c Config) Prepare() (*Box, error) {
 		b.plan.Cgroups = append(b.plan.Cgroups, cg.procs())
 	}
 	if !memActive && b.plan.Rlimits != nil {
-		as := uint64(lim.Memory + 1<<30)
+		as := uint64(lim.Memory + 2<<30)
 		b.plan.Rlimits = append(b.plan.Rlimits, rlimit{Resource: syscall.RLIMIT_AS, Cur: as, Max: as})
 	}
 	if add(CgroupProcesses, pidsOK, pidsReason) {
@@ -302,6 +306,10 @@ func (c Config) Prepare() (*Box, error) {
 			b.cg = append(b.cg, cg)
 			b.plan.Cgroups = append(b.plan.Cgroups, cg.procs())
 		}
+	}
+	if b.Active(CgroupProcesses) {
+		// The pids cgroup bounds processes better than RLIMIT_NPROC ever could.
+		missing = slices.DeleteFunc(missing, func(m string) bool { return strings.HasPrefix(m, RlimitProcs+" ") })
 	}
 	if level == Strict && len(missing) > 0 {
 		b.Cleanup()

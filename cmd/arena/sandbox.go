@@ -1,0 +1,62 @@
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/arena-games/arena/arena"
+	"github.com/arena-games/arena/protocol/sandbox"
+)
+
+// sandboxFlags are the confinement flags of every command that runs bots.
+func sandboxFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "sandbox", Value: "auto", Usage: "confinement of bot processes: auto (the strongest this machine supports), none, basic (no privilege needed), strict (namespaces and cgroups; fails where missing)"},
+		&cli.Float64Flag{Name: "max-forfeit-share", Value: arena.DefaultMaxForfeitShare, Usage: "disqualify a bot that times out or crashes in more than this share of its matches (at least 3 forfeits; 0: never)"},
+		&cli.DurationFlag{Name: "match-time", Usage: "wall-clock cap of one match on top of the decision clocks (default: every seat's bank and startup plus a minute)"},
+		&cli.Int64Flag{Name: "bot-memory", Value: sandbox.DefaultLimits.Memory >> 20, Usage: "memory of one bot process in MiB (cgroup; else an address-space limit 2 GiB above)"},
+		&cli.IntFlag{Name: "bot-processes", Value: sandbox.DefaultLimits.Processes, Usage: "processes and threads of one bot process (pids cgroup, or RLIMIT_NPROC when not root)"},
+	}
+}
+
+// sandboxConfig reads the sandbox flags; the arena binary is its own helper.
+func sandboxConfig(c *cli.Context) (sandbox.Config, float64, error) {
+	level, err := sandbox.ParseLevel(c.String("sandbox"))
+	if err != nil {
+		return sandbox.Config{}, 0, err
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return sandbox.Config{}, 0, err
+	}
+	share := c.Float64("max-forfeit-share")
+	switch {
+	case share < 0 || share > 1:
+		return sandbox.Config{}, 0, fmt.Errorf("--max-forfeit-share %g is not a share between 0 and 1", share)
+	case share == 0:
+		share = -1 // the flag's 0 is never; the config's 0 is the default
+	}
+	lim := sandbox.Limits{Memory: c.Int64("bot-memory") << 20, Processes: c.Int("bot-processes")}
+	return sandbox.Config{Level: level, Helper: []string{exe, sandbox.HelperArg}, Limits: lim}, share, nil
+}
+
+// sandboxExecCommand is the sandbox's helper: the arena starts every bot through it,
+// and it limits itself, then execs the bot (see package sandbox).
+func sandboxExecCommand() *cli.Command {
+	return &cli.Command{
+		Name:            sandbox.HelperArg,
+		Usage:           "apply the sandbox to itself and exec a bot (started by the arena, not by hand)",
+		ArgsUsage:       "-- BOT [ARGS...]",
+		Hidden:          true,
+		SkipFlagParsing: true,
+		Action: func(c *cli.Context) error {
+			args := c.Args().Slice()
+			if len(args) > 0 && args[0] == "--" {
+				args = args[1:]
+			}
+			return sandbox.Exec(args)
+		},
+	}
+}
