@@ -90,3 +90,9 @@ func TestHasherSeparatesFields(t *testing.T) {
 	h2.Bytes([]uint8{2, 3})
 	assert.NotEqual(t, h1.Sum(), h2.Sum())
 }
+
+func TestCounts(t *testing.T) {
+	name := func(k int) string { return []string{"a", "b", "c"}[k] }
+	assert.Equal(t, "a, 3×c", Counts([]uint8{1, 0, 3}, name))
+	assert.Equal(t, "(none)", Counts([]uint8{0, 0, 0}, name))
+}

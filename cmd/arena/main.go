@@ -10,6 +10,8 @@ import (
 
 	// The games the arena knows register themselves.
 	_ "github.com/arena-games/arena/engine/ivanhoe"
+	_ "github.com/arena-games/arena/engine/kardinal"
+	_ "github.com/arena-games/arena/engine/ninjas"
 )
 
 func main() {
@@ -34,6 +36,7 @@ func newApp() *cli.App {
 		},
 		Commands: withUsageErrors(
 			playCommand(),
+			boardCommand(),
 		),
 	}
 }

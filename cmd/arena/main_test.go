@@ -38,6 +38,25 @@ func TestPlayPrintsAWholeSeededGame(t *testing.T) {
 	assert.NotContains(t, out, "(private)")
 }
 
+func TestEveryGamePlaysFromTheCommandLine(t *testing.T) {
+	for _, tc := range []struct{ game, players, want string }{
+		{"ivanhoe", "2", "announces"}, {"kardinal", "3", "places a monastery"}, {"ninjas", "6", "attacks seat"},
+	} {
+		out, err := run(t, "play", "--game", tc.game, "--players", tc.players, "--seed", "3")
+		require.NoError(t, err, tc.game)
+		assert.Contains(t, out, tc.want, tc.game)
+		assert.Contains(t, out, "place 1: seat", tc.game)
+	}
+}
+
+func TestBoardPrintsTheDefaultBoard(t *testing.T) {
+	out, err := run(t, "board")
+	require.NoError(t, err)
+	for _, want := range []string{"reconstruction", "53 monastery spaces", "Frankreich 8 spaces", "Schwaben   4 spaces", "roads:", "Italien-Bayern"} {
+		assert.Contains(t, out, want)
+	}
+}
+
 // TestBadInputGivesOneLineAndFailure runs the real binary: one error line on stderr, a
 // non-zero exit, no panic.
 func TestBadInputGivesOneLineAndFailure(t *testing.T) {
@@ -56,6 +75,9 @@ func TestBadInputGivesOneLineAndFailure(t *testing.T) {
 		{[]string{"play", "--seed", "x"}, "invalid value"},
 		{[]string{"play", "--no-such-flag"}, "flag provided but not defined"},
 		{[]string{"nosuch"}, `unknown command "nosuch"`},
+		{[]string{"board", "--file", "/no/such/board"}, "no such file"},
+		{[]string{"board", "--file", "main.go"}, "main.go:"},
+		{[]string{"play", "--game", "ivanhoe", "--board", "x"}, "--board is for kardinal"},
 	} {
 		cmd := exec.Command(bin, tc.args...)
 		var stderr, stdout bytes.Buffer

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"sort"
 
 	"github.com/urfave/cli/v2"
 
@@ -20,12 +21,13 @@ func playCommand() *cli.Command {
 			&cli.IntFlag{Name: "players", Aliases: []string{"p"}, Value: 4, Usage: "number of seats"},
 			&cli.Uint64Flag{Name: "seed", Aliases: []string{"s"}, Value: 1, Usage: "seed of the deal and of the random players"},
 			&cli.BoolFlag{Name: "hidden", Usage: "also print what only some seats see (drawn cards, stolen cards)"},
+			&cli.StringFlag{Name: "board", Usage: "kardinal: a board file to play on instead of the default board"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return fmt.Errorf("play takes no arguments, got %q", c.Args().First())
 			}
-			g, err := engine.New(c.String("game"), c.Uint64("seed"), c.Int("players"))
+			g, err := newGame(c.String("game"), c.String("board"), c.Uint64("seed"), c.Int("players"))
 			if err != nil {
 				return err
 			}
@@ -58,7 +60,12 @@ func printLog(w io.Writer, g engine.Game, hidden bool) {
 		fmt.Fprint(w, " (adjudicated at the decision bound)")
 	}
 	fmt.Fprintln(w, ":")
-	for s := range res.Place {
+	order := make([]int, len(res.Place))
+	for s := range order {
+		order[s] = s
+	}
+	sort.SliceStable(order, func(i, j int) bool { return res.Place[order[i]] < res.Place[order[j]] })
+	for _, s := range order {
 		fmt.Fprintf(w, "  place %d: seat %d (score %d)\n", res.Place[s]+1, s, res.Score[s])
 	}
 }

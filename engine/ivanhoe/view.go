@@ -2,6 +2,7 @@ package ivanhoe
 
 import (
 	"fmt"
+	"github.com/arena-games/arena/engine"
 	"strings"
 )
 
@@ -56,7 +57,7 @@ func (v *View) Total(seat int) int { return total(v.Displays[seat], v.Colour) }
 func (v *View) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "seat %d of %d, %s tournament, phase %s, seat %d to move\n", v.Seat, v.Players, v.Colour, v.Phase, v.ToMove)
-	fmt.Fprintf(&b, "hand: %s\n", handString(&v.Hand))
+	fmt.Fprintf(&b, "hand: %s\n", engine.Counts(v.Hand[:], func(k int) string { return Card(k).String() }))
 	for s := 0; s < v.Players; s++ {
 		fmt.Fprintf(&b, "seat %d: %d cards, tokens %s, ", s, v.HandSizes[s], tokenString(v.Tokens[s]))
 		if !v.InTournament[s] {
@@ -73,23 +74,6 @@ func (v *View) String() string {
 		b.WriteString("\n")
 	}
 	return b.String()
-}
-
-func handString(h *[NumCards]uint8) string {
-	var parts []string
-	for c := Card(0); c < NumCards; c++ {
-		switch h[c] {
-		case 0:
-		case 1:
-			parts = append(parts, c.String())
-		default:
-			parts = append(parts, fmt.Sprintf("%d×%s", h[c], c))
-		}
-	}
-	if len(parts) == 0 {
-		return "(empty)"
-	}
-	return strings.Join(parts, ", ")
 }
 
 func displayString(d []Card) string {

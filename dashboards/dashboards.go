@@ -1,0 +1,137 @@
+// Package dashboards ships the arena's Grafana dashboards (grafana/*.json), their
+// provisioning files and a Prometheus scrape config. The Go here only reads the JSON so
+// that tests can check its structure and run every panel's query against a real
+// Prometheus; Grafana itself never runs this code.
+package dashboards
+
+import (
+	"embed"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+//go:embed grafana/*.json provisioning
+var files embed.FS
+
+// Ref names a data source.
+type Ref struct {
+	Type string `json:"type"`
+	UID  string `json:"uid"`
+}
+
+// GridPos places a panel on Grafana's 24-column grid.
+type GridPos struct{ X, Y, W, H int }
+
+// Target is one query of a panel.
+type Target struct {
+	RefID      string `json:"refId"`
+	Expr       string `json:"expr"`
+	Datasource *Ref   `json:"datasource"`
+}
+
+// Panel is one panel of a dashboard.
+type Panel struct {
+	ID         int      `json:"id"`
+	Type       string   `json:"type"`
+	Title      string   `json:"title"`
+	GridPos    GridPos  `json:"gridPos"`
+	Datasource *Ref     `json:"datasource"`
+	Targets    []Target `json:"targets"`
+}
+
+// Variable is a dashboard template variable.
+type Variable struct {
+	Name       string `json:"name"`
+	Type       string `json:"type"`
+	Definition string `json:"definition"`
+	Datasource *Ref   `json:"datasource"`
+	Multi      bool   `json:"multi"`
+	AllValue   string `json:"allValue"`
+}
+
+// Dashboard is one dashboard file.
+type Dashboard struct {
+	File       string `json:"-"`
+	UID        string `json:"uid"`
+	Title      string `json:"title"`
+	Templating struct {
+		List []Variable `json:"list"`
+	} `json:"templating"`
+	Panels []Panel `json:"panels"`
+}
+
+// Load parses every dashboard shipped, in file name order.
+func Load() ([]Dashboard, error) {
+	names, err := fs.Glob(files, "grafana/*.json")
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(names)
+	var out []Dashboard
+	for _, n := range names {
+		b, err := files.ReadFile(n)
+		if err != nil {
+			return nil, err
+		}
+		var d Dashboard
+		if err := json.Unmarshal(b, &d); err != nil {
+			return nil, fmt.Errorf("%s: %w", n, err)
+		}
+		d.File = n
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+// ProvisionedUIDs lists the data source uids the provisioning files define.
+func ProvisionedUIDs() ([]string, error) {
+	names, err := fs.Glob(files, "provisioning/datasources/*.yaml")
+	if err != nil {
+		return nil, err
+	}
+	re := regexp.MustCompile(`(?m)^\s*uid:\s*(\S+)\s*$`)
+	var uids []string
+	for _, n := range names {
+		b, err := files.ReadFile(n)
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range re.FindAllStringSubmatch(string(b), -1) {
+			uids = append(uids, m[1])
+		}
+	}
+	return uids, nil
+}
+
+var varRef = regexp.MustCompile(`\$(__[a-z_]+|[A-Za-z_][A-Za-z0-9_]*)|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::[a-z]+)?\}`)
+
+// Uses lists the variable names an expression refers to ($name or ${name}).
+func Uses(expr string) []string {
+	var names []string
+	for _, m := range varRef.FindAllStringSubmatch(expr, -1) {
+		if m[1] != "" {
+			names = append(names, m[1])
+		} else {
+			names = append(names, m[2])
+		}
+	}
+	return names
+}
+
+// Substitute replaces the variables of expr with values, as Grafana would.
+func Substitute(expr string, values map[string]string) string {
+	return varRef.ReplaceAllStringFunc(expr, func(m string) string {
+		name := strings.Trim(strings.TrimPrefix(m, "$"), "{}")
+		if i := strings.IndexByte(name, ':'); i >= 0 {
+			name = name[:i]
+		}
+		if v, ok := values[name]; ok {
+			return v
+		}
+		return m
+	})
+}

@@ -1,0 +1,329 @@
+package kardinal
+
+import (
+	"bufio"
+	_ "embed"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// Board limits: the state keeps per-space arrays of MaxSpaces entries, and a space's
+// roads in an array of MaxRoads.
+const (
+	MaxSpaces = 128
+	MaxRoads  = 6
+)
+
+// BoardVersion is the board file format this package reads.
+const BoardVersion = 1
+
+// NoSpace is the space argument of an advisor placement, and "no space" in general.
+const NoSpace = -1
+
+//go:embed boards/default.txt
+var defaultBoardText string
+
+// Alliance is one alliance border: its number (the scoring order, from 1) and the two
+// countries it joins.
+type Alliance struct {
+	Number int
+	A, B   Country
+}
+
+// Board is a map: countries' monastery spaces, the roads between spaces, the alliance
+// borders and the monastery scoring order. It is immutable once loaded and shared by
+// every game (and clone) played on it. Spaces are indexed from 0 in the engine; the
+// board file and every text for people number them from 1.
+type Board struct {
+	name      string
+	spaces    int
+	country   [MaxSpaces]Country
+	roads     [MaxSpaces][MaxRoads]uint8
+	degree    [MaxSpaces]uint8
+	spacesOf  [NumCountries][]uint8
+	alliances []Alliance
+	allied    [NumCountries][NumCountries]bool
+	order     [NumCountries]Country
+}
+
+// Name is the board's name line.
+func (b *Board) Name() string { return b.name }
+
+// Spaces is the number of monastery spaces.
+func (b *Board) Spaces() int { return b.spaces }
+
+// CountryOf is the country of a space (0-based).
+func (b *Board) CountryOf(space int) Country { return b.country[space] }
+
+// Roads lists the spaces joined to space by a road. The slice belongs to the board.
+func (b *Board) Roads(space int) []uint8 { return b.roads[space][:b.degree[space]] }
+
+// SpacesOf lists the spaces of a country in ascending order. The slice belongs to the
+// board.
+func (b *Board) SpacesOf(c Country) []uint8 { return b.spacesOf[c] }
+
+// Alliances lists the alliance borders in scoring order. The slice belongs to the board.
+func (b *Board) Alliances() []Alliance { return b.alliances }
+
+// Allied reports whether two countries share an alliance border.
+func (b *Board) Allied(x, y Country) bool { return b.allied[x][y] }
+
+// ScoringOrder is the order in which countries' monasteries are scored (K9).
+func (b *Board) ScoringOrder() [NumCountries]Country { return b.order }
+
+// DefaultBoard is the board shipped with the engine (boards/default.txt), a
+// reconstruction of the printed one.
+func DefaultBoard() *Board { return defaultBoard }
+
+var defaultBoard = func() *Board {
+	b, err := LoadBoard(strings.NewReader(defaultBoardText))
+	if err != nil {
+		// The file is embedded and covered by tests; a broken one is a build defect.
+		panic("kardinal: embedded default board: " + err.Error())
+	}
+	return b
+}()
+
+// LoadBoard reads and validates a board file (the format is in the package doc). Errors
+// name the line and the problem.
+func LoadBoard(r io.Reader) (*Board, error) {
+	type spaceLine struct {
+		line    int
+		country Country
+	}
+	type roadLine struct{ line, a, b int }
+	type allianceLine struct {
+		line int
+		a    Alliance
+	}
+	var (
+		spaces     = map[int]spaceLine{}
+		roads      []roadLine
+		alliances  []allianceLine
+		order      []Country
+		orderLine  int
+		name       string
+		sawHeader  bool
+		lineNo     int
+		maxSpaceNo int
+	)
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("board line %d: %s", lineNo, fmt.Sprintf(format, args...))
+	}
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		lineNo++
+		text := sc.Text()
+		if i := strings.IndexByte(text, '#'); i >= 0 {
+			text = text[:i]
+		}
+		f := strings.Fields(text)
+		if len(f) == 0 {
+			continue
+		}
+		if !sawHeader {
+			if f[0] != "kardinal-board" {
+				return nil, bad("missing header: want %q first, got %q", fmt.Sprintf("kardinal-board %d", BoardVersion), strings.TrimSpace(text))
+			}
+			if len(f) != 2 || f[1] != strconv.Itoa(BoardVersion) {
+				return nil, bad("bad version %q: this engine reads version %d", strings.Join(f[1:], " "), BoardVersion)
+			}
+			sawHeader = true
+			continue
+		}
+		switch f[0] {
+		case "name":
+			name = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(text), "name"))
+		case "space":
+			if len(f) != 3 {
+				return nil, bad("want \"space NUMBER COUNTRY\", got %q", strings.TrimSpace(text))
+			}
+			n, err := strconv.Atoi(f[1])
+			if err != nil || n < 1 || n > MaxSpaces {
+				return nil, bad("space number %q is not a number in 1..%d", f[1], MaxSpaces)
+			}
+			c, err := ParseCountry(f[2])
+			if err != nil {
+				return nil, bad("%v", err)
+			}
+			if prev, ok := spaces[n]; ok {
+				return nil, bad("duplicate space number %d (first on line %d)", n, prev.line)
+			}
+			spaces[n] = spaceLine{lineNo, c}
+			maxSpaceNo = max(maxSpaceNo, n)
+		case "road":
+			if len(f) != 3 {
+				return nil, bad("want \"road NUMBER NUMBER\", got %q", strings.TrimSpace(text))
+			}
+			a, errA := strconv.Atoi(f[1])
+			b, errB := strconv.Atoi(f[2])
+			if errA != nil || errB != nil {
+				return nil, bad("road ends %q and %q must be space numbers", f[1], f[2])
+			}
+			if a == b {
+				return nil, bad("road from space %d to itself", a)
+			}
+			roads = append(roads, roadLine{lineNo, a, b})
+		case "alliance":
+			if len(f) != 4 {
+				return nil, bad("want \"alliance NUMBER COUNTRY COUNTRY\", got %q", strings.TrimSpace(text))
+			}
+			n, err := strconv.Atoi(f[1])
+			if err != nil || n < 1 {
+				return nil, bad("alliance number %q is not a positive number", f[1])
+			}
+			x, err := ParseCountry(f[2])
+			if err != nil {
+				return nil, bad("%v", err)
+			}
+			y, err := ParseCountry(f[3])
+			if err != nil {
+				return nil, bad("%v", err)
+			}
+			if x == y {
+				return nil, bad("alliance %d joins %s to itself", n, x)
+			}
+			for _, al := range alliances {
+				if al.a.Number == n {
+					return nil, bad("duplicate alliance number %d (first on line %d)", n, al.line)
+				}
+				if (al.a.A == x && al.a.B == y) || (al.a.A == y && al.a.B == x) {
+					return nil, bad("alliance %d repeats alliance %d (%s-%s)", n, al.a.Number, x, y)
+				}
+			}
+			alliances = append(alliances, allianceLine{lineNo, Alliance{n, x, y}})
+		case "scoring":
+			if orderLine != 0 {
+				return nil, bad("second scoring line (first on line %d)", orderLine)
+			}
+			orderLine = lineNo
+			seen := [NumCountries]bool{}
+			for _, s := range f[1:] {
+				c, err := ParseCountry(s)
+				if err != nil {
+					return nil, bad("%v", err)
+				}
+				if seen[c] {
+					return nil, bad("scoring order names %s twice", c)
+				}
+				seen[c] = true
+				order = append(order, c)
+			}
+			for c, ok := range seen {
+				if !ok {
+					return nil, bad("scoring order misses %s", Country(c))
+				}
+			}
+		default:
+			return nil, bad("unknown directive %q", f[0])
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("board: reading: %w", err)
+	}
+	if !sawHeader {
+		return nil, errors.New("board: empty file: want a \"kardinal-board 1\" header")
+	}
+	if len(spaces) == 0 {
+		return nil, errors.New("board: no spaces")
+	}
+	for n := 1; n <= maxSpaceNo; n++ {
+		if _, ok := spaces[n]; !ok {
+			return nil, fmt.Errorf("board: spaces must be numbered 1..%d without gaps: space %d is missing", maxSpaceNo, n)
+		}
+	}
+	if orderLine == 0 {
+		return nil, errors.New("board: no scoring line")
+	}
+	b := &Board{name: name, spaces: maxSpaceNo}
+	for n := 1; n <= maxSpaceNo; n++ {
+		c := spaces[n].country
+		b.country[n-1] = c
+		b.spacesOf[c] = append(b.spacesOf[c], uint8(n-1))
+	}
+	for c := Country(0); c < NumCountries; c++ {
+		if len(b.spacesOf[c]) == 0 {
+			return nil, fmt.Errorf("board: %s has no monastery space", c)
+		}
+	}
+	// Alliances must be numbered 1..K: the number is the scoring order (K11).
+	b.alliances = make([]Alliance, len(alliances))
+	for _, al := range alliances {
+		if al.a.Number > len(alliances) {
+			return nil, fmt.Errorf("board line %d: alliance number %d, but alliances must be numbered 1..%d", al.line, al.a.Number, len(alliances))
+		}
+		b.alliances[al.a.Number-1] = al.a
+		b.allied[al.a.A][al.a.B] = true
+		b.allied[al.a.B][al.a.A] = true
+	}
+	var crossed [NumCountries][NumCountries]bool
+	for _, r := range roads {
+		for _, end := range [2]int{r.a, r.b} {
+			if _, ok := spaces[end]; !ok {
+				return nil, fmt.Errorf("board line %d: road %d-%d leads to nowhere: there is no space %d", r.line, r.a, r.b, end)
+			}
+		}
+		x, y := r.a-1, r.b-1
+		cx, cy := b.country[x], b.country[y]
+		if cx != cy && !b.allied[cx][cy] {
+			return nil, fmt.Errorf("board line %d: road %d-%d joins %s and %s, which share no alliance border", r.line, r.a, r.b, cx, cy)
+		}
+		for _, z := range b.Roads(x) {
+			if int(z) == y {
+				return nil, fmt.Errorf("board line %d: duplicate road %d-%d", r.line, r.a, r.b)
+			}
+		}
+		for _, s := range [2]int{x, y} {
+			if b.degree[s] == MaxRoads {
+				return nil, fmt.Errorf("board line %d: space %d has more than %d roads", r.line, s+1, MaxRoads)
+			}
+		}
+		b.roads[x][b.degree[x]] = uint8(y)
+		b.degree[x]++
+		b.roads[y][b.degree[y]] = uint8(x)
+		b.degree[y]++
+		crossed[cx][cy], crossed[cy][cx] = true, true
+	}
+	for _, al := range alliances {
+		if !crossed[al.a.A][al.a.B] {
+			return nil, fmt.Errorf("board line %d: alliance %d joins %s and %s, which share no road", al.line, al.a.Number, al.a.A, al.a.B)
+		}
+	}
+	copy(b.order[:], order)
+	return b, nil
+}
+
+// String prints the board for people: countries with their spaces, the roads of every
+// space, the alliance borders and the scoring order. Spaces are numbered as in the file.
+func (b *Board) String() string {
+	var s strings.Builder
+	fmt.Fprintf(&s, "%s: %d monastery spaces, %d alliance borders\n", b.name, b.spaces, len(b.alliances))
+	s.WriteString("countries (scoring order):\n")
+	for _, c := range b.order {
+		fmt.Fprintf(&s, "  %-10s %d spaces:", c, len(b.spacesOf[c]))
+		for _, sp := range b.spacesOf[c] {
+			fmt.Fprintf(&s, " %d", sp+1)
+		}
+		s.WriteString("\n")
+	}
+	s.WriteString("roads:\n")
+	for sp := 0; sp < b.spaces; sp++ {
+		fmt.Fprintf(&s, "  %2d %-10s ->", sp+1, b.country[sp])
+		for _, z := range b.Roads(sp) {
+			if b.country[z] != b.country[sp] {
+				fmt.Fprintf(&s, " %d (%s)", z+1, b.country[z])
+			} else {
+				fmt.Fprintf(&s, " %d", z+1)
+			}
+		}
+		s.WriteString("\n")
+	}
+	s.WriteString("alliances:\n")
+	for _, al := range b.alliances {
+		fmt.Fprintf(&s, "  %2d %s-%s\n", al.Number, al.A, al.B)
+	}
+	return s.String()
+}
