@@ -15,7 +15,8 @@ import (
 )
 
 func main() {
-	if err := newApp().Run(os.Args); err != nil {
+	app := newApp()
+	if err := app.Run(flagsFirst(app, os.Args)); err != nil {
 		fmt.Fprintln(os.Stderr, "arena:", err)
 		os.Exit(1)
 	}
@@ -37,6 +38,9 @@ func newApp() *cli.App {
 		Commands: withUsageErrors(
 			playCommand(),
 			boardCommand(),
+			matchCommand(),
+			replayCommand(),
+			serveBotCommand(),
 		),
 	}
 }

@@ -1,0 +1,271 @@
+package arena
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/arena-games/arena/engine/enginetest"
+)
+
+// fastClock keeps misbehaviour tests short.
+var fastClock = Clock{Decision: 300 * time.Millisecond, Bank: 5 * time.Second, Startup: 5 * time.Second, Shutdown: 500 * time.Millisecond, Grace: 20 * time.Millisecond}
+
+func testConfig(t *testing.T, games int, entrants ...Entrant) Config {
+	return Config{Game: enginetest.Name, Entrants: entrants, Games: games, Seed: 42, Parallel: 2, Clock: fastClock, ReplayDir: filepath.Join(testDir(t), "replays")}
+}
+
+func TestEveryDealIsPlayedInEverySeatRotation(t *testing.T) {
+	cfg := testConfig(t, 5, testEntrant(t, "first", "first"), testEntrant(t, "last", "last"), testEntrant(t, "random", "random"))
+	rep, err := Run(context.Background(), cfg)
+	require.NoError(t, err)
+	requireNoLeftovers(t)
+
+	require.Equal(t, 6, rep.Games, "5 games round up to 2 deals of 3 rotations")
+	require.Len(t, rep.DealBlocks, 2)
+	seatings := map[int]map[string]bool{}
+	seeds := map[int]uint64{}
+	for _, m := range rep.Matches {
+		if seatings[m.Deal] == nil {
+			seatings[m.Deal] = map[string]bool{}
+			seeds[m.Deal] = m.Seed
+		}
+		assert.Equal(t, seeds[m.Deal], m.Seed, "every rotation of a deal plays the same deal")
+		var order []string
+		total := 0.0
+		for s, seat := range m.Seats {
+			assert.Equal(t, OK, seat.Ending, "%s seat %d", m.ID, s)
+			assert.Equal(t, seat.GamePlace, seat.Place, "no forfeit, so the game's places stand")
+			order = append(order, seat.Bot)
+			total += seat.Points
+		}
+		assert.InDelta(t, 1.5, total, 1e-9, "three seats share 3 pairings' points")
+		seatings[m.Deal][strings.Join(order, ",")] = true
+	}
+	assert.NotEqual(t, seeds[0], seeds[1], "deals differ")
+	for d, s := range seatings {
+		assert.Equal(t, map[string]bool{"first,last,random": true, "last,random,first": true, "random,first,last": true}, s, "deal %d", d)
+	}
+	for _, b := range rep.Bots {
+		assert.Equal(t, 6, b.Games)
+		assert.Equal(t, 6, b.Endings["ok"])
+		assert.Equal(t, 2, b.DealsAhead+b.DealsEven+b.DealsBehind, "every deal is judged")
+		assert.Positive(t, b.Decisions)
+		assert.Positive(t, b.MeanLatencyMs)
+		assert.GreaterOrEqual(t, b.P99LatencyMs, b.MeanLatencyMs*0.5)
+	}
+
+	var buf bytes.Buffer
+	require.NoError(t, rep.WriteTable(&buf))
+	assert.Contains(t, buf.String(), "2 deals x 3 seatings")
+	buf.Reset()
+	require.NoError(t, rep.WriteJSON(&buf), "infinite Elo bounds must not break JSON")
+}
+
+func TestReplaysReSimulateExactly(t *testing.T) {
+	cfg := testConfig(t, 6, testEntrant(t, "random-a", "random"), testEntrant(t, "random-b", "random"))
+	rep, err := Run(context.Background(), cfg)
+	require.NoError(t, err)
+	require.Len(t, rep.Matches, 6)
+	for _, m := range rep.Matches {
+		f, err := os.Open(m.Replay)
+		require.NoError(t, err)
+		r, err := ReadReplay(f)
+		f.Close()
+		require.NoError(t, err)
+		g, err := Resimulate(r, nil)
+		require.NoError(t, err, m.ID)
+		assert.Equal(t, m.Hash, hashString(g.Hash()))
+		assert.Equal(t, m.Decisions, len(r.Decisions))
+		var out bytes.Buffer
+		require.NoError(t, WriteReadable(&out, r, true))
+		assert.Contains(t, out.String(), "takes")
+	}
+
+	t.Run("a tampered replay does not reproduce", func(t *testing.T) {
+		r := readReplay(t, rep.Matches[0].Replay)
+		d := &r.Decisions[len(r.Decisions)/2]
+		d.Option.A = 7 // no such take
+		_, err := Resimulate(r, nil)
+		assert.ErrorContains(t, err, "does not reproduce")
+
+		r = readReplay(t, rep.Matches[0].Replay)
+		r.Result.Hash = "0000000000000000"
+		_, err = Resimulate(r, nil)
+		assert.ErrorContains(t, err, "hash")
+	})
+
+	t.Run("the same seed plays the same run", func(t *testing.T) {
+		again, err := Run(context.Background(), cfg)
+		require.NoError(t, err)
+		for i := range rep.Matches {
+			assert.Equal(t, rep.Matches[i].Hash, again.Matches[i].Hash, rep.Matches[i].ID)
+		}
+	})
+}
+
+func readReplay(t *testing.T, path string) *Replay {
+	f, err := os.Open(path)
+	require.NoError(t, err)
+	defer f.Close()
+	r, err := ReadReplay(f)
+	require.NoError(t, err)
+	return r
+}
+
+func TestEachMisbehaviourGetsItsEnding(t *testing.T) {
+	cases := []struct {
+		mode string
+		want Ending
+	}{
+		{"sleep:2", Timeout},
+		{"exitonce:2", Crash},
+		{"illegal:2", Illegal},
+		{"malformed:2", Protocol},
+		{"error:2", Protocol},
+		{"panic:2", Protocol},
+		{"refuse", Protocol},
+	}
+	for _, c := range cases {
+		t.Run(c.want.String()+" for "+c.mode, func(t *testing.T) {
+			cfg := testConfig(t, 2, testEntrant(t, "bad", c.mode), testEntrant(t, "good", "first"))
+			cfg.Parallel = 1 // so that a crash hits one match and the next one gets a restart
+			rep, err := Run(context.Background(), cfg)
+			require.NoError(t, err)
+			requireNoLeftovers(t)
+			bad, good := rep.Bots[0], rep.Bots[1]
+			assert.Equal(t, 2, good.Endings["ok"], "the well-behaved bot finishes every match")
+			if c.want == Crash {
+				assert.Equal(t, 1, bad.Endings["crash"], "the first process crashes, its restart plays on")
+				assert.Equal(t, 1, bad.Restarts)
+			} else {
+				assert.Equal(t, 2, bad.Endings[c.want.String()], "%+v", bad.Endings)
+			}
+			for _, m := range rep.Matches {
+				for _, s := range m.Seats {
+					if s.Ending != OK {
+						assert.Equal(t, 1, s.Place, "%s: a forfeiting seat is last", m.ID)
+						assert.Equal(t, 0, m.Seats[1-indexOf(m, s.Entrant)].Place)
+						assert.NotEmpty(t, s.Detail)
+					}
+				}
+				r := readReplay(t, m.Replay)
+				_, err := Resimulate(r, nil)
+				assert.NoError(t, err, "a match with a forfeit replays too")
+			}
+		})
+	}
+}
+
+func TestASpentBankIsATimeout(t *testing.T) {
+	cfg := testConfig(t, 2, testEntrant(t, "slow", "slow:120"), testEntrant(t, "good", "first"))
+	cfg.Clock.Decision = time.Second
+	cfg.Clock.Bank = 300 * time.Millisecond
+	rep, err := Run(context.Background(), cfg)
+	require.NoError(t, err)
+	assert.Equal(t, 2, rep.Bots[0].Endings["timeout"], "each decision is within its deadline, the third overdraws the bank")
+	for _, m := range rep.Matches {
+		s := m.Seats[indexOf(m, 0)]
+		assert.Len(t, s.Latencies, 2, "two answers fit in the bank")
+	}
+	requireNoLeftovers(t)
+}
+
+func indexOf(m *MatchResult, entrant int) int {
+	for s, x := range m.Seats {
+		if x.Entrant == entrant {
+			return s
+		}
+	}
+	return -1
+}
+
+func TestACrashingBotStopsTheRunPastTheRestartLimit(t *testing.T) {
+	cfg := testConfig(t, 20, testEntrant(t, "crasher", "exit:1"), testEntrant(t, "good", "first"))
+	cfg.MaxRestarts = 2
+	_, err := Run(context.Background(), cfg)
+	var limit *ErrRestartLimit
+	require.True(t, errors.As(err, &limit), "got %v", err)
+	assert.Equal(t, 2, limit.Restarts)
+	assert.Contains(t, err.Error(), "exiting on purpose", "the bot's last stderr line is in the message")
+	kept, err := os.ReadFile(filepath.Join(cfg.ReplayDir, "stderr-0-crasher.log"))
+	require.NoError(t, err)
+	assert.Equal(t, 3, strings.Count(string(kept), "exiting on purpose"), "stderr of all three processes is kept")
+	requireNoLeftovers(t)
+}
+
+func TestChildrenOfABotAreKilledWithIt(t *testing.T) {
+	cfg := testConfig(t, 2, testEntrant(t, "forker", "forker"), testEntrant(t, "good", "first"))
+	require.NotEmpty(t, cfg.Entrants)
+	rep, err := Run(context.Background(), cfg)
+	require.NoError(t, err)
+	assert.Equal(t, 2, rep.Bots[0].Endings["ok"])
+	requireNoLeftovers(t)
+}
+
+func TestStderrThatLooksLikeLogsIsKeptAwayFromThePluginParser(t *testing.T) {
+	rep, err := Run(context.Background(), testConfig(t, 2, testEntrant(t, "noisy", "noisy"), testEntrant(t, "good", "first")))
+	require.NoError(t, err)
+	assert.Equal(t, 2, rep.Bots[0].Endings["ok"])
+	requireNoLeftovers(t)
+}
+
+func TestCancellingARunStopsEveryBot(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cfg := testConfig(t, 20, testEntrant(t, "slow", "sleep:1"), testEntrant(t, "forker", "forker"))
+	cfg.Clock.Decision = 5 * time.Second
+	cfg.Parallel = 1
+	go func() { time.Sleep(300 * time.Millisecond); cancel() }()
+	start := time.Now()
+	_, err := Run(ctx, cfg)
+	assert.ErrorIs(t, err, context.Canceled)
+	assert.Less(t, time.Since(start), 4*time.Second, "cancelled, not waited out")
+	requireNoLeftovers(t)
+}
+
+func TestBadConfigurationIsOneClearError(t *testing.T) {
+	dir := testDir(t)
+	silent := filepath.Join(dir, "silent")
+	require.NoError(t, os.WriteFile(silent, []byte("#!/bin/sh\nexec sleep 30\n"), 0o755))
+	script := filepath.Join(dir, "talker")
+	require.NoError(t, os.WriteFile(script, []byte("#!/bin/sh\necho not a plugin\n"), 0o755))
+	plain := filepath.Join(dir, "plain")
+	require.NoError(t, os.WriteFile(plain, []byte("data"), 0o644))
+	good := testEntrant(t, "good", "first")
+	path := func(p string) Entrant { l := good.Launch; l.Path = p; return Entrant{Name: p, Launch: l} }
+	cases := []struct {
+		name string
+		cfg  Config
+		want string
+	}{
+		{"unknown game", Config{Game: "chess", Entrants: []Entrant{good, good}, Games: 1}, `unknown game "chess"`},
+		{"too few bots", Config{Game: enginetest.Name, Entrants: []Entrant{good}, Games: 1}, "2 to 6 players, not 1"},
+		{"too many bots", Config{Game: enginetest.Name, Entrants: []Entrant{good, good, good, good, good, good, good}, Games: 1}, "not 7"},
+		{"not executable", Config{Game: enginetest.Name, Entrants: []Entrant{path(plain), good}, Games: 1}, "not an executable"},
+		{"missing", Config{Game: enginetest.Name, Entrants: []Entrant{path(filepath.Join(dir, "nope")), good}, Games: 1}, "no such file"},
+		{"not a plugin", Config{Game: enginetest.Name, Entrants: []Entrant{good, path(script)}, Games: 1}, "did not start"},
+		{"silent past the startup deadline", Config{Game: enginetest.Name, Entrants: []Entrant{path(silent), good}, Games: 1}, "timeout"},
+		{"protocol version mismatch", Config{Game: enginetest.Name, Entrants: []Entrant{good, testEntrant(t, "future", "v2")}, Games: 1}, "version"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			c.cfg.Clock = fastClock
+			c.cfg.Clock.Startup = time.Second
+			start := time.Now()
+			_, err := Run(context.Background(), c.cfg)
+			assert.Less(t, time.Since(start), 3*time.Second)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), c.want)
+			assert.NotContains(t, err.Error(), "\n", "one line")
+			requireNoLeftovers(t)
+		})
+	}
+}

@@ -1,0 +1,126 @@
+package arena
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/arena-games/arena/protocol"
+)
+
+// botProc is one entrant's process, started once per run and shared by every match the
+// entrant plays; a crashed process is replaced for later matches, up to a limit.
+type botProc struct {
+	entrant     Entrant
+	maxRestarts int
+	log         hclog.Logger
+
+	mu       sync.Mutex
+	proc     *protocol.Process
+	restarts int
+	failed   error
+	dead     []*protocol.Process // crashed processes, killed again at the end for their children
+}
+
+// ErrRestartLimit is returned when a bot crashed more often than the run allows.
+type ErrRestartLimit struct {
+	Bot      string
+	Restarts int
+	Stderr   string
+}
+
+func (e *ErrRestartLimit) Error() string {
+	msg := fmt.Sprintf("bot %s crashed again after %d restarts; stopping the run", e.Bot, e.Restarts)
+	if s := lastLine(e.Stderr); s != "" {
+		msg += fmt.Sprintf(" (its stderr ends: %q)", s)
+	}
+	return msg
+}
+
+func lastLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		s = s[i+1:]
+	}
+	if len(s) > 200 {
+		s = s[len(s)-200:]
+	}
+	return s
+}
+
+// start launches the first process.
+func (b *botProc) start() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	p, err := protocol.Launch(b.entrant.Launch)
+	if err != nil {
+		return err
+	}
+	b.log.Debug("bot started", "bot", b.entrant.Name, "pid", p.Pid())
+	b.proc = p
+	return nil
+}
+
+// get returns a live process, restarting a crashed one.
+func (b *botProc) get() (*protocol.Process, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.failed != nil {
+		return nil, b.failed
+	}
+	if b.proc != nil && !b.proc.Exited() {
+		return b.proc, nil
+	}
+	if b.proc != nil {
+		b.dead = append(b.dead, b.proc)
+		stderr := b.proc.Stderr()
+		b.proc = nil
+		if b.restarts >= b.maxRestarts {
+			b.failed = &ErrRestartLimit{Bot: b.entrant.Name, Restarts: b.restarts, Stderr: stderr}
+			return nil, b.failed
+		}
+		b.log.Warn("bot process exited; restarting it", "bot", b.entrant.Name, "stderr", lastLine(stderr))
+		b.restarts++
+	}
+	p, err := protocol.Launch(b.entrant.Launch)
+	if err != nil {
+		return nil, fmt.Errorf("restarting bot %s: %w", b.entrant.Name, err)
+	}
+	b.proc = p
+	return p, nil
+}
+
+// stop ends the process and every process group this entrant ever had.
+func (b *botProc) stop(grace time.Duration) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.proc != nil {
+		b.proc.Kill(grace)
+	}
+	for _, p := range b.dead {
+		p.Kill(0)
+	}
+}
+
+// Restarts is how often the process was restarted.
+func (b *botProc) restartCount() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.restarts
+}
+
+// stderr is what the entrant's processes wrote to stderr, the last bytes of each.
+func (b *botProc) stderr() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var parts []string
+	for _, p := range append(append([]*protocol.Process(nil), b.dead...), b.proc) {
+		if p != nil && p.Stderr() != "" {
+			parts = append(parts, p.Stderr())
+		}
+	}
+	return strings.Join(parts, "\n--- restarted ---\n")
+}

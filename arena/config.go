@@ -1,0 +1,96 @@
+package arena
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/arena-games/arena/engine"
+	"github.com/arena-games/arena/protocol"
+)
+
+// Entrant is one bot of a run: a name for reports and how to start its process.
+type Entrant struct {
+	Name   string
+	Launch protocol.LaunchConfig
+}
+
+// Clock holds the time limits of a run.
+type Clock struct {
+	// Decision is the most one decision may take.
+	Decision time.Duration
+	// Bank is the most a seat may spend on all its decisions of one match.
+	Bank time.Duration
+	// Startup bounds starting a bot process (the handshake) and telling it a match
+	// starts.
+	Startup time.Duration
+	// Shutdown bounds a bot's polite exit before its process group is killed.
+	Shutdown time.Duration
+	// Grace is added to every deadline for the transport's own delay, so that a bot
+	// answering just in time is not failed by the wire.
+	Grace time.Duration
+}
+
+// DefaultClock is the clock of `arena match` without flags.
+var DefaultClock = Clock{Decision: time.Second, Bank: time.Minute, Startup: 10 * time.Second, Shutdown: 2 * time.Second, Grace: 50 * time.Millisecond}
+
+// Config is one run.
+type Config struct {
+	Game string
+	// Entrants are the bots, one per seat.
+	Entrants []Entrant
+	// Games is rounded up to a whole number of deals, each played in every rotation.
+	Games int
+	Seed  uint64
+	// Parallel is the number of matches played at once (default 1).
+	Parallel int
+	Clock    Clock
+	// MaxRestarts is how many times one bot's process may be restarted after crashing
+	// before the run stops (default 3; negative: never restart).
+	MaxRestarts int
+	// ReplayDir receives one replay file per match; empty writes none.
+	ReplayDir string
+	Logger    hclog.Logger
+	// OnMatch, when set, hears of every finished match (from one goroutine at a time).
+	OnMatch func(m *MatchResult, done, total int)
+}
+
+// ErrConfig wraps every error about the configuration itself.
+var ErrConfig = errors.New("bad configuration")
+
+func (c *Config) check() (engine.Spec, error) {
+	spec, err := engine.Lookup(c.Game)
+	if err != nil {
+		return spec, fmt.Errorf("%w: %v", ErrConfig, err)
+	}
+	if _, err := protocol.CodecFor(c.Game); err != nil {
+		return spec, fmt.Errorf("%w: %v", ErrConfig, err)
+	}
+	if err := spec.CheckPlayers(len(c.Entrants)); err != nil {
+		return spec, fmt.Errorf("%w: %v (one bot per seat)", ErrConfig, err)
+	}
+	if c.Games < 1 {
+		return spec, fmt.Errorf("%w: %d games", ErrConfig, c.Games)
+	}
+	if c.Parallel < 1 {
+		c.Parallel = 1
+	}
+	if c.Clock == (Clock{}) {
+		c.Clock = DefaultClock
+	}
+	if c.Clock.Decision <= 0 || c.Clock.Bank <= 0 || c.Clock.Startup <= 0 || c.Clock.Shutdown <= 0 || c.Clock.Grace < 0 {
+		return spec, fmt.Errorf("%w: every time limit must be positive: %+v", ErrConfig, c.Clock)
+	}
+	if c.MaxRestarts == 0 {
+		c.MaxRestarts = 3
+	}
+	if c.MaxRestarts < 0 {
+		c.MaxRestarts = 0
+	}
+	if c.Logger == nil {
+		c.Logger = hclog.NewNullLogger()
+	}
+	return spec, nil
+}

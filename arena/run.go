@@ -1,0 +1,151 @@
+package arena
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/arena-games/arena/engine"
+	"github.com/arena-games/arena/protocol"
+)
+
+type runner struct {
+	cfg   Config
+	spec  engine.Spec
+	codec protocol.Codec
+	bots  []*botProc
+}
+
+// Run plays a whole run: it starts every bot, plays every deal in every rotation
+// (cfg.Parallel at a time), stops every bot process (and their process groups) and
+// sums up. It returns an error, and no report, for a bad configuration, a bot that
+// does not start, a bot that crashed past the restart limit, an engine error or a
+// cancelled ctx; every bot process is gone when it returns, whatever happened.
+func Run(ctx context.Context, cfg Config) (*Report, error) {
+	spec, err := cfg.check()
+	if err != nil {
+		return nil, err
+	}
+	codec, _ := protocol.CodecFor(cfg.Game)
+	r := &runner{cfg: cfg, spec: spec, codec: codec}
+	if cfg.ReplayDir != "" {
+		if err := os.MkdirAll(cfg.ReplayDir, 0o755); err != nil {
+			return nil, err
+		}
+	}
+	defer r.stopBots()
+	for _, e := range cfg.Entrants {
+		if e.Launch.StartTimeout == 0 {
+			e.Launch.StartTimeout = cfg.Clock.Startup
+		}
+		if e.Launch.Logger == nil && cfg.Logger.IsDebug() {
+			e.Launch.Logger = cfg.Logger.Named("go-plugin")
+		}
+		b := &botProc{entrant: e, maxRestarts: cfg.MaxRestarts, log: cfg.Logger}
+		r.bots = append(r.bots, b)
+		if err := b.start(); err != nil {
+			return nil, err
+		}
+	}
+
+	matches := r.schedule()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	todo := make(chan matchSpec)
+	done := make(chan *MatchResult)
+	var wg sync.WaitGroup
+	for w := 0; w < cfg.Parallel; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for m := range todo {
+				res, err := r.play(ctx, m)
+				if err != nil {
+					cancel(err)
+					return
+				}
+				done <- res
+			}
+		}()
+	}
+	go func() {
+		defer close(todo)
+		for _, m := range matches {
+			select {
+			case todo <- m:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(done) }()
+
+	started := time.Now()
+	results := make([]*MatchResult, 0, len(matches))
+	for res := range done {
+		results = append(results, res)
+		if cfg.OnMatch != nil {
+			cfg.OnMatch(res, len(results), len(matches))
+		}
+	}
+	if err := context.Cause(ctx); err != nil {
+		return nil, err
+	}
+	if len(results) != len(matches) {
+		return nil, fmt.Errorf("only %d of %d matches were played", len(results), len(matches))
+	}
+	rep := r.report(results, time.Since(started))
+	return rep, nil
+}
+
+// schedule lists the matches: deal d is played in every cyclic rotation of the
+// entrants, so that every bot sits in every seat of every deal once. (All permutations
+// would also balance who sits after whom, but grow as n!; for two players both agree.)
+func (r *runner) schedule() []matchSpec {
+	n := len(r.cfg.Entrants)
+	deals := (r.cfg.Games + n - 1) / n
+	var out []matchSpec
+	for d := 0; d < deals; d++ {
+		seed := mix(r.cfg.Seed, uint64(d))
+		for rot := 0; rot < n; rot++ {
+			ent := make([]int, n)
+			for s := range ent {
+				ent[s] = (s + rot) % n
+			}
+			out = append(out, matchSpec{id: fmt.Sprintf("d%04d-r%d", d, rot), deal: d, rotation: rot, seed: seed, entrants: ent})
+		}
+	}
+	return out
+}
+
+// stopBots ends every bot process and keeps what each wrote to stderr (its last
+// bytes) beside the replays.
+func (r *runner) stopBots() {
+	var wg sync.WaitGroup
+	for i, b := range r.bots {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			b.stop(r.cfg.Clock.Shutdown)
+			if r.cfg.ReplayDir == "" {
+				return
+			}
+			if tail := b.stderr(); tail != "" {
+				name := fmt.Sprintf("stderr-%d-%s.log", i, strings.Map(safeRune, b.entrant.Name))
+				_ = os.WriteFile(filepath.Join(r.cfg.ReplayDir, name), []byte(tail), 0o644)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+func safeRune(r rune) rune {
+	if r == '/' || r == os.PathSeparator || r < ' ' {
+		return '_'
+	}
+	return r
+}

@@ -1,0 +1,232 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/urfave/cli/v2"
+
+	"github.com/arena-games/arena/arena"
+	"github.com/arena-games/arena/engine"
+	"github.com/arena-games/arena/plugins/builtin"
+	"github.com/arena-games/arena/protocol"
+)
+
+func matchCommand() *cli.Command {
+	d := arena.DefaultClock
+	return &cli.Command{
+		Name:      "match",
+		Usage:     "play bots against each other, every deal in every seat rotation, and report Elo",
+		ArgsUsage: "BOT BOT [BOT...]  (a built-in name: " + strings.Join(builtin.Names(), ", ") + "; or a path to a bot program)",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "game", Value: "ivanhoe", Usage: "the game: " + strings.Join(engine.Names(), ", ")},
+			&cli.IntFlag{Name: "games", Aliases: []string{"n"}, Value: 100, Usage: "number of games, rounded up to whole deals (one game per seat rotation)"},
+			&cli.Uint64Flag{Name: "seed", Aliases: []string{"s"}, Value: 1, Usage: "seed of the run: the deals derive from it"},
+			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: 1, Usage: "matches played at once"},
+			&cli.DurationFlag{Name: "decision", Value: d.Decision, Usage: "time allowed per decision"},
+			&cli.DurationFlag{Name: "bank", Value: d.Bank, Usage: "time bank of a seat for a whole match"},
+			&cli.DurationFlag{Name: "startup", Value: d.Startup, Usage: "time allowed for a bot to start"},
+			&cli.DurationFlag{Name: "shutdown", Value: d.Shutdown, Usage: "time allowed for a bot to exit before it is killed"},
+			&cli.DurationFlag{Name: "grace", Value: d.Grace, Usage: "margin added to every deadline for the transport"},
+			&cli.IntFlag{Name: "max-restarts", Value: 3, Usage: "restarts of a crashed bot before the run stops"},
+			&cli.StringFlag{Name: "replays", Value: "", Usage: "directory for replay files (default arena-replays/GAME-TIME)"},
+			&cli.BoolFlag{Name: "no-replays", Usage: "write no replay files"},
+			&cli.BoolFlag{Name: "json", Usage: "print the report as JSON"},
+			&cli.StringFlag{Name: "log-level", Value: "warn", Usage: "arena log level: trace, debug, info, warn, error"},
+		},
+		Action: runMatch,
+	}
+}
+
+func runMatch(c *cli.Context) error {
+	if c.NArg() < 1 {
+		return fmt.Errorf("match needs one bot per seat, e.g. `arena match random random`")
+	}
+	if _, err := engine.Lookup(c.String("game")); err != nil {
+		return err
+	}
+	entrants, err := resolveBots(c.Args().Slice())
+	if err != nil {
+		return err
+	}
+	replays := c.String("replays")
+	if replays == "" && !c.Bool("no-replays") {
+		replays = filepath.Join("arena-replays", c.String("game")+"-"+time.Now().UTC().Format("20060102-150405"))
+	}
+	if c.Bool("no-replays") {
+		replays = ""
+	}
+	log := hclog.New(&hclog.LoggerOptions{Name: "arena", Level: hclog.LevelFromString(c.String("log-level")), Output: c.App.ErrWriter})
+	progress := newProgress(c.App.ErrWriter)
+	cfg := arena.Config{
+		Game: c.String("game"), Entrants: entrants, Games: c.Int("games"), Seed: c.Uint64("seed"), Parallel: c.Int("jobs"),
+		Clock: arena.Clock{Decision: c.Duration("decision"), Bank: c.Duration("bank"), Startup: c.Duration("startup"),
+			Shutdown: c.Duration("shutdown"), Grace: c.Duration("grace")},
+		MaxRestarts: c.Int("max-restarts"), ReplayDir: replays, Logger: log, OnMatch: progress.match,
+	}
+	if cfg.MaxRestarts == 0 {
+		cfg.MaxRestarts = -1 // the flag's 0 means none, the config's 0 means the default
+	}
+	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	rep, err := arena.Run(ctx, cfg)
+	progress.done()
+	if err != nil {
+		if ctx.Err() != nil && c.Context.Err() == nil {
+			return fmt.Errorf("interrupted; every bot process was stopped")
+		}
+		return err
+	}
+	if c.Bool("json") {
+		return rep.WriteJSON(c.App.Writer)
+	}
+	return rep.WriteTable(c.App.Writer)
+}
+
+// resolveBots turns command-line bots into entrants: a built-in name runs this very
+// binary as `arena serve-bot NAME`; anything with a slash, or an existing file, is a
+// bot program. Repeated names get #1, #2... so that the report tells them apart.
+func resolveBots(args []string) ([]arena.Entrant, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	count := map[string]int{}
+	for _, a := range args {
+		count[a]++
+	}
+	seen := map[string]int{}
+	var out []arena.Entrant
+	for _, a := range args {
+		name := a
+		if count[a] > 1 {
+			seen[a]++
+			name = fmt.Sprintf("%s#%d", a, seen[a])
+		}
+		switch {
+		case !strings.ContainsRune(a, '/') && builtin.Has(a):
+			out = append(out, arena.Entrant{Name: name, Launch: protocol.LaunchConfig{Path: exe, Args: []string{"serve-bot", a}}})
+		case strings.ContainsRune(a, '/') || fileExists(a):
+			path, err := filepath.Abs(a)
+			if err != nil {
+				return nil, err
+			}
+			st, err := os.Stat(path)
+			switch {
+			case err != nil:
+				return nil, fmt.Errorf("bot %s: %w", a, err)
+			case st.IsDir() || st.Mode()&0o111 == 0:
+				return nil, fmt.Errorf("bot %s is not an executable file", a)
+			}
+			out = append(out, arena.Entrant{Name: name, Launch: protocol.LaunchConfig{Path: path}})
+		default:
+			return nil, fmt.Errorf("unknown bot %q: not a built-in bot (%s) nor a path to a bot program", a, strings.Join(builtin.Names(), ", "))
+		}
+	}
+	return out, nil
+}
+
+func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+// progress shows a live bar on a terminal and plain lines otherwise.
+type progress struct {
+	w    io.Writer
+	tty  bool
+	last time.Time
+	n    int
+}
+
+func newProgress(w io.Writer) *progress {
+	p := &progress{w: w}
+	if f, ok := w.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+			p.tty = true
+		}
+	}
+	return p
+}
+
+func (p *progress) match(m *arena.MatchResult, done, total int) {
+	p.n = total
+	if !p.tty {
+		var seats []string
+		for _, s := range m.Seats {
+			t := fmt.Sprintf("%s %d", s.Bot, s.Place+1)
+			if s.Ending != arena.OK {
+				t += " (" + s.Ending.String() + ")"
+			}
+			seats = append(seats, t)
+		}
+		fmt.Fprintf(p.w, "%d/%d %s: %s\n", done, total, m.ID, strings.Join(seats, ", "))
+		return
+	}
+	if done < total && time.Since(p.last) < 100*time.Millisecond {
+		return
+	}
+	p.last = time.Now()
+	const width = 40
+	fill := width * done / total
+	fmt.Fprintf(p.w, "\r[%s%s] %d/%d games", strings.Repeat("#", fill), strings.Repeat(".", width-fill), done, total)
+}
+
+func (p *progress) done() {
+	if p.tty && p.n > 0 {
+		fmt.Fprintln(p.w)
+	}
+}
+
+// flagsFirst lets flags follow the bots (`arena match a b --games 10`), which
+// urfave/cli v2 does not: for the commands that want it, it moves every flag (and the
+// value of a flag that takes one) ahead of the positional arguments. "--" ends flags.
+func flagsFirst(app *cli.App, args []string) []string {
+	if len(args) < 2 {
+		return args
+	}
+	var cmd *cli.Command
+	for _, c := range app.Commands {
+		if c.Name == args[1] && (c.Name == "match" || c.Name == "replay") {
+			cmd = c
+		}
+	}
+	if cmd == nil {
+		return args
+	}
+	takesValue := map[string]bool{}
+	for _, f := range cmd.Flags {
+		_, isBool := f.(*cli.BoolFlag)
+		for _, n := range f.Names() {
+			takesValue[n] = !isBool
+		}
+	}
+	var flags, pos []string
+	rest := args[2:]
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
+		if a == "--" {
+			pos = append(pos, rest[i+1:]...)
+			break
+		}
+		if len(a) > 1 && a[0] == '-' {
+			flags = append(flags, a)
+			name := strings.TrimLeft(a, "-")
+			if takesValue[name] && !strings.Contains(name, "=") && i+1 < len(rest) {
+				flags = append(flags, rest[i+1])
+				i++
+			}
+			continue
+		}
+		pos = append(pos, a)
+	}
+	out := append([]string{args[0], args[1]}, flags...)
+	if len(pos) > 0 {
+		out = append(append(out, "--"), pos...)
+	}
+	return out
+}

@@ -1,0 +1,242 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// bin holds the binaries the tests build once: the arena itself, the standalone random
+// bot and the "write your first bot" example.
+var bin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "arena-cli-test")
+	if err != nil {
+		panic(err)
+	}
+	bin = dir
+	for out, pkg := range map[string]string{"arena": ".", "random-bot": "../bots/random", "firstbot": "../../examples/firstbot"} {
+		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, out), pkg)
+		cmd.Stderr = os.Stderr
+		if err := cmd.Run(); err != nil {
+			os.RemoveAll(dir)
+			panic("building " + pkg + ": " + err.Error())
+		}
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+func runArena(t *testing.T, dir string, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(filepath.Join(bin, "arena"), args...)
+	cmd.Dir = dir
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else {
+		require.NoError(t, err)
+	}
+	return result{out.String(), errb.String(), code}
+}
+
+// leftovers lists live processes started from the test's binaries.
+func leftovers() []string {
+	entries, _ := os.ReadDir("/proc")
+	var out []string
+	for _, e := range entries {
+		cmd, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if err != nil || !strings.Contains(string(cmd), bin) {
+			continue
+		}
+		stat, _ := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if f := strings.Fields(string(stat)); len(f) > 2 && f[2] == "Z" {
+			continue
+		}
+		out = append(out, e.Name()+" "+strings.ReplaceAll(string(cmd), "\x00", " "))
+	}
+	return out
+}
+
+func requireNoLeftovers(t *testing.T) {
+	t.Helper()
+	var left []string
+	for i := 0; i < 50; i++ {
+		if left = leftovers(); len(left) == 0 {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("processes left running: %v", left)
+}
+
+type report struct {
+	Games int `json:"games"`
+	Bots  []struct {
+		Name    string         `json:"name"`
+		Games   int            `json:"games"`
+		Endings map[string]int `json:"endings"`
+	} `json:"bots"`
+	Matches []struct {
+		ID     string `json:"id"`
+		Replay string `json:"replay"`
+	} `json:"matches"`
+}
+
+func TestMatchEndToEndWithIvanhoe(t *testing.T) {
+	dir := t.TempDir()
+	r := runArena(t, dir, "match", "random", filepath.Join(bin, "random-bot"), "--games", "6", "-j", "2", "--seed", "7", "--json", "--replays", "replays")
+	require.Equal(t, 0, r.code, r.stderr)
+	requireNoLeftovers(t)
+	var rep report
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &rep), r.stdout)
+	assert.Equal(t, 6, rep.Games)
+	require.Len(t, rep.Bots, 2)
+	for _, b := range rep.Bots {
+		assert.Equal(t, 6, b.Games)
+		assert.Equal(t, 6, b.Endings["ok"], b.Name)
+	}
+	require.Len(t, rep.Matches, 6)
+	for _, m := range rep.Matches {
+		rr := runArena(t, dir, "replay", "-q", m.Replay)
+		assert.Equal(t, 0, rr.code, rr.stderr)
+	}
+	rr := runArena(t, dir, "replay", rep.Matches[0].Replay)
+	require.Equal(t, 0, rr.code, rr.stderr)
+	assert.Contains(t, rr.stdout, "reproduced")
+	assert.Contains(t, rr.stdout, "ivanhoe")
+
+	t.Run("the table and the plain progress lines", func(t *testing.T) {
+		r := runArena(t, dir, "match", "random", "random", "--games", "2", "--no-replays")
+		require.Equal(t, 0, r.code, r.stderr)
+		assert.Contains(t, r.stdout, "random#1")
+		assert.Contains(t, r.stdout, "Elo [95% CI]")
+		assert.Contains(t, r.stderr, "2/2 d0000-r1")
+		_, err := os.Stat(filepath.Join(dir, "arena-replays"))
+		assert.True(t, os.IsNotExist(err), "--no-replays writes none")
+	})
+}
+
+func TestFirstBotExamplePlays(t *testing.T) {
+	r := runArena(t, t.TempDir(), "match", filepath.Join(bin, "firstbot"), "random", "--games", "10", "--no-replays", "--json")
+	require.Equal(t, 0, r.code, r.stderr)
+	var rep report
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &rep))
+	assert.Equal(t, 10, rep.Bots[0].Endings["ok"], "the example never breaks a rule of the protocol")
+	requireNoLeftovers(t)
+}
+
+func TestBadInputIsOneErrorLine(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "script"), []byte("#!/bin/sh\necho hello\n"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "data"), []byte("x"), 0o644))
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"unknown game", []string{"match", "random", "random", "--game", "chess"}, `unknown game "chess"`},
+		{"unknown bot", []string{"match", "random", "deep-blue"}, `unknown bot "deep-blue"`},
+		{"one bot for a two-player game", []string{"match", "random"}, "2 to 5 players, not 1"},
+		{"six bots for ivanhoe", []string{"match", "random", "random", "random", "random", "random", "random"}, "not 6"},
+		{"not executable", []string{"match", "random", "./data"}, "not an executable"},
+		{"missing file", []string{"match", "random", "./nothing-here"}, "no such file"},
+		{"not a plugin", []string{"match", "random", "./script"}, "did not start"},
+		{"no bots", []string{"match"}, "one bot per seat"},
+		{"replay of a missing file", []string{"replay", "nope.jsonl"}, "no such file"},
+		{"replay of something else", []string{"replay", "script"}, "replay line 1"},
+		{"serve-bot by hand", []string{"serve-bot", "random"}, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := runArena(t, dir, c.args...)
+			assert.NotEqual(t, 0, r.code, "exit code")
+			assert.NotContains(t, r.stderr, "panic")
+			if c.want != "" {
+				lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
+				assert.Len(t, lines, 1, r.stderr)
+				assert.True(t, strings.HasPrefix(lines[0], "arena: "), r.stderr)
+				assert.Contains(t, r.stderr, c.want)
+			}
+			assert.Empty(t, r.stdout)
+			requireNoLeftovers(t)
+		})
+	}
+}
+
+func TestInterruptStopsEveryBot(t *testing.T) {
+	cmd := exec.Command(filepath.Join(bin, "arena"), "match", "random", filepath.Join(bin, "random-bot"), "--games", "100000", "--no-replays", "-j", "2")
+	cmd.Dir = t.TempDir()
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	require.NoError(t, cmd.Start())
+	time.Sleep(700 * time.Millisecond)
+	require.NotEmpty(t, leftovers(), "bots are running")
+	require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
+	err := cmd.Wait()
+	require.Error(t, err, "an interrupted run exits non-zero")
+	assert.Contains(t, errb.String(), "interrupted")
+	requireNoLeftovers(t)
+}
+
+func TestBotsDoNotOutliveAKilledArena(t *testing.T) {
+	cmd := exec.Command(filepath.Join(bin, "arena"), "match", "random", filepath.Join(bin, "random-bot"), "--games", "100000", "--no-replays")
+	cmd.Dir = t.TempDir()
+	require.NoError(t, cmd.Start())
+	time.Sleep(700 * time.Millisecond)
+	require.Len(t, leftovers(), 3, "the arena and two bots")
+	require.NoError(t, cmd.Process.Kill())
+	_ = cmd.Wait()
+	deadline := time.Now().Add(3 * time.Second)
+	for len(leftovers()) > 0 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	assert.Empty(t, leftovers(), "Go SDK bots notice that their arena is gone")
+}
+
+func TestEveryGamePlaysThroughBotProcesses(t *testing.T) {
+	for _, c := range []struct {
+		game string
+		bots []string
+	}{
+		{"kardinal", []string{"heuristic", "random", filepath.Join(bin, "random-bot")}},
+		{"ninjas", []string{"random", "heuristic"}},
+		{"ivanhoe", []string{"heuristic", "random", "random"}},
+	} {
+		t.Run(c.game, func(t *testing.T) {
+			dir := t.TempDir()
+			args := append([]string{"match", "--game", c.game, "--games", "3", "--json", "--replays", "r"}, c.bots...)
+			r := runArena(t, dir, args...)
+			require.Equal(t, 0, r.code, r.stderr)
+			var rep report
+			require.NoError(t, json.Unmarshal([]byte(r.stdout), &rep))
+			for _, b := range rep.Bots {
+				assert.Equal(t, b.Games, b.Endings["ok"], b.Name)
+			}
+			for _, m := range rep.Matches {
+				rr := runArena(t, dir, "replay", "-q", m.Replay)
+				assert.Equal(t, 0, rr.code, rr.stderr)
+			}
+			requireNoLeftovers(t)
+		})
+	}
+}

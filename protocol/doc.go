@@ -1,0 +1,26 @@
+// Package protocol is the wire between the arena and its bots: the gRPC service
+// (bot.proto and one .proto per game, generated into botpb), the go-plugin handshake
+// that starts a bot process and checks its protocol version, the host side that launches
+// and kills bot processes, and the Go SDK a bot author uses (Serve).
+//
+// A bot is any program that answers go-plugin's handshake and serves the Bot service.
+// In Go that is a short main:
+//
+//	func main() { protocol.Serve(myPolicy) }
+//
+// where myPolicy is an engine.Policy: it receives the game's own view type (for
+// example *ivanhoe.View), the events its seat saw since its previous decision and the
+// legal options, and returns an index.
+//
+// Views travel as typed messages per game (a oneof in View); converting a game's view
+// to and from its message lives in one file per game (ivanhoe.go), registered with
+// RegisterCodec, so adding a game is that file plus its .proto messages.
+//
+// Regenerate the Go code after editing a .proto file (needs protoc from Debian's
+// protobuf-compiler, and `go install google.golang.org/protobuf/cmd/protoc-gen-go@latest
+// google.golang.org/grpc/cmd/protoc-gen-go-grpc@latest`):
+//
+//	cd protocol && protoc -I . --go_out=. --go_opt=module=github.com/arena-games/arena/protocol \
+//	  --go-grpc_out=. --go-grpc_opt=module=github.com/arena-games/arena/protocol \
+//	  bot.proto ivanhoe.proto kardinal.proto ninjas.proto testgame.proto internal/benchpb/bench.proto
+package protocol

@@ -1,0 +1,256 @@
+package protocol
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/hashicorp/go-plugin"
+	"github.com/hashicorp/go-plugin/runner"
+	"google.golang.org/grpc"
+
+	"github.com/arena-games/arena/protocol/botpb"
+)
+
+// LaunchConfig says how to start one bot process.
+type LaunchConfig struct {
+	// Path is the bot's executable; Args follow it.
+	Path string
+	Args []string
+	// Env is added to the bot's minimal environment (PATH and go-plugin's variables);
+	// nothing else of the host's environment reaches the bot.
+	Env []string
+	// StartTimeout bounds the handshake (default 10 s).
+	StartTimeout time.Duration
+	// StderrBytes caps how much of the bot's stderr is kept, the last bytes (default
+	// 64 KiB).
+	StderrBytes int
+	// Logger receives go-plugin's own messages (default: none).
+	Logger hclog.Logger
+}
+
+// Process is a running bot process.
+type Process struct {
+	// Bot is the client of the bot's service.
+	Bot    botpb.BotClient
+	Conn   *grpc.ClientConn
+	client *plugin.Client
+	run    *groupRunner
+}
+
+// Launch starts a bot process and completes go-plugin's handshake. The bot runs in a
+// process group of its own, with stdin from /dev/null and a minimal environment; its
+// stderr is kept raw (Stderr), never parsed. On error nothing is left running.
+func Launch(cfg LaunchConfig) (*Process, error) {
+	if cfg.StartTimeout <= 0 {
+		cfg.StartTimeout = 10 * time.Second
+	}
+	if cfg.StderrBytes <= 0 {
+		cfg.StderrBytes = 64 << 10
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = hclog.NewNullLogger()
+	}
+	if err := checkExecutable(cfg.Path); err != nil {
+		return nil, err
+	}
+	tail := &tailBuffer{max: cfg.StderrBytes}
+	var run *groupRunner
+	client := plugin.NewClient(&plugin.ClientConfig{
+		HandshakeConfig:  Handshake,
+		Plugins:          plugin.PluginSet{PluginName: &botPlugin{}},
+		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
+		SkipHostEnv:      true,
+		StartTimeout:     cfg.StartTimeout,
+		Logger:           cfg.Logger,
+		SyncStdout:       io.Discard,
+		SyncStderr:       tail,
+		GRPCDialOptions: []grpc.DialOption{grpc.WithDefaultCallOptions(
+			grpc.MaxCallRecvMsgSize(MaxMessageBytes), grpc.MaxCallSendMsgSize(MaxMessageBytes))},
+		RunnerFunc: func(_ hclog.Logger, spec *exec.Cmd, _ string) (runner.Runner, error) {
+			cmd := exec.Command(cfg.Path, cfg.Args...)
+			cmd.Env = append(append([]string{"PATH=/usr/local/bin:/usr/bin:/bin"}, cfg.Env...), spec.Env...)
+			run = &groupRunner{cmd: cmd, tail: tail}
+			return run, nil
+		},
+	})
+	fail := func(err error) (*Process, error) {
+		client.Kill()
+		if run != nil {
+			run.killGroup()
+		}
+		msg := strings.TrimSpace(tail.String())
+		if i := strings.LastIndexByte(msg, '\n'); i >= 0 {
+			msg = msg[i+1:]
+		}
+		if msg != "" {
+			return nil, fmt.Errorf("bot %s did not start: %w (its stderr ends: %q)", cfg.Path, err, msg)
+		}
+		return nil, fmt.Errorf("bot %s did not start: %w", cfg.Path, err)
+	}
+	rpc, err := client.Client()
+	if err != nil {
+		return fail(err)
+	}
+	raw, err := rpc.Dispense(PluginName)
+	if err != nil {
+		return fail(err)
+	}
+	conn := raw.(*grpc.ClientConn)
+	return &Process{Bot: botpb.NewBotClient(conn), Conn: conn, client: client, run: run}, nil
+}
+
+func checkExecutable(path string) error {
+	st, err := os.Stat(path)
+	if err != nil {
+		return fmt.Errorf("bot %s: %w", path, err)
+	}
+	if st.IsDir() || st.Mode()&0o111 == 0 {
+		return fmt.Errorf("bot %s is not an executable file", path)
+	}
+	return nil
+}
+
+// Pid is the bot's process id, which is also its process group id.
+func (p *Process) Pid() int { return p.run.pid }
+
+// Exited reports whether the bot process has ended.
+func (p *Process) Exited() bool {
+	select {
+	case <-p.run.exited:
+		return true
+	default:
+		return false
+	}
+}
+
+// Done is closed when the bot process has ended.
+func (p *Process) Done() <-chan struct{} { return p.run.exited }
+
+// Stderr is the last bytes the bot wrote to stderr.
+func (p *Process) Stderr() string { return p.run.tail.String() }
+
+// Kill stops the bot: a polite shutdown for at most grace, then SIGKILL to its whole
+// process group, so that children the bot started go too.
+func (p *Process) Kill(grace time.Duration) {
+	done := make(chan struct{})
+	go func() { p.client.Kill(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(grace):
+	}
+	p.run.killGroup()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+	}
+	p.run.killGroup()
+}
+
+// groupRunner starts the bot in its own process group. Its stdout goes to go-plugin for
+// the handshake; its stderr goes straight to a capped buffer, and go-plugin's stderr
+// parser is handed an empty stream, so nothing a bot prints can reach that parser.
+type groupRunner struct {
+	cmd  *exec.Cmd
+	tail *tailBuffer
+	pid  int
+	out  *os.File
+	// exited closes when the bot's main process has ended; its group is killed then,
+	// so that no child of a dead bot holds the pipes open.
+	exited  chan struct{}
+	waitErr error
+}
+
+var _ runner.Runner = (*groupRunner)(nil)
+
+func (r *groupRunner) Start(context.Context) error {
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		outR.Close()
+		outW.Close()
+		return err
+	}
+	r.cmd.Stdin = nil // /dev/null
+	r.cmd.Stdout, r.cmd.Stderr = outW, errW
+	r.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	err = r.cmd.Start()
+	outW.Close()
+	errW.Close()
+	if err != nil {
+		outR.Close()
+		errR.Close()
+		return err
+	}
+	r.pid = r.cmd.Process.Pid
+	r.out = outR
+	r.exited = make(chan struct{})
+	go func() {
+		r.waitErr = r.cmd.Wait()
+		r.killGroup()
+		close(r.exited)
+	}()
+	go func() {
+		_, _ = io.Copy(r.tail, errR)
+		errR.Close()
+	}()
+	return nil
+}
+
+func (r *groupRunner) killGroup() {
+	if r.pid > 0 {
+		_ = syscall.Kill(-r.pid, syscall.SIGKILL)
+	}
+}
+
+func (r *groupRunner) Diagnose(context.Context) string { return "" }
+func (r *groupRunner) Stdout() io.ReadCloser           { return r.out }
+func (r *groupRunner) Stderr() io.ReadCloser           { return io.NopCloser(strings.NewReader("")) }
+func (r *groupRunner) Name() string                    { return r.cmd.Path }
+func (r *groupRunner) ID() string                      { return strconv.Itoa(r.pid) }
+func (r *groupRunner) Wait(context.Context) error {
+	<-r.exited
+	// go-plugin calls Wait once it has read stdout to its end.
+	r.out.Close()
+	return r.waitErr
+}
+func (r *groupRunner) Kill(context.Context) error {
+	r.killGroup()
+	return nil
+}
+func (r *groupRunner) PluginToHost(n, a string) (string, string, error) { return n, a, nil }
+func (r *groupRunner) HostToPlugin(n, a string) (string, string, error) { return n, a, nil }
+
+// tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if over := len(t.buf) - t.max; over > 0 {
+		t.buf = append(t.buf[:0], t.buf[over:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
+}

@@ -1,0 +1,51 @@
+package protocol
+
+import (
+	"context"
+
+	"github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc"
+
+	"github.com/arena-games/arena/protocol/botpb"
+)
+
+// ProtocolVersion is the version of the Bot service. go-plugin's handshake refuses a
+// bot built for another version, with both versions in the error.
+const ProtocolVersion = 1
+
+// Handshake is what the arena and a bot agree on before anything else: a bot started
+// without the magic cookie in its environment refuses to run (it is not meant to be
+// started by hand), and the protocol versions must match.
+var Handshake = plugin.HandshakeConfig{
+	ProtocolVersion:  ProtocolVersion,
+	MagicCookieKey:   "ARENA_BOT_COOKIE",
+	MagicCookieValue: "7f3c2a9e-arena-card-game-bot",
+}
+
+// PluginName is the name of the single plugin a bot process serves.
+const PluginName = "bot"
+
+// MaxMessageBytes is the largest message either side accepts, above gRPC's 4 MiB
+// default so that a large view never fails a decision.
+const MaxMessageBytes = 64 << 20
+
+// botPlugin is the go-plugin glue: the only place that joins the Bot service to
+// go-plugin. On the host side it hands back the raw connection, from which the host
+// makes its Bot client.
+type botPlugin struct {
+	plugin.NetRPCUnsupportedPlugin
+	server   botpb.BotServer
+	register func(*grpc.Server) // extra services, for the transport benchmarks
+}
+
+func (p *botPlugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
+	botpb.RegisterBotServer(s, p.server)
+	if p.register != nil {
+		p.register(s)
+	}
+	return nil
+}
+
+func (p *botPlugin) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, c *grpc.ClientConn) (interface{}, error) {
+	return c, nil
+}

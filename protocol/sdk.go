@@ -1,0 +1,216 @@
+package protocol
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/arena-games/arena/engine"
+	"github.com/arena-games/arena/protocol/botpb"
+)
+
+// Match is what a bot learns when a match starts.
+type Match struct {
+	ID      string
+	Game    string
+	Seat    int
+	Players int
+	// Seed is for the bot's own randomness in this match; the arena derives it from the
+	// deal so that runs repeat.
+	Seed uint64
+}
+
+// Outcome is how a match ended, for bots that implement Ender.
+type Outcome struct {
+	Place, Score []int
+	Adjudicated  bool
+	Endings      []botpb.Ending
+}
+
+// Ender is implemented by policies that want to hear how their match ended.
+type Ender interface {
+	EndMatch(Outcome)
+}
+
+// Serve runs policy as a bot process, for every match it is asked to play, until the
+// arena stops it. policy must be safe for concurrent use: one process plays many
+// matches at once. Serve is the whole main of a bot.
+func Serve(policy engine.Policy) {
+	ServeMatches(func(Match) engine.Policy { return policy })
+}
+
+// ServeMatches runs a bot process that makes a fresh policy for every match (and
+// seat), for bots that keep state within a match. Calls for one match come one at a
+// time; calls for different matches run concurrently.
+func ServeMatches(newPolicy func(Match) engine.Policy) {
+	go exitWithParent()
+	plugin.Serve(serveConfig(NewBotServer(newPolicy), nil))
+}
+
+// exitWithParent ends a bot whose arena died without stopping it (killed with
+// SIGKILL, which nothing can catch): the bot is re-parented, which a poll notices.
+func exitWithParent() {
+	ppid := os.Getppid()
+	for range time.Tick(500 * time.Millisecond) {
+		if os.Getppid() != ppid {
+			os.Exit(0)
+		}
+	}
+}
+
+func serveConfig(s botpb.BotServer, register func(*grpc.Server)) *plugin.ServeConfig {
+	return &plugin.ServeConfig{
+		HandshakeConfig: Handshake,
+		Plugins:         plugin.PluginSet{PluginName: &botPlugin{server: s, register: register}},
+		// go-plugin's own chatter (trace-level JSON by default) would bury the bot's
+		// last words in the stderr tail the arena keeps.
+		Logger: hclog.New(&hclog.LoggerOptions{Name: "bot", Level: hclog.Warn, Output: os.Stderr}),
+		GRPCServer: func(opts []grpc.ServerOption) *grpc.Server {
+			opts = append(opts, grpc.MaxRecvMsgSize(MaxMessageBytes), grpc.MaxSendMsgSize(MaxMessageBytes))
+			return plugin.DefaultGRPCServer(opts)
+		},
+	}
+}
+
+// NewBotServer is the Bot service of the Go SDK, for serving it some other way than
+// Serve (tests, in-process runs).
+func NewBotServer(newPolicy func(Match) engine.Policy) botpb.BotServer {
+	return &botServer{newPolicy: newPolicy}
+}
+
+type matchKey struct {
+	id   string
+	seat int32
+}
+
+type botServer struct {
+	botpb.UnimplementedBotServer
+	newPolicy func(Match) engine.Policy
+	matches   sync.Map // matchKey -> *seatState
+}
+
+// seatState is one seat of one match: its policy and the buffers its decisions reuse.
+type seatState struct {
+	mu     sync.Mutex
+	policy engine.Policy
+	codec  Codec
+	seat   int
+	opts   []engine.Option
+	events []engine.Event
+}
+
+func (s *botServer) StartMatch(_ context.Context, req *botpb.StartRequest) (*botpb.StartReply, error) {
+	codec, err := CodecFor(req.Game)
+	if err != nil {
+		return nil, status.Error(codes.InvalidArgument, err.Error())
+	}
+	m := Match{ID: req.MatchId, Game: req.Game, Seat: int(req.Seat), Players: int(req.Players), Seed: req.Seed}
+	p, err := s.callNew(m)
+	if err != nil {
+		return nil, status.Error(codes.Internal, err.Error())
+	}
+	s.matches.Store(matchKey{req.MatchId, req.Seat}, &seatState{policy: p, codec: codec, seat: int(req.Seat)})
+	return &botpb.StartReply{}, nil
+}
+
+func (s *botServer) callNew(m Match) (p engine.Policy, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("starting the policy panicked: %v", r)
+		}
+	}()
+	p = s.newPolicy(m)
+	if p == nil {
+		return nil, errors.New("no policy for this match")
+	}
+	return p, nil
+}
+
+func (s *botServer) Match(st botpb.Bot_MatchServer) error {
+	var seat *seatState
+	for {
+		req, err := st.Recv()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if seat == nil {
+			v, ok := s.matches.Load(matchKey{req.MatchId, req.Seat})
+			if !ok {
+				return status.Errorf(codes.FailedPrecondition, "match %q seat %d was not started", req.MatchId, req.Seat)
+			}
+			seat = v.(*seatState)
+		}
+		choice, err := seat.decide(req)
+		if err != nil {
+			return status.Error(codes.Internal, err.Error())
+		}
+		if err := st.Send(&botpb.DecideReply{MatchId: req.MatchId, Decision: req.Decision, Choice: int32(choice)}); err != nil {
+			return err
+		}
+	}
+}
+
+func (st *seatState) decide(req *botpb.DecideRequest) (choice int, err error) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the policy panicked: %v", r)
+		}
+	}()
+	view, err := st.codec.DecodeView(req.View)
+	if err != nil {
+		return 0, err
+	}
+	if st.opts, err = DecodeOptions(st.opts[:0], req.Options); err != nil {
+		return 0, err
+	}
+	if st.events, err = DecodeEvents(st.events[:0], req.Events, st.seat); err != nil {
+		return 0, err
+	}
+	return st.policy.Choose(view, st.events, st.opts), nil
+}
+
+func (s *botServer) EndMatch(_ context.Context, req *botpb.EndRequest) (*botpb.EndReply, error) {
+	v, ok := s.matches.LoadAndDelete(matchKey{req.MatchId, req.Seat})
+	if !ok {
+		return &botpb.EndReply{}, nil
+	}
+	if e, ok := v.(*seatState).policy.(Ender); ok {
+		out := Outcome{Adjudicated: req.Adjudicated, Endings: req.Endings}
+		for i := range req.Place {
+			out.Place = append(out.Place, int(req.Place[i]))
+		}
+		for i := range req.Score {
+			out.Score = append(out.Score, int(req.Score[i]))
+		}
+		func() {
+			defer func() { _ = recover() }()
+			e.EndMatch(out)
+		}()
+	}
+	return &botpb.EndReply{}, nil
+}
+
+// servePlugin is plugin.Serve, kept apart so tests can serve extra services.
+func servePlugin(c *plugin.ServeConfig) { plugin.Serve(c) }
+
+// ServeBot serves any implementation of the Bot service through go-plugin, for bots
+// that want the raw messages rather than an engine.Policy.
+func ServeBot(srv botpb.BotServer) {
+	go exitWithParent()
+	plugin.Serve(serveConfig(srv, nil))
+}
