@@ -116,7 +116,7 @@ func newRun(ctx context.Context, cfg RunConfig) (*runner, error) {
 	}
 	r.players = cfg.Players
 	if r.players == 0 {
-		r.players = min(spec.MaxPlayers, len(r.active))
+		r.players = max(min(spec.MaxPlayers, len(r.active)), spec.MinPlayers)
 	}
 	if err := spec.CheckPlayers(r.players); err != nil {
 		return nil, err

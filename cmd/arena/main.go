@@ -41,6 +41,8 @@ func newApp() *cli.App {
 			matchCommand(),
 			replayCommand(),
 			serveBotCommand(),
+			botCommand(),
+			ladderCommand(),
 		),
 	}
 }

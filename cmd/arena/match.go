@@ -195,6 +195,17 @@ func flagsFirst(app *cli.App, args []string) []string {
 			cmd = c
 		}
 	}
+	head := 2
+	// `arena bot add PATH --name NAME` and the ladder's commands: the same, one level down.
+	for _, c := range app.Commands {
+		if c.Name == args[1] && (c.Name == "bot" || c.Name == "ladder") && len(args) > 2 {
+			for _, sub := range c.Subcommands {
+				if sub.Name == args[2] {
+					cmd, head = sub, 3
+				}
+			}
+		}
+	}
 	if cmd == nil {
 		return args
 	}
@@ -206,7 +217,7 @@ func flagsFirst(app *cli.App, args []string) []string {
 		}
 	}
 	var flags, pos []string
-	rest := args[2:]
+	rest := args[head:]
 	for i := 0; i < len(rest); i++ {
 		a := rest[i]
 		if a == "--" {
@@ -224,7 +235,7 @@ func flagsFirst(app *cli.App, args []string) []string {
 		}
 		pos = append(pos, a)
 	}
-	out := append([]string{args[0], args[1]}, flags...)
+	out := append(append([]string{}, args[:head]...), flags...)
 	if len(pos) > 0 {
 		out = append(append(out, "--"), pos...)
 	}
