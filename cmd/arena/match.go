@@ -40,6 +40,8 @@ func matchCommand() *cli.Command {
 			&cli.BoolFlag{Name: "no-replays", Usage: "write no replay files"},
 			&cli.BoolFlag{Name: "json", Usage: "print the report as JSON"},
 			&cli.StringFlag{Name: "log-level", Value: "warn", Usage: "arena log level: trace, debug, info, warn, error"},
+			&cli.StringFlag{Name: "metrics-addr", Usage: "serve Prometheus metrics on host:port (e.g. 127.0.0.1:9464) during the run"},
+			&cli.DurationFlag{Name: "metrics-linger", Usage: "keep serving metrics this long after the run, so a scrape sees the end of a short run"},
 		},
 		Action: runMatch,
 	}
@@ -78,8 +80,13 @@ func runMatch(c *cli.Context) error {
 	}
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	srv, err := serveMetrics(c, &cfg)
+	if err != nil {
+		return err
+	}
 	rep, err := arena.Run(ctx, cfg)
 	progress.done()
+	srv.linger(ctx, c.Duration("metrics-linger"), c.App.ErrWriter)
 	if err != nil {
 		if ctx.Err() != nil && c.Context.Err() == nil {
 			return fmt.Errorf("interrupted; every bot process was stopped")
