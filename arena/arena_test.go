@@ -103,7 +103,19 @@ func TestReplaysReSimulateExactly(t *testing.T) {
 		assert.ErrorContains(t, err, "hash")
 	})
 
+	t.Run("a recorded replay is never overwritten", func(t *testing.T) {
+		before, err := os.ReadFile(rep.Matches[0].Replay)
+		require.NoError(t, err)
+		_, err = Run(context.Background(), cfg)
+		require.ErrorContains(t, err, "file exists")
+		after, err := os.ReadFile(rep.Matches[0].Replay)
+		require.NoError(t, err)
+		assert.Equal(t, before, after)
+	})
+
 	t.Run("the same seed plays the same run", func(t *testing.T) {
+		cfg := cfg
+		cfg.ReplayDir = t.TempDir()
 		again, err := Run(context.Background(), cfg)
 		require.NoError(t, err)
 		for i := range rep.Matches {

@@ -17,6 +17,7 @@ type botProc struct {
 	entrant     Entrant
 	maxRestarts int
 	log         hclog.Logger
+	obs         Observer
 
 	mu       sync.Mutex
 	proc     *protocol.Process
@@ -61,6 +62,7 @@ func (b *botProc) start() error {
 	}
 	b.log.Debug("bot started", "bot", b.entrant.Name, "pid", p.Pid())
 	b.proc = p
+	b.obs.BotStarted(b.entrant.Name, false)
 	return nil
 }
 
@@ -78,6 +80,7 @@ func (b *botProc) get() (*protocol.Process, error) {
 		b.dead = append(b.dead, b.proc)
 		stderr := b.proc.Stderr()
 		b.proc = nil
+		b.obs.BotStopped(b.entrant.Name)
 		if b.restarts >= b.maxRestarts {
 			b.failed = &ErrRestartLimit{Bot: b.entrant.Name, Restarts: b.restarts, Stderr: stderr}
 			return nil, b.failed
@@ -90,6 +93,7 @@ func (b *botProc) get() (*protocol.Process, error) {
 		return nil, fmt.Errorf("restarting bot %s: %w", b.entrant.Name, err)
 	}
 	b.proc = p
+	b.obs.BotStarted(b.entrant.Name, true)
 	return p, nil
 }
 
@@ -99,8 +103,12 @@ func (b *botProc) stop(grace time.Duration) {
 	defer b.mu.Unlock()
 	if b.proc != nil {
 		b.proc.Kill(grace)
+		// Kept in dead so that its stderr is still saved beside the replays.
+		b.dead = append(b.dead, b.proc)
+		b.proc = nil
+		b.obs.BotStopped(b.entrant.Name)
 	}
-	for _, p := range b.dead {
+	for _, p := range b.dead { // again, for children of crashed ones (harmless twice)
 		p.Kill(0)
 	}
 }

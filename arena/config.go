@@ -55,6 +55,8 @@ type Config struct {
 	Logger    hclog.Logger
 	// OnMatch, when set, hears of every finished match (from one goroutine at a time).
 	OnMatch func(m *MatchResult, done, total int)
+	// Observer, when set, hears of bot processes, matches and decisions as they happen.
+	Observer Observer
 }
 
 // ErrConfig wraps every error about the configuration itself.
@@ -91,6 +93,9 @@ func (c *Config) check() (engine.Spec, error) {
 	}
 	if c.Logger == nil {
 		c.Logger = hclog.NewNullLogger()
+	}
+	if c.Observer == nil {
+		c.Observer = nopObserver{}
 	}
 	return spec, nil
 }

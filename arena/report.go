@@ -135,7 +135,7 @@ func (r *runner) report(results []*MatchResult, elapsed time.Duration) *Report {
 				bs.DealsBehind++
 			}
 		}
-		iv := stats.EloInterval(per)
+		iv := stats.EloInterval(per, bs.Games)
 		bs.Elo, bs.EloLow, bs.EloHigh = jsonFloat(iv.Estimate), jsonFloat(iv.Low), jsonFloat(iv.High)
 		bs.LOS = jsonFloat(stats.LOS(pairW[e], pairL[e]))
 		slices.Sort(lat[e])

@@ -45,7 +45,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		if e.Launch.Logger == nil && cfg.Logger.IsDebug() {
 			e.Launch.Logger = cfg.Logger.Named("go-plugin")
 		}
-		b := &botProc{entrant: e, maxRestarts: cfg.MaxRestarts, log: cfg.Logger}
+		b := &botProc{entrant: e, maxRestarts: cfg.MaxRestarts, log: cfg.Logger, obs: cfg.Observer}
 		r.bots = append(r.bots, b)
 		if err := b.start(); err != nil {
 			return nil, err

@@ -25,11 +25,15 @@ type Interval struct {
 }
 
 // EloInterval turns per-block scores (each block's mean score fraction, e.g. one deal
-// played in every seat rotation) into the Elo difference of their mean and its 95%
-// confidence interval. Blocks rather than games are the unit because the games of one
-// deal are correlated by design; the interval comes from the spread of block means
-// (normal approximation). With fewer than two blocks the interval is unbounded.
-func EloInterval(blocks []float64) Interval {
+// played in every seat rotation) over games games into the Elo difference of their mean
+// and its 95% confidence interval. Blocks rather than games are the unit because the
+// games of one deal are correlated by design. The interval is the Wilson score interval
+// at the effective sample size the spread of the block means implies,
+// n = p(1-p)/se^2, at most the number of games: where blocks vary it matches the normal
+// interval of the block means, and where they are all alike (a perfect score, say) it
+// stays honest instead of collapsing to a point: 200 won games give a lower bound near
+// +687 Elo, not +Inf. With fewer than two blocks it is unbounded.
+func EloInterval(blocks []float64, games int) Interval {
 	n := float64(len(blocks))
 	if n == 0 {
 		return Interval{Estimate: math.NaN(), Low: math.Inf(-1), High: math.Inf(1)}
@@ -39,15 +43,38 @@ func EloInterval(blocks []float64) Interval {
 		mean += x
 	}
 	mean /= n
-	if n < 2 {
+	if n < 2 || games < 2 {
 		return Interval{Estimate: Elo(mean), Low: math.Inf(-1), High: math.Inf(1)}
 	}
 	ss := 0.0
 	for _, x := range blocks {
 		ss += (x - mean) * (x - mean)
 	}
-	se := math.Sqrt(ss / (n - 1) / n)
-	return Interval{Estimate: Elo(mean), Low: Elo(mean - Z95*se), High: Elo(mean + Z95*se)}
+	varMean := ss / (n - 1) / n
+	eff := float64(games)
+	if varMean > 0 {
+		eff = min(eff, mean*(1-mean)/varMean)
+	}
+	eff = max(eff, 1)
+	lo, hi := Wilson(mean, eff)
+	return Interval{Estimate: Elo(mean), Low: Elo(lo), High: Elo(hi)}
+}
+
+// Wilson is the 95% Wilson score interval of a proportion p observed over n trials.
+func Wilson(p, n float64) (lo, hi float64) {
+	z2 := Z95 * Z95
+	centre := (p + z2/(2*n)) / (1 + z2/n)
+	half := Z95 / (1 + z2/n) * math.Sqrt(p*(1-p)/n+z2/(4*n*n))
+	lo, hi = centre-half, centre+half
+	// Analytically the bound at p = 0 or 1 is exactly 0 or 1; rounding must not turn an
+	// unbounded Elo into a huge finite one.
+	if p <= 0 {
+		lo = 0
+	}
+	if p >= 1 {
+		hi = 1
+	}
+	return lo, hi
 }
 
 // LOS is the likelihood of superiority: the probability that the side with wins W and

@@ -36,20 +36,25 @@ func TestEloIntervalFromBlocks(t *testing.T) {
 	t.Run("spread of block means sets the interval", func(t *testing.T) {
 		blocks := []float64{0.5, 1, 0.5, 0, 1, 0.5, 1, 0.5}
 		// mean 0.625, sample sd 0.3536, se 0.125, so p in 0.625 ± 0.245
-		iv := EloInterval(blocks)
+		iv := EloInterval(blocks, 16)
 		assert.InDelta(t, Elo(0.625), iv.Estimate, 1e-9)
-		assert.InDelta(t, Elo(0.625-Z95*0.125), iv.Low, 1e-6)
-		assert.InDelta(t, Elo(0.625+Z95*0.125), iv.High, 1e-6)
+		// n_eff = 0.625*0.375/0.125^2 = 15: Wilson(0.625, 15) = [0.379, 0.820].
+		lo, hi := Wilson(0.625, 15)
+		assert.InDelta(t, 0.379, lo, 0.001)
+		assert.InDelta(t, 0.820, hi, 0.001)
+		assert.InDelta(t, Elo(lo), iv.Low, 1e-6)
+		assert.InDelta(t, Elo(hi), iv.High, 1e-6)
 		assert.Less(t, iv.Low, iv.Estimate)
 		assert.Greater(t, iv.High, iv.Estimate)
 	})
-	t.Run("identical blocks give a point interval", func(t *testing.T) {
-		iv := EloInterval([]float64{0.75, 0.75, 0.75})
-		assert.InDelta(t, iv.Estimate, iv.Low, 1e-9)
-		assert.InDelta(t, iv.Estimate, iv.High, 1e-9)
+	t.Run("identical blocks still leave an interval", func(t *testing.T) {
+		iv := EloInterval([]float64{0.75, 0.75, 0.75}, 6)
+		assert.InDelta(t, 190.85, iv.Estimate, 0.01)
+		assert.Less(t, iv.Low, iv.Estimate-100, "three deals prove little")
+		assert.Greater(t, iv.High, iv.Estimate+100)
 	})
 	t.Run("one block is unbounded", func(t *testing.T) {
-		iv := EloInterval([]float64{0.5})
+		iv := EloInterval([]float64{0.5}, 2)
 		assert.True(t, math.IsInf(iv.Low, -1) && math.IsInf(iv.High, 1))
 	})
 }
@@ -60,4 +65,24 @@ func TestPercentileNearestRank(t *testing.T) {
 	assert.Equal(t, 5.0, Percentile(v, 50))
 	assert.Equal(t, 1.0, Percentile(v, 1))
 	assert.Equal(t, 0.0, Percentile(nil, 99))
+}
+
+func TestEloIntervalStaysHonestAtAPerfectScore(t *testing.T) {
+	perfect := make([]float64, 100)
+	for i := range perfect {
+		perfect[i] = 1
+	}
+	for _, games := range []int{30, 200, 1000} {
+		iv := EloInterval(perfect, games)
+		assert.True(t, math.IsInf(iv.High, 1), "%d games", games)
+		zero := EloInterval(make([]float64, 100), games)
+		assert.True(t, math.IsInf(zero.Low, -1), "%d games", games)
+	}
+	iv := EloInterval(perfect, 200)
+	assert.True(t, math.IsInf(iv.Estimate, 1))
+	assert.True(t, math.IsInf(iv.High, 1))
+	assert.InDelta(t, 687, iv.Low, 2, "the Wilson bound of 200 won games")
+	lo, hi := Wilson(0.5, 100)
+	assert.InDelta(t, 0.404, lo, 0.001)
+	assert.InDelta(t, 0.596, hi, 0.001)
 }

@@ -93,3 +93,13 @@ func TestBadInputGivesOneLineAndFailure(t *testing.T) {
 		assert.Empty(t, stdout.String(), "no usage dump for %v", tc.args)
 	}
 }
+
+func TestFreshDirNeverReusesARunsDirectory(t *testing.T) {
+	base := filepath.Join(t.TempDir(), "runs", "ivanhoe-20260101-000000")
+	a, err := freshDir(base)
+	require.NoError(t, err)
+	b, err := freshDir(base)
+	require.NoError(t, err)
+	assert.Equal(t, base, a)
+	assert.Equal(t, base+"-2", b)
+}

@@ -40,6 +40,8 @@ func matchCommand() *cli.Command {
 			&cli.BoolFlag{Name: "no-replays", Usage: "write no replay files"},
 			&cli.BoolFlag{Name: "json", Usage: "print the report as JSON"},
 			&cli.StringFlag{Name: "log-level", Value: "warn", Usage: "arena log level: trace, debug, info, warn, error"},
+			&cli.StringFlag{Name: "metrics-addr", Usage: "serve Prometheus metrics on host:port (e.g. 127.0.0.1:9464) during the run"},
+			&cli.DurationFlag{Name: "metrics-linger", Usage: "keep serving metrics this long after the run, so a scrape sees the end of a short run"},
 		},
 		Action: runMatch,
 	}
@@ -58,7 +60,9 @@ func runMatch(c *cli.Context) error {
 	}
 	replays := c.String("replays")
 	if replays == "" && !c.Bool("no-replays") {
-		replays = filepath.Join("arena-replays", c.String("game")+"-"+time.Now().UTC().Format("20060102-150405"))
+		if replays, err = freshDir(filepath.Join("arena-replays", c.String("game")+"-"+time.Now().UTC().Format("20060102-150405"))); err != nil {
+			return err
+		}
 	}
 	if c.Bool("no-replays") {
 		replays = ""
@@ -76,8 +80,13 @@ func runMatch(c *cli.Context) error {
 	}
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	srv, err := serveMetrics(c, &cfg)
+	if err != nil {
+		return err
+	}
 	rep, err := arena.Run(ctx, cfg)
 	progress.done()
+	srv.linger(ctx, c.Duration("metrics-linger"), c.App.ErrWriter)
 	if err != nil {
 		if ctx.Err() != nil && c.Context.Err() == nil {
 			return fmt.Errorf("interrupted; every bot process was stopped")
@@ -240,4 +249,25 @@ func flagsFirst(app *cli.App, args []string) []string {
 		out = append(append(out, "--"), pos...)
 	}
 	return out
+}
+
+// freshDir creates a directory no earlier run has used: base, else base-2, base-3...
+// so that two runs started in the same second never share replay files.
+func freshDir(base string) (string, error) {
+	if err := os.MkdirAll(filepath.Dir(base), 0o755); err != nil {
+		return "", err
+	}
+	for i := 1; ; i++ {
+		dir := base
+		if i > 1 {
+			dir = fmt.Sprintf("%s-%d", base, i)
+		}
+		err := os.Mkdir(dir, 0o755)
+		if err == nil {
+			return dir, nil
+		}
+		if !os.IsExist(err) || i > 1000 {
+			return "", err
+		}
+	}
 }
