@@ -69,6 +69,8 @@ type ArenaPlayer struct {
 	// writes none.
 	ReplayDir string
 	Logger    hclog.Logger
+	// Observer, when set, hears of the runner's bots, matches and decisions (metrics).
+	Observer arena.Observer
 }
 
 // PlayBlock runs block b through arena.Run and records each game as it ends. A
@@ -92,7 +94,7 @@ func (p *ArenaPlayer) PlayBlock(ctx context.Context, b store.Block, bots []store
 	started := time.Now()
 	_, err := arena.Run(ctx, arena.Config{
 		Game: b.Game, Entrants: entrants, Games: b.Rotations, Seed: b.Seed, Parallel: 1,
-		Clock: p.Clock, MaxRestarts: p.MaxRestarts, ReplayDir: replays, Logger: p.Logger,
+		Clock: p.Clock, MaxRestarts: p.MaxRestarts, ReplayDir: replays, Logger: p.Logger, Observer: p.Observer,
 		OnMatch: func(m *arena.MatchResult, _, _ int) {
 			now := time.Now()
 			g := store.Match{Block: b.ID, Rotation: m.Rotation, Game: b.Game, Seed: m.Seed, Adjudicated: m.Adjudicated,

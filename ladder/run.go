@@ -38,8 +38,9 @@ type RunConfig struct {
 	Duration time.Duration
 	// Seed seeds the choice of tables and the deals.
 	Seed uint64
-	// OnGame, when set, hears of every recorded game (one call at a time).
-	OnGame func(m store.Match, bots map[int64]store.Bot)
+	// OnGame, when set, hears of every recorded game (one call at a time), with the
+	// live Elo of its bots after it.
+	OnGame func(m store.Match, bots map[int64]store.Bot, live map[int64]float64)
 }
 
 // RunSummary counts what a run did.
@@ -306,7 +307,11 @@ func (r *runner) play(ctx context.Context, b store.Block) error {
 		}
 		_ = r.liveElo.Update(seats, places)
 		if r.cfg.OnGame != nil {
-			r.cfg.OnGame(rec, r.bots)
+			live := map[int64]float64{}
+			for _, s := range rec.Seats {
+				live[s.Bot] = r.liveElo.Elo[r.liveIdx[s.Bot]]
+			}
+			r.cfg.OnGame(rec, r.bots, live)
 		}
 		return nil
 	})

@@ -42,7 +42,8 @@ func ladderCommand() *cli.Command {
 					&cli.DurationFlag{Name: "decision", Value: d.Decision, Usage: "time allowed per decision"},
 					&cli.DurationFlag{Name: "bank", Value: d.Bank, Usage: "time bank of a seat for a whole game"},
 					&cli.IntFlag{Name: "max-restarts", Value: 3, Usage: "restarts of a crashed bot per block before the run stops"},
-					&cli.StringFlag{Name: "metrics", Usage: "serve Prometheus metrics on this address (host:port)"},
+					&cli.StringFlag{Name: "metrics-addr", Usage: "serve Prometheus metrics on host:port (e.g. 127.0.0.1:9464) during the run"},
+					&cli.DurationFlag{Name: "refresh", Value: time.Minute, Usage: "how often the official ratings on the metrics are refitted"},
 					&cli.StringFlag{Name: "log-level", Value: "warn", Usage: "arena log level: trace, debug, info, warn, error"},
 					dbFlag(),
 				},
@@ -96,19 +97,37 @@ func ladderRun(c *cli.Context) error {
 	player := &ladder.ArenaPlayer{Launch: ladder.StoreLauncher(st.Dir(), builtinLaunch), Clock: clock, MaxRestarts: restarts,
 		ReplayDir: filepath.Join(st.Dir(), "replays"), Logger: log}
 
+	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	var m *metrics.Metrics
-	if addr := c.String("metrics"); addr != "" {
+	if addr := c.String("metrics-addr"); addr != "" {
 		m = metrics.New()
 		srv, err := m.Serve(addr)
 		if err != nil {
-			return fmt.Errorf("metrics: %w", err)
+			return fmt.Errorf("--metrics-addr %s: %w", addr, err)
 		}
 		defer srv.Close()
+		fmt.Fprintf(c.App.ErrWriter, "metrics on http://%s/metrics\n", srv.Addr)
+		player.Observer = m.Observer()
 		publishOfficial(c, st, game, m)
+		if every := c.Duration("refresh"); every > 0 {
+			tick := time.NewTicker(every)
+			defer tick.Stop()
+			go func() {
+				for {
+					select {
+					case <-tick.C:
+						publishOfficial(c, st, game, m)
+					case <-ctx.Done():
+						return
+					}
+				}
+			}()
+		}
 	}
 	cfg := ladder.RunConfig{Store: st, Player: player, Game: game, Players: c.Int("players"), Parallel: c.Int("jobs"),
 		Matches: c.Int("matches"), Duration: c.Duration("for"), Seed: seed,
-		OnGame: func(g store.Match, bots map[int64]store.Bot) {
+		OnGame: func(g store.Match, bots map[int64]store.Bot, live map[int64]float64) {
 			places := make([]int, len(g.Seats))
 			var seats []string
 			for i, s := range g.Seats {
@@ -125,11 +144,10 @@ func ladderRun(c *cli.Context) error {
 					name := fmt.Sprintf("%s v%d", bots[s.Bot].Name, bots[s.Bot].Version)
 					m.GamesRecorded.WithLabelValues(game, name).Inc()
 					m.ScoreRecorded.WithLabelValues(game, name).Add(ladder.Points(places, i))
+					m.Rating.WithLabelValues(game, name, "live").Set(live[s.Bot])
 				}
 			}
 		}}
-	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	sum, err := ladder.Run(ctx, cfg)
 	if m != nil {
 		publishOfficial(c, st, game, m)

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -202,4 +204,50 @@ func TestLadderInterruptStopsCleanly(t *testing.T) {
 	n := 0
 	require.NoError(t, st.Matches(context.Background(), "ninjas", func(store.Match) error { n++; return nil }))
 	assert.GreaterOrEqual(t, n, 4)
+}
+
+func TestLadderServesMetrics(t *testing.T) {
+	dir, err := os.MkdirTemp(bin, "ladder-metrics-")
+	require.NoError(t, err)
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	db := filepath.Join(dir, "ladder.db")
+	for _, b := range []string{"random", "heuristic"} {
+		r := runArena(t, dir, "bot", "add", b, "--db", db)
+		require.Equal(t, 0, r.code, r.stderr)
+	}
+	cmd := exec.Command(filepath.Join(bin, "arena"), "ladder", "run", "--game", "ivanhoe", "--metrics-addr", "127.0.0.1:0", "--db", db)
+	cmd.Dir = dir
+	stderr, err := cmd.StderrPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	defer func() { _ = cmd.Process.Signal(syscall.SIGINT); _ = cmd.Wait(); requireNoLeftovers(t) }()
+	lines := bufio.NewScanner(stderr)
+	url := ""
+	for n := 0; n < 4 && lines.Scan(); {
+		l := lines.Text()
+		if u, ok := strings.CutPrefix(l, "metrics on "); ok {
+			url = u
+		}
+		if strings.HasPrefix(l, "block ") {
+			n++
+		}
+	}
+	require.NotEmpty(t, url)
+	go func() { // keep the pipe drained
+		for lines.Scan() {
+		}
+	}()
+	resp, err := http.Get(url)
+	require.NoError(t, err)
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	require.NoError(t, err)
+	for _, want := range []string{
+		`arena_ladder_games_recorded_total{bot="heuristic v1",game="ivanhoe"}`,
+		`arena_ladder_rating_elo{bot="random v1",game="ivanhoe",kind="live"}`,
+		`arena_ladder_score_total{bot="heuristic v1",game="ivanhoe"}`,
+		`arena_matches_started_total{game="ivanhoe"}`,
+	} {
+		assert.Contains(t, string(body), want)
+	}
 }
