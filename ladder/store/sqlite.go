@@ -35,6 +35,11 @@ var sqliteHeader = []byte("SQLite format 3\x00")
 // database, is damaged, or has a schema newer than this program knows gives an error
 // and is left exactly as it was.
 func Open(path string) (*SQLite, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("ladder database %s: %w", path, err)
+	}
+	path = abs
 	if err := checkFile(path); err != nil {
 		return nil, err
 	}
@@ -48,7 +53,10 @@ func Open(path string) (*SQLite, error) {
 	// Writers take the lock when they begin, so two writers queue on the busy timeout
 	// instead of one failing when it upgrades a read lock.
 	q.Set("_txlock", "immediate")
-	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	// A URI, so that a name with '?', '#' or '%' in it is the file's name and not
+	// the start of parameters.
+	dsn := (&url.URL{Scheme: "file", Path: path, RawQuery: q.Encode()}).String()
+	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("ladder database %s: %w", path, err)
 	}

@@ -181,6 +181,18 @@ func TestOpenRefusesWithoutTouching(t *testing.T) {
 			assert.Equal(t, before, digest(t, path))
 		})
 	}
+	t.Run("a name with characters a URI reserves is the file's name", func(t *testing.T) {
+		dir := filepath.Join(t.TempDir(), "odd #1 %41")
+		path := filepath.Join(dir, "a?b.db")
+		s, err := Open(path)
+		require.NoError(t, err)
+		addBots(t, s, "a")
+		require.NoError(t, s.Close())
+		assert.FileExists(t, path)
+		entries, err := os.ReadDir(filepath.Dir(dir))
+		require.NoError(t, err)
+		assert.Len(t, entries, 1, "nothing created beside the directory")
+	})
 	t.Run("a directory", func(t *testing.T) {
 		_, err := Open(t.TempDir())
 		require.ErrorContains(t, err, "is a directory")
