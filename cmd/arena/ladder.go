@@ -32,7 +32,7 @@ func ladderCommand() *cli.Command {
 			&cli.Command{
 				Name:  "run",
 				Usage: "play tables of ladder bots in duplicate blocks and record every game; Ctrl-C stops, the next run resumes",
-				Flags: []cli.Flag{
+				Flags: append([]cli.Flag{
 					&cli.StringFlag{Name: "game", Required: true, Usage: "the game: " + strings.Join(engine.Names(), ", ")},
 					&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: 1, Usage: "blocks played at once"},
 					&cli.IntFlag{Name: "matches", Usage: "stop after this many games, rounded up to whole blocks"},
@@ -42,11 +42,10 @@ func ladderCommand() *cli.Command {
 					&cli.DurationFlag{Name: "decision", Value: d.Decision, Usage: "time allowed per decision"},
 					&cli.DurationFlag{Name: "bank", Value: d.Bank, Usage: "time bank of a seat for a whole game"},
 					&cli.IntFlag{Name: "max-restarts", Value: 3, Usage: "restarts of a crashed bot per block before the run stops"},
-					&cli.StringFlag{Name: "metrics-addr", Usage: "serve Prometheus metrics on host:port (e.g. 127.0.0.1:9464) during the run"},
 					&cli.DurationFlag{Name: "refresh", Value: time.Minute, Usage: "how often the official ratings on the metrics are refitted"},
 					&cli.StringFlag{Name: "log-level", Value: "warn", Usage: "arena log level: trace, debug, info, warn, error"},
 					dbFlag(),
-				},
+				}, metricsFlags()...),
 				Action: ladderRun,
 			},
 			&cli.Command{
@@ -100,14 +99,13 @@ func ladderRun(c *cli.Context) error {
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	var m *metrics.Metrics
-	if addr := c.String("metrics-addr"); addr != "" {
-		m = metrics.New()
-		srv, err := m.Serve(addr)
-		if err != nil {
-			return fmt.Errorf("--metrics-addr %s: %w", addr, err)
-		}
-		defer srv.Close()
-		fmt.Fprintf(c.App.ErrWriter, "metrics on http://%s/metrics\n", srv.Addr)
+	ms, err := startMetrics(c)
+	if err != nil {
+		return err
+	}
+	if ms != nil {
+		m = ms.m
+		defer ms.linger(ctx, c.Duration("metrics-linger"), c.App.ErrWriter)
 		player.Observer = m.Observer()
 		publishOfficial(c, st, game, m)
 		if every := c.Duration("refresh"); every > 0 {

@@ -18,8 +18,16 @@ type metricsServer struct {
 	m   *metrics.Metrics
 }
 
-// serveMetrics starts serving when --metrics-addr is set and hooks the run to it.
-func serveMetrics(c *cli.Context, cfg *arena.Config) (*metricsServer, error) {
+// metricsFlags are the flags of every command that can serve metrics.
+func metricsFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "metrics-addr", Usage: "serve Prometheus metrics on host:port (e.g. 127.0.0.1:9464) during the run"},
+		&cli.DurationFlag{Name: "metrics-linger", Usage: "keep serving metrics this long after the run, so a scrape sees the end of a short run"},
+	}
+}
+
+// startMetrics serves /metrics when --metrics-addr is set; nil otherwise.
+func startMetrics(c *cli.Context) (*metricsServer, error) {
 	addr := c.String("metrics-addr")
 	if addr == "" {
 		return nil, nil
@@ -30,8 +38,16 @@ func serveMetrics(c *cli.Context, cfg *arena.Config) (*metricsServer, error) {
 		return nil, fmt.Errorf("--metrics-addr %s: %w", addr, err)
 	}
 	fmt.Fprintf(c.App.ErrWriter, "metrics on http://%s/metrics\n", srv.Addr)
-	cfg.Observer = m.Observer()
 	return &metricsServer{srv: srv, m: m}, nil
+}
+
+// serveMetrics starts serving when --metrics-addr is set and hooks the run to it.
+func serveMetrics(c *cli.Context, cfg *arena.Config) (*metricsServer, error) {
+	s, err := startMetrics(c)
+	if s != nil {
+		cfg.Observer = s.m.Observer()
+	}
+	return s, err
 }
 
 // linger keeps serving for d after the run (or until interrupted), then stops.
