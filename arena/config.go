@@ -57,6 +57,11 @@ type Config struct {
 	OnMatch func(m *MatchResult, done, total int)
 	// Observer, when set, hears of bot processes, matches and decisions as they happen.
 	Observer Observer
+	// Stop, when set, is asked after every completed deal (all its rotations played),
+	// with every completed deal so far in the order they completed; returning true ends
+	// the run early (a sequential test that has decided, say). Matches in flight are
+	// abandoned, and the report covers the completed deals only.
+	Stop func(deals []DealBlock) bool
 }
 
 // ErrConfig wraps every error about the configuration itself.

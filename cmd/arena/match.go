@@ -39,6 +39,7 @@ func matchCommand() *cli.Command {
 			&cli.StringFlag{Name: "replays", Value: "", Usage: "directory for replay files (default arena-replays/GAME-TIME)"},
 			&cli.BoolFlag{Name: "no-replays", Usage: "write no replay files"},
 			&cli.BoolFlag{Name: "json", Usage: "print the report as JSON"},
+			&cli.StringFlag{Name: "sprt", Usage: "elo0,elo1[,alpha,beta]: stop when a sequential test of the first bot against the second decides (normalized Elo bounds, as fishtest)"},
 			&cli.StringFlag{Name: "log-level", Value: "warn", Usage: "arena log level: trace, debug, info, warn, error"},
 		}, metricsFlags()...),
 		Action: runMatch,
@@ -78,6 +79,13 @@ func runMatch(c *cli.Context) error {
 	}
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	var sprt *sprtRun
+	if spec := c.String("sprt"); spec != "" {
+		if sprt, err = parseSPRT(spec, len(entrants)); err != nil {
+			return err
+		}
+		cfg.Stop = sprt.stop
+	}
 	srv, err := serveMetrics(c, &cfg)
 	if err != nil {
 		return err
@@ -94,7 +102,13 @@ func runMatch(c *cli.Context) error {
 	if c.Bool("json") {
 		return rep.WriteJSON(c.App.Writer)
 	}
-	return rep.WriteTable(c.App.Writer)
+	if err := rep.WriteTable(c.App.Writer); err != nil {
+		return err
+	}
+	if sprt != nil {
+		return sprt.write(c.App.Writer, entrants[0].Name)
+	}
+	return nil
 }
 
 // resolveBots turns command-line bots into entrants: a built-in name runs this very
