@@ -18,6 +18,7 @@ type botProc struct {
 	entrant     Entrant
 	maxRestarts int
 	log         hclog.Logger
+	obs         Observer
 
 	mu       sync.Mutex
 	proc     *protocol.Process
@@ -74,6 +75,7 @@ func (b *botProc) start() error {
 	}
 	b.log.Debug("bot started", "bot", b.entrant.Name, "pid", p.Pid())
 	b.proc = p
+	b.obs.BotStarted(b.entrant.Name, false)
 	return nil
 }
 
@@ -91,6 +93,7 @@ func (b *botProc) get() (*protocol.Process, error) {
 		b.dead = append(b.dead, b.proc)
 		stderr := b.proc.Stderr()
 		b.proc = nil
+		b.obs.BotStopped(b.entrant.Name)
 		if b.restarts >= b.maxRestarts {
 			b.failed = &ErrRestartLimit{Bot: b.entrant.Name, Restarts: b.restarts, Stderr: stderr}
 			return nil, b.failed
@@ -115,6 +118,7 @@ func (b *botProc) get() (*protocol.Process, error) {
 	}
 	b.startErr = nil
 	b.proc = p
+	b.obs.BotStarted(b.entrant.Name, true)
 	return p, nil
 }
 
@@ -124,8 +128,12 @@ func (b *botProc) stop(grace time.Duration) {
 	defer b.mu.Unlock()
 	if b.proc != nil {
 		b.proc.Kill(grace)
+		// Kept in dead so that its stderr is still saved beside the replays.
+		b.dead = append(b.dead, b.proc)
+		b.proc = nil
+		b.obs.BotStopped(b.entrant.Name)
 	}
-	for _, p := range b.dead {
+	for _, p := range b.dead { // again, for children of crashed ones (harmless twice)
 		p.Kill(0)
 	}
 }

@@ -68,6 +68,13 @@ type Config struct {
 	MaxForfeitShare float64
 	// OnMatch, when set, hears of every finished match (from one goroutine at a time).
 	OnMatch func(m *MatchResult, done, total int)
+	// Observer, when set, hears of bot processes, matches and decisions as they happen.
+	Observer Observer
+	// Stop, when set, is asked after every completed deal (all its rotations played),
+	// with every completed deal so far in the order they completed; returning true ends
+	// the run early (a sequential test that has decided, say). Matches in flight are
+	// abandoned, and the report covers the completed deals only.
+	Stop func(deals []DealBlock) bool
 }
 
 // ErrConfig wraps every error about the configuration itself.
@@ -113,6 +120,9 @@ func (c *Config) check() (engine.Spec, error) {
 	}
 	if c.Logger == nil {
 		c.Logger = hclog.NewNullLogger()
+	}
+	if c.Observer == nil {
+		c.Observer = nopObserver{}
 	}
 	return spec, nil
 }

@@ -68,7 +68,15 @@ type seatState struct {
 	forfeit bool
 }
 
-func (r *runner) play(ctx context.Context, m matchSpec) (*MatchResult, error) {
+func (r *runner) play(ctx context.Context, m matchSpec) (res *MatchResult, err error) {
+	cfg := &r.cfg
+	cfg.Observer.MatchStarted(cfg.Game)
+	began := time.Now()
+	defer func() { cfg.Observer.MatchFinished(cfg.Game, res, time.Since(began), err) }()
+	return r.playMatch(ctx, m)
+}
+
+func (r *runner) playMatch(ctx context.Context, m matchSpec) (*MatchResult, error) {
 	cfg := &r.cfg
 	n := len(m.entrants)
 	g, err := engine.New(cfg.Game, m.seed, n)
@@ -163,6 +171,7 @@ func (r *runner) play(ctx context.Context, m matchSpec) (*MatchResult, error) {
 			rep, elapsed, err := st.conn.Decide(req, limit+cfg.Clock.Grace)
 			st.bank -= elapsed
 			took = elapsed
+			cfg.Observer.Decision(cfg.Game, res.Seats[s].Bot, elapsed)
 			switch {
 			case err != nil && ctx.Err() != nil:
 				return nil, ctx.Err()

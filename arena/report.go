@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -27,8 +28,10 @@ type Report struct {
 	Sandbox SandboxJSON `json:"sandbox"`
 	Bots    []BotStats  `json:"bots"`
 	// DealBlocks lists every deal: each bot's mean points over the deal's rotations.
-	DealBlocks []DealBlock    `json:"deal_blocks"`
-	Matches    []*MatchResult `json:"matches"`
+	DealBlocks []DealBlock `json:"deal_blocks"`
+	// Stopped is set when Config.Stop ended the run before every deal was played.
+	Stopped bool           `json:"stopped,omitempty"`
+	Matches []*MatchResult `json:"matches"`
 }
 
 // BotStats is one entrant's line of the report.
@@ -114,10 +117,8 @@ func (r *runner) report(results []*MatchResult, elapsed time.Duration) *Report {
 			}
 		}
 	}
-	for d := 0; d < len(results); d++ {
-		if b, ok := blocks[d]; ok {
-			rep.DealBlocks = append(rep.DealBlocks, *b)
-		}
+	for _, d := range slices.Sorted(maps.Keys(blocks)) { // deals stopped early can leave gaps
+		rep.DealBlocks = append(rep.DealBlocks, *blocks[d])
 	}
 	rep.Deals = len(rep.DealBlocks)
 	for e := range rep.Bots {

@@ -2,6 +2,7 @@ package arena
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -58,7 +59,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		if e.Launch.Logger == nil && cfg.Logger.IsDebug() {
 			e.Launch.Logger = cfg.Logger.Named("go-plugin")
 		}
-		b := &botProc{entrant: e, maxRestarts: cfg.MaxRestarts, log: cfg.Logger}
+		b := &botProc{entrant: e, maxRestarts: cfg.MaxRestarts, log: cfg.Logger, obs: cfg.Observer}
 		r.bots = append(r.bots, b)
 		if err := b.start(); err != nil {
 			return nil, err
@@ -99,7 +100,12 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	started := time.Now()
 	results := make([]*MatchResult, 0, len(matches))
 	dq := &disqualifier{share: cfg.MaxForfeitShare, matches: len(matches), forfeits: make([]int, len(r.bots)), bots: r.bots}
+	deals := newDealTally(len(cfg.Entrants))
+	stopped := false
 	for res := range done {
+		if stopped {
+			continue // draining what was in flight when the run was stopped
+		}
 		results = append(results, res)
 		if err := dq.add(res); err != nil && ctx.Err() == nil {
 			cfg.Logger.Warn("bot disqualified", "error", err)
@@ -108,16 +114,62 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		if cfg.OnMatch != nil {
 			cfg.OnMatch(res, len(results), len(matches))
 		}
+		if deals.add(res) && cfg.Stop != nil && cfg.Stop(deals.completed) {
+			stopped = true
+			cancel(errStopped)
+		}
 	}
-	if err := context.Cause(ctx); err != nil {
+	if err := context.Cause(ctx); err != nil && !errors.Is(err, errStopped) {
 		return nil, err
 	}
-	if len(results) != len(matches) {
+	if stopped {
+		results = deals.only(results)
+	} else if len(results) != len(matches) {
 		return nil, fmt.Errorf("only %d of %d matches were played", len(results), len(matches))
 	}
 	rep := r.report(results, time.Since(started))
 	rep.Sandbox = r.sandbox
+	rep.Stopped = stopped
 	return rep, nil
+}
+
+// errStopped is the cause of a run that Config.Stop ended.
+var errStopped = errors.New("stopped early")
+
+// dealTally follows which deals have all their rotations played.
+type dealTally struct {
+	n         int
+	played    map[int][]*MatchResult
+	completed []DealBlock
+}
+
+func newDealTally(n int) *dealTally { return &dealTally{n: n, played: map[int][]*MatchResult{}} }
+
+// add counts a finished match and reports whether it completed its deal.
+func (d *dealTally) add(m *MatchResult) bool {
+	d.played[m.Deal] = append(d.played[m.Deal], m)
+	if len(d.played[m.Deal]) < d.n {
+		return false
+	}
+	b := DealBlock{Deal: m.Deal, Seed: m.Seed, Points: make([]float64, d.n)}
+	for _, g := range d.played[m.Deal] {
+		for _, s := range g.Seats {
+			b.Points[s.Entrant] += s.Points / float64(d.n)
+		}
+	}
+	d.completed = append(d.completed, b)
+	return true
+}
+
+// only keeps the results of completed deals.
+func (d *dealTally) only(results []*MatchResult) []*MatchResult {
+	var out []*MatchResult
+	for _, m := range results {
+		if len(d.played[m.Deal]) == d.n {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // schedule lists the matches: deal d is played in every cyclic rotation of the

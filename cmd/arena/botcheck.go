@@ -20,14 +20,14 @@ import (
 // botCheckCommand is `check PATH`, a compliance check for bot authors: it starts the
 // bot in the arena's sandbox and checks its handshake, its health service, a whole
 // match in each game (against the built-in random bot) with its timing, and a clean
-// exit. It prints one line per check and fails when any check fails. It is meant to
-// hang under `arena bot`; see topLevel for its interim name.
+// exit. It prints one line per check and fails when any check fails. It hangs under
+// `arena bot`.
 func botCheckCommand() *cli.Command {
 	d := arena.DefaultClock
 	return &cli.Command{
 		Name:      "check",
 		Usage:     "check that a bot program is ready for the arena: handshake, health, a match in each game, timing, clean exit",
-		ArgsUsage: "PATH",
+		ArgsUsage: "[flags] PATH",
 		Flags: append([]cli.Flag{
 			&cli.StringSliceFlag{Name: "game", Usage: "a game the bot plays (repeatable; default: every game)"},
 			&cli.DurationFlag{Name: "decision", Value: d.Decision, Usage: "time allowed per decision"},
@@ -38,10 +38,9 @@ func botCheckCommand() *cli.Command {
 	}
 }
 
-// topLevel renames a command for the top level (`arena bot-check` until `arena bot`
-// exists to hold `check`).
-func topLevel(c *cli.Command, name string) *cli.Command {
-	c.Name = name
+// withSubcommands hangs more subcommands under a command (`check` under `bot`).
+func withSubcommands(c *cli.Command, subs ...*cli.Command) *cli.Command {
+	c.Subcommands = append(c.Subcommands, withUsageErrors(subs...)...)
 	return c
 }
 

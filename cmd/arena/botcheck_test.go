@@ -11,7 +11,7 @@ import (
 )
 
 func TestBotCheckPassesAGoodBot(t *testing.T) {
-	r := runArena(t, t.TempDir(), "bot-check", filepath.Join(bin, "random-bot"))
+	r := runArena(t, t.TempDir(), "bot", "check", filepath.Join(bin, "random-bot"))
 	require.Equal(t, 0, r.code, r.stdout+r.stderr)
 	for _, want := range []string{"PASS  handshake", "PASS  health", "PASS  play ivanhoe", "PASS  play kardinal",
 		"PASS  play ninjas", "PASS  timing ninjas", "PASS  shutdown", "all checks passed"} {
@@ -24,7 +24,7 @@ func TestBotCheckFailsABotThatDoesNotShakeHands(t *testing.T) {
 	dir := t.TempDir()
 	bot := filepath.Join(dir, "talker")
 	require.NoError(t, os.WriteFile(bot, []byte("#!/bin/sh\necho hello\n"), 0o755))
-	r := runArena(t, dir, "bot-check", bot, "--game", "ninjas")
+	r := runArena(t, dir, "bot", "check", "--game", "ninjas", bot)
 	assert.Equal(t, 1, r.code)
 	assert.Contains(t, r.stdout, "FAIL  handshake")
 	assert.Contains(t, r.stdout, "Unrecognized remote plugin message: hello")

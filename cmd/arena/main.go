@@ -8,6 +8,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/arena-games/arena/protocol/sandbox"
+
 	// The games the arena knows register themselves.
 	_ "github.com/arena-games/arena/engine/ivanhoe"
 	_ "github.com/arena-games/arena/engine/kardinal"
@@ -15,6 +17,8 @@ import (
 )
 
 func main() {
+	// Started as the sandbox's helper, the binary confines itself and execs the bot.
+	sandbox.RunHelper(os.Args)
 	app := newApp()
 	if err := app.Run(flagsFirst(app, os.Args)); err != nil {
 		fmt.Fprintln(os.Stderr, "arena:", err)
@@ -41,8 +45,9 @@ func newApp() *cli.App {
 			matchCommand(),
 			replayCommand(),
 			serveBotCommand(),
+			withSubcommands(botCommand(), botCheckCommand()),
+			ladderCommand(),
 			sandboxExecCommand(),
-			topLevel(botCheckCommand(), "bot-check"),
 		),
 	}
 }

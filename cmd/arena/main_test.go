@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -102,4 +103,35 @@ func TestFreshDirNeverReusesARunsDirectory(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, base, a)
 	assert.Equal(t, base+"-2", b)
+}
+
+// TestSPRTStopsTheMatchWhenItDecides: the heuristic is far stronger than random, so a
+// test of nElo 0 against 5 accepts H1 long before the games asked for are played, and the
+// report covers the completed deals only.
+func TestSPRTStopsTheMatchWhenItDecides(t *testing.T) {
+	r := runArena(t, t.TempDir(), "match", "heuristic", "random", "--games", "4000", "--sprt", "0,5", "--no-replays")
+	require.Equal(t, 0, r.code, r.stderr)
+	out := r.stdout
+	assert.Regexp(t, `LLR \d+\.\d+ \(bounds -2\.94, 2\.94\) after \d+ deal pairs .*: H1 accepted`, out)
+	var games int
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		if len(f) > 2 && f[0] == "heuristic" {
+			games, _ = strconv.Atoi(f[1])
+		}
+	}
+	assert.Greater(t, games, 0)
+	assert.Less(t, games, 1000, "stopped early")
+	assert.Equal(t, 0, games%2, "whole deals only")
+	for _, bad := range [][]string{
+		{"match", "heuristic", "random", "random", "--sprt", "0,5"},
+		{"match", "heuristic", "random", "--sprt", "0"},
+		{"match", "heuristic", "random", "--sprt", "0,x"},
+		{"match", "heuristic", "random", "--sprt", "5,0"},
+	} {
+		r := runArena(t, t.TempDir(), bad...)
+		assert.NotEqual(t, 0, r.code, "%v", bad)
+		assert.Contains(t, r.stderr, "--sprt", "%v", bad)
+	}
+	requireNoLeftovers(t)
 }

@@ -39,8 +39,9 @@ func matchCommand() *cli.Command {
 			&cli.StringFlag{Name: "replays", Value: "", Usage: "directory for replay files (default arena-replays/GAME-TIME)"},
 			&cli.BoolFlag{Name: "no-replays", Usage: "write no replay files"},
 			&cli.BoolFlag{Name: "json", Usage: "print the report as JSON"},
+			&cli.StringFlag{Name: "sprt", Usage: "elo0,elo1[,alpha,beta]: stop when a sequential test of the first bot against the second decides (normalized Elo bounds, as fishtest)"},
 			&cli.StringFlag{Name: "log-level", Value: "warn", Usage: "arena log level: trace, debug, info, warn, error"},
-		}, sandboxFlags()...),
+		}, append(metricsFlags(), sandboxFlags()...)...),
 		Action: runMatch,
 	}
 }
@@ -83,8 +84,20 @@ func runMatch(c *cli.Context) error {
 	}
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	var sprt *sprtRun
+	if spec := c.String("sprt"); spec != "" {
+		if sprt, err = parseSPRT(spec, len(entrants)); err != nil {
+			return err
+		}
+		cfg.Stop = sprt.stop
+	}
+	srv, err := serveMetrics(c, &cfg)
+	if err != nil {
+		return err
+	}
 	rep, err := arena.Run(ctx, cfg)
 	progress.done()
+	srv.linger(ctx, c.Duration("metrics-linger"), c.App.ErrWriter)
 	if err != nil {
 		if ctx.Err() != nil && c.Context.Err() == nil {
 			return fmt.Errorf("interrupted; every bot process was stopped")
@@ -94,7 +107,13 @@ func runMatch(c *cli.Context) error {
 	if c.Bool("json") {
 		return rep.WriteJSON(c.App.Writer)
 	}
-	return rep.WriteTable(c.App.Writer)
+	if err := rep.WriteTable(c.App.Writer); err != nil {
+		return err
+	}
+	if sprt != nil {
+		return sprt.write(c.App.Writer, entrants[0].Name)
+	}
+	return nil
 }
 
 // resolveBots turns command-line bots into entrants: a built-in name runs this very
@@ -198,8 +217,19 @@ func flagsFirst(app *cli.App, args []string) []string {
 	}
 	var cmd *cli.Command
 	for _, c := range app.Commands {
-		if c.Name == args[1] && (c.Name == "match" || c.Name == "replay" || c.Name == "bot-check") {
+		if c.Name == args[1] && (c.Name == "match" || c.Name == "replay") {
 			cmd = c
+		}
+	}
+	head := 2
+	// `arena bot add PATH --name NAME` and the ladder's commands: the same, one level down.
+	for _, c := range app.Commands {
+		if c.Name == args[1] && (c.Name == "bot" || c.Name == "ladder") && len(args) > 2 {
+			for _, sub := range c.Subcommands {
+				if sub.Name == args[2] {
+					cmd, head = sub, 3
+				}
+			}
 		}
 	}
 	if cmd == nil {
@@ -213,7 +243,7 @@ func flagsFirst(app *cli.App, args []string) []string {
 		}
 	}
 	var flags, pos []string
-	rest := args[2:]
+	rest := args[head:]
 	for i := 0; i < len(rest); i++ {
 		a := rest[i]
 		if a == "--" {
@@ -231,7 +261,7 @@ func flagsFirst(app *cli.App, args []string) []string {
 		}
 		pos = append(pos, a)
 	}
-	out := append([]string{args[0], args[1]}, flags...)
+	out := append(append([]string{}, args[:head]...), flags...)
 	if len(pos) > 0 {
 		out = append(append(out, "--"), pos...)
 	}

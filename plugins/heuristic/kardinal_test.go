@@ -1,130 +1,13 @@
 package heuristic
 
 import (
-	"fmt"
-	"math"
-	"os"
-	"strconv"
 	"testing"
 
 	"github.com/arena-games/arena/engine"
 	"github.com/arena-games/arena/engine/kardinal"
-	"github.com/arena-games/arena/plugins/random"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-// kardinalTally is the heuristic's record against random seats.
-type kardinalTally struct {
-	games, wins    int
-	score          float64 // per game: the share of opponents beaten, ties half
-	points, oppPts float64
-}
-
-func (k *kardinalTally) add(r engine.Result, seat int) {
-	n := len(r.Place)
-	beaten := 0.0
-	opp := 0.0
-	for s := 0; s < n; s++ {
-		if s == seat {
-			continue
-		}
-		opp += float64(r.Score[s]) / float64(n-1)
-		switch {
-		case r.Place[s] > r.Place[seat]:
-			beaten++
-		case r.Place[s] == r.Place[seat]:
-			beaten += 0.5
-		}
-	}
-	x := beaten / float64(n-1)
-	k.games++
-	k.score += x
-	if r.Place[seat] == 0 {
-		k.wins++
-	}
-	k.points += float64(r.Score[seat])
-	k.oppPts += opp
-}
-
-func (k *kardinalTally) rate() float64 { return k.score / float64(k.games) }
-
-// wilson95 is the Wilson 95% interval of the score rate. A per-game score lies in
-// [0, 1] and has at most the variance of a coin with the same mean, so the interval is
-// conservative; unlike the normal one it stays honest near a rate of 1.
-func (k *kardinalTally) wilson95() (lo, hi float64) {
-	const z = 1.96
-	n := float64(k.games)
-	p := k.rate()
-	mid := (p + z*z/(2*n)) / (1 + z*z/n)
-	half := z / (1 + z*z/n) * math.Sqrt(p*(1-p)/n+z*z/(4*n*n))
-	return mid - half, mid + half
-}
-
-func (k *kardinalTally) String() string {
-	lo, hi := k.wilson95()
-	return fmt.Sprintf("%d games: score rate %.4f, 95%% CI [%.4f, %.4f]; wins %.1f%%; mean points %.1f vs %.1f per opponent",
-		k.games, k.rate(), lo, hi, 100*float64(k.wins)/float64(k.games), k.points/float64(k.games), k.oppPts/float64(k.games))
-}
-
-// playKardinal plays deals × players games: every deal once with the heuristic in each
-// seat, the other seats random.
-func playKardinal(t testing.TB, players, deals int, seed uint64) *kardinalTally {
-	tally := &kardinalTally{}
-	h := Kardinal()
-	for d := 0; d < deals; d++ {
-		for seat := 0; seat < players; seat++ {
-			g, err := kardinal.New(seed+uint64(d), players)
-			require.NoError(t, err)
-			seats := make([]engine.Policy, players)
-			for s := range seats {
-				seats[s] = random.New(seed*1000 + uint64(d*10+s))
-			}
-			seats[seat] = h
-			require.NoError(t, engine.PlayOut(g, seats))
-			require.False(t, g.Result().Adjudicated)
-			tally.add(g.Result(), seat)
-		}
-	}
-	return tally
-}
-
-func TestKardinalBeatsRandom(t *testing.T) {
-	for _, tc := range []struct{ players, deals int }{{3, 40}, {4, 30}, {5, 24}} {
-		t.Run(fmt.Sprintf("1 heuristic vs %d random", tc.players-1), func(t *testing.T) {
-			tally := playKardinal(t, tc.players, tc.deals, 1)
-			t.Log(tally)
-			// Against equals the score rate is 0.5 and the win rate 1/players.
-			lo, _ := tally.wilson95()
-			assert.Greater(t, lo, 0.8, "score rate")
-			assert.Greater(t, float64(tally.wins)/float64(tally.games), 0.6, "win rate")
-		})
-	}
-}
-
-// TestKardinalMeasure is the long measurement, run on demand:
-//
-//	KARDINAL_MEASURE=1000 go test ./plugins/heuristic -run TestKardinalMeasure -v
-//
-// It plays that many games for each player count (rounded up to whole rotations).
-func TestKardinalMeasure(t *testing.T) {
-	n, _ := strconv.Atoi(os.Getenv("KARDINAL_MEASURE"))
-	if n <= 0 {
-		t.Skip("set KARDINAL_MEASURE=games to measure")
-	}
-	all := &kardinalTally{}
-	for players := 3; players <= 5; players++ {
-		deals := (n + players - 1) / players
-		tally := playKardinal(t, players, deals, 1_000_003)
-		t.Logf("1 heuristic vs %d random: %s", players-1, tally)
-		all.games += tally.games
-		all.wins += tally.wins
-		all.score += tally.score
-		all.points += tally.points
-		all.oppPts += tally.oppPts
-	}
-	t.Logf("all: %s", all)
-}
 
 func TestKardinalIgnoresForeignViews(t *testing.T) {
 	assert.Equal(t, 0, Kardinal().Choose(nil, nil, []engine.Option{{}, {}}))

@@ -1,95 +1,13 @@
 package heuristic
 
 import (
-	"math"
-	"os"
-	"strconv"
 	"testing"
 
 	"github.com/arena-games/arena/engine"
 	"github.com/arena-games/arena/engine/ninjas"
-	"github.com/arena-games/arena/plugins/random"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-// ninjasScore plays one deal per seat of the heuristic (a rotation: the heuristic takes
-// every seat in turn against random players on the same deal) and returns its score in
-// each game: the share of opponents it placed ahead of, ties counting half, so that
-// equal players score 0.5 whatever the table size.
-func ninjasScores(t testing.TB, players int, deals int, seed uint64) []float64 {
-	var scores []float64
-	for d := 0; d < deals; d++ {
-		for h := 0; h < players; h++ {
-			g, err := ninjas.New(seed+uint64(d), players)
-			require.NoError(t, err)
-			seats := make([]engine.Policy, players)
-			for s := range seats {
-				seats[s] = random.New(seed ^ uint64(d*64+s+1))
-			}
-			seats[h] = Ninjas()
-			require.NoError(t, engine.PlayOut(g, seats))
-			place := g.Result().Place
-			sc := 0.0
-			for o := 0; o < players; o++ {
-				switch {
-				case o == h:
-				case place[h] < place[o]:
-					sc++
-				case place[h] == place[o]:
-					sc += 0.5
-				}
-			}
-			scores = append(scores, sc/float64(players-1))
-		}
-	}
-	return scores
-}
-
-func ninjasMeanCI(x []float64) (mean, half float64) {
-	for _, v := range x {
-		mean += v
-	}
-	mean /= float64(len(x))
-	var ss float64
-	for _, v := range x {
-		ss += (v - mean) * (v - mean)
-	}
-	sd := math.Sqrt(ss / float64(len(x)-1))
-	return mean, 1.96 * sd / math.Sqrt(float64(len(x)))
-}
-
-// TestNinjasBeatsRandom: against random players the heuristic's score must clear 0.5
-// (what an equal player scores) by a wide margin, at two and at more players.
-func TestNinjasBeatsRandom(t *testing.T) {
-	for _, c := range []struct{ players, deals int }{{2, 100}, {3, 40}, {4, 30}, {6, 20}} {
-		scores := ninjasScores(t, c.players, c.deals, 1000)
-		m, ci := ninjasMeanCI(scores)
-		t.Logf("%d players: %d games, score %.3f ± %.3f", c.players, len(scores), m, ci)
-		assert.Greater(t, m-ci, 0.7, "%d players: the heuristic must clearly beat random", c.players)
-	}
-}
-
-// TestNinjasMeasure reports the heuristic's score over many games with a 95% confidence
-// interval. It runs only when NINJAS_MEASURE is set to the number of deals per table
-// size (each deal is played once per seat):
-//
-//	NINJAS_MEASURE=100 go test -run TestNinjasMeasure -v ./plugins/heuristic/
-func TestNinjasMeasure(t *testing.T) {
-	deals, err := strconv.Atoi(os.Getenv("NINJAS_MEASURE"))
-	if err != nil || deals <= 0 {
-		t.Skip("set NINJAS_MEASURE=<deals per table size> to measure")
-	}
-	var all []float64
-	for players := 2; players <= 6; players++ {
-		s := ninjasScores(t, players, deals, 77_000)
-		m, ci := ninjasMeanCI(s)
-		t.Logf("%d players: %5d games, score %.3f ± %.3f", players, len(s), m, ci)
-		all = append(all, s...)
-	}
-	m, ci := ninjasMeanCI(all)
-	t.Logf("all: %d games, score %.3f ± %.3f (95%% CI; 0.5 is an equal player)", len(all), m, ci)
-}
 
 func TestNinjasChoosesSensibly(t *testing.T) {
 	p := Ninjas()

@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"unsafe"
 
@@ -17,6 +18,21 @@ import (
 )
 
 const rlimitNPROC = 6 // RLIMIT_NPROC on Linux
+
+// selfHelper is set once RunHelper has run and returned: this binary is a helper.
+var selfHelper atomic.Bool
+
+// defaultHelper is this binary as the helper, when it is one.
+func defaultHelper() []string {
+	if !selfHelper.Load() {
+		return nil
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return nil
+	}
+	return []string{exe, HelperArg}
+}
 
 func encodePlan(p plan) (string, error) {
 	b, err := json.Marshal(p)
@@ -32,8 +48,12 @@ const HelperArg = "sandbox-exec"
 // RunHelper runs the helper when this process was started as one (args[1] is
 // HelperArg and the plan is in the environment) and never returns then; otherwise it
 // returns at once. A test binary that plays its own bots calls it first in TestMain.
+//
+// Having been called, it also makes this binary the helper of every Config that names
+// none: a binary that calls RunHelper first thing can serve as its own helper.
 func RunHelper(args []string) {
 	if len(args) < 2 || args[1] != HelperArg || os.Getenv(PlanEnv) == "" {
+		selfHelper.Store(true)
 		return
 	}
 	rest := args[2:]
@@ -136,6 +156,17 @@ func dropCapabilities() error {
 	return unix.Capset(&hdr, &data[0])
 }
 
+// rulesetAttr and pathBeneathAttr are the kernel's structs as of ABI 6 (x/sys's grow
+// with newer kernels; the size passed tells the kernel which fields there are).
+type rulesetAttr struct {
+	handledFS, handledNet, scoped uint64
+}
+
+type pathBeneathAttr struct {
+	allowed  uint64
+	parentFD int32
+}
+
 // landlock restricts this thread (and what it execs) to reading and executing files
 // anywhere, writing only below writable (and to /dev/null), no TCP at all (ABI 4), and
 // no signals or abstract unix sockets outside its own domain (ABI 6).
@@ -150,14 +181,14 @@ func landlock(abi int, writable []string) error {
 	if abi >= 5 {
 		fs |= unix.LANDLOCK_ACCESS_FS_IOCTL_DEV
 	}
-	attr := unix.LandlockRulesetAttr{Access_fs: fs}
+	attr := rulesetAttr{handledFS: fs}
 	size := unsafe.Sizeof(uint64(0)) // ABI 1-3 know only access_fs
 	if abi >= 4 {
-		attr.Access_net = unix.LANDLOCK_ACCESS_NET_BIND_TCP | unix.LANDLOCK_ACCESS_NET_CONNECT_TCP
+		attr.handledNet = unix.LANDLOCK_ACCESS_NET_BIND_TCP | unix.LANDLOCK_ACCESS_NET_CONNECT_TCP
 		size = 2 * unsafe.Sizeof(uint64(0))
 	}
 	if abi >= 6 {
-		attr.Scoped = unix.LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | unix.LANDLOCK_SCOPE_SIGNAL
+		attr.scoped = unix.LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | unix.LANDLOCK_SCOPE_SIGNAL
 		size = unsafe.Sizeof(attr)
 	}
 	fd, _, errno := syscall.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, uintptr(unsafe.Pointer(&attr)), size, 0)
@@ -191,7 +222,7 @@ func landlock(abi int, writable []string) error {
 		if err != nil {
 			return fmt.Errorf("open %s: %w", r.path, err)
 		}
-		rule := unix.LandlockPathBeneathAttr{Allowed_access: r.access, Parent_fd: int32(f)}
+		rule := pathBeneathAttr{allowed: r.access, parentFD: int32(f)}
 		_, _, errno := syscall.Syscall6(unix.SYS_LANDLOCK_ADD_RULE, uintptr(ruleset), unix.LANDLOCK_RULE_PATH_BENEATH,
 			uintptr(unsafe.Pointer(&rule)), 0, 0, 0)
 		syscall.Close(f)

@@ -144,8 +144,8 @@ type Config struct {
 	Limits Limits
 	// Helper is the command that applies the bot-side layers and then execs the bot:
 	// it is run as Helper... -- BOT ARGS... with the plan in its environment, and must
-	// call Exec (`arena sandbox-exec` does). Without it only the host's own layers and
-	// the namespaces apply.
+	// call Exec (`arena sandbox-exec` does). Empty: this binary, if it called RunHelper
+	// at start; else only the host's own layers and the namespaces apply.
 	Helper []string
 	// ScratchRoot holds each bot process's scratch directory (default: the system's
 	// temporary directory).
@@ -228,6 +228,9 @@ func (c Config) Prepare() (*Box, error) {
 		}
 		b.layers = append(b.layers, Status{Layer: layer, Active: true})
 		return true
+	}
+	if len(c.Helper) == 0 {
+		c.Helper = defaultHelper()
 	}
 	helper := len(c.Helper) > 0
 	const noHelper = "no helper command to apply it"

@@ -216,6 +216,8 @@ func TestTheBasicLevelNeedsNoPrivilege(t *testing.T) {
 func TestStrictFailsWhereALayerIsMissing(t *testing.T) {
 	c := testConfig(t, Strict)
 	c.Helper = nil // without a helper, the helper's layers are missing
+	selfHelper.Store(false)
+	defer selfHelper.Store(true)
 	_, err := c.Prepare()
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "strict level is not available")

@@ -1,0 +1,181 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/arena-games/arena/engine"
+	"github.com/arena-games/arena/ladder"
+	"github.com/arena-games/arena/ladder/store"
+	"github.com/arena-games/arena/plugins/builtin"
+	"github.com/arena-games/arena/protocol"
+)
+
+func dbFlag() cli.Flag {
+	return &cli.StringFlag{Name: "db", Usage: "the ladder database (default $XDG_DATA_HOME/arena/ladder.db, else ~/.local/share/arena/ladder.db)"}
+}
+
+// openLadder opens the database of --db, or the default one.
+func openLadder(c *cli.Context) (*store.SQLite, error) {
+	path := c.String("db")
+	if path == "" {
+		p, err := store.DefaultPath()
+		if err != nil {
+			return nil, err
+		}
+		path = p
+	}
+	return store.Open(path)
+}
+
+// builtinLaunch runs this very binary as `arena serve-bot NAME`.
+func builtinLaunch(name string) (protocol.LaunchConfig, error) {
+	if !builtin.Has(name) {
+		return protocol.LaunchConfig{}, fmt.Errorf("unknown built-in bot %q (built-in: %s)", name, strings.Join(builtin.Names(), ", "))
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return protocol.LaunchConfig{}, err
+	}
+	return protocol.LaunchConfig{Path: exe, Args: []string{"serve-bot", name}}, nil
+}
+
+func botCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "bot",
+		Usage: "add, list and retire the bots of the ladder",
+		Subcommands: withUsageErrors(
+			&cli.Command{
+				Name:      "add",
+				Usage:     "add a bot program (copied into the ladder's store) or a built-in bot; a name already there gets a new version",
+				ArgsUsage: "PATH|BUILTIN  (a bot program, or a built-in name: " + strings.Join(builtin.Names(), ", ") + ")",
+				Flags: []cli.Flag{
+					&cli.StringFlag{Name: "name", Usage: "the bot's name on the ladder (default: the built-in name or the file's name)"},
+					&cli.StringFlag{Name: "game", Value: "ivanhoe", Usage: "the game of the smoke test: " + strings.Join(engine.Names(), ", ")},
+					dbFlag(),
+				},
+				Action: botAdd,
+			},
+			&cli.Command{
+				Name:  "list",
+				Usage: "list the bots of the ladder",
+				Flags: []cli.Flag{&cli.BoolFlag{Name: "all", Usage: "also list retired versions"}, dbFlag()},
+				Action: func(c *cli.Context) error {
+					if c.NArg() > 0 {
+						return fmt.Errorf("bot list takes no arguments, got %q", c.Args().First())
+					}
+					st, err := openLadder(c)
+					if err != nil {
+						return err
+					}
+					defer st.Close()
+					bots, err := st.Bots(c.Context, c.Bool("all"))
+					if err != nil {
+						return err
+					}
+					if len(bots) == 0 {
+						fmt.Fprintln(c.App.Writer, "no bots yet: arena bot add PATH --name NAME")
+						return nil
+					}
+					tw := tabwriter.NewWriter(c.App.Writer, 0, 0, 2, ' ', 0)
+					fmt.Fprintln(tw, "bot\tversion\tstatus\tprogram\tsha256\tadded")
+					for _, b := range bots {
+						status, program := "active", b.Path
+						if !b.Active() {
+							status = "retired " + b.Retired.Local().Format("2006-01-02 15:04")
+						}
+						if b.Builtin != "" {
+							program = "built-in " + b.Builtin
+						}
+						fmt.Fprintf(tw, "%s\tv%d\t%s\t%s\t%.12s\t%s\n", b.Name, b.Version, status, program, b.SHA256, b.Added.Local().Format("2006-01-02 15:04"))
+					}
+					return tw.Flush()
+				},
+			},
+			&cli.Command{
+				Name:      "retire",
+				Usage:     "retire a bot: it plays no more, its games stay in the ratings",
+				ArgsUsage: "NAME",
+				Flags:     []cli.Flag{dbFlag()},
+				Action: func(c *cli.Context) error {
+					if c.NArg() != 1 {
+						return fmt.Errorf("bot retire takes one bot name, got %d arguments", c.NArg())
+					}
+					st, err := openLadder(c)
+					if err != nil {
+						return err
+					}
+					defer st.Close()
+					b, err := st.RetireBot(c.Context, c.Args().First())
+					if err != nil {
+						return err
+					}
+					fmt.Fprintf(c.App.Writer, "retired %s v%d\n", b.Name, b.Version)
+					return nil
+				},
+			},
+		),
+	}
+}
+
+func botAdd(c *cli.Context) error {
+	if c.NArg() != 1 {
+		return fmt.Errorf("bot add takes one bot program or built-in name, got %d arguments", c.NArg())
+	}
+	game := c.String("game")
+	if _, err := engine.Lookup(game); err != nil {
+		return err
+	}
+	arg := c.Args().First()
+	opt := ladder.AddOptions{Name: c.String("name"), BuiltinLaunch: builtinLaunch,
+		Smoke: func(ctx context.Context, lc protocol.LaunchConfig) error {
+			opp, err := builtinLaunch("random")
+			if err != nil {
+				return err
+			}
+			return ladder.Smoke(ctx, game, lc, opp)
+		}}
+	switch {
+	case !strings.ContainsRune(arg, '/') && builtin.Has(arg):
+		opt.Builtin = arg
+		if opt.Name == "" {
+			opt.Name = arg
+		}
+	default:
+		if _, err := os.Stat(arg); err != nil {
+			if !strings.ContainsRune(arg, '/') {
+				return fmt.Errorf("unknown bot %q: not a built-in bot (%s) nor a bot program", arg, strings.Join(builtin.Names(), ", "))
+			}
+			return fmt.Errorf("bot program: %w", err)
+		}
+		opt.Path = arg
+		if opt.Name == "" {
+			opt.Name = filepath.Base(arg)
+		}
+	}
+	st, err := openLadder(c)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	b, err := ladder.AddBot(c.Context, st, opt)
+	if errors.Is(err, store.ErrDuplicate) {
+		return fmt.Errorf("%s is already on the ladder: %w", opt.Name, err)
+	}
+	if err != nil {
+		return err
+	}
+	what := "built-in " + b.Builtin
+	if b.Builtin == "" {
+		what = filepath.Join(st.Dir(), b.Path)
+	}
+	fmt.Fprintf(c.App.Writer, "added %s v%d (%s, sha256 %.12s) to %s\n", b.Name, b.Version, what, b.SHA256, st.Path())
+	return nil
+}

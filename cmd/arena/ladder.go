@@ -1,0 +1,298 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"text/tabwriter"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/urfave/cli/v2"
+
+	"github.com/arena-games/arena/arena"
+	"github.com/arena-games/arena/arena/metrics"
+	"github.com/arena-games/arena/engine"
+	"github.com/arena-games/arena/ladder"
+	"github.com/arena-games/arena/ladder/store"
+)
+
+func ladderCommand() *cli.Command {
+	d := arena.DefaultClock
+	return &cli.Command{
+		Name:  "ladder",
+		Usage: "keep the ladder's bots playing and rank them",
+		Subcommands: withUsageErrors(
+			&cli.Command{
+				Name:  "run",
+				Usage: "play tables of ladder bots in duplicate blocks and record every game; Ctrl-C stops, the next run resumes",
+				Flags: append([]cli.Flag{
+					&cli.StringFlag{Name: "game", Required: true, Usage: "the game: " + strings.Join(engine.Names(), ", ")},
+					&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: 1, Usage: "blocks played at once"},
+					&cli.IntFlag{Name: "matches", Usage: "stop after this many games, rounded up to whole blocks"},
+					&cli.DurationFlag{Name: "for", Usage: "start no block after this long"},
+					&cli.IntFlag{Name: "players", Usage: "seats per table (default: as many bots as the game seats)"},
+					&cli.Uint64Flag{Name: "seed", Usage: "seed of the tables and deals (default: from the clock)"},
+					&cli.DurationFlag{Name: "decision", Value: d.Decision, Usage: "time allowed per decision"},
+					&cli.DurationFlag{Name: "bank", Value: d.Bank, Usage: "time bank of a seat for a whole game"},
+					&cli.IntFlag{Name: "max-restarts", Value: 3, Usage: "restarts of a crashed bot per block before the run stops"},
+					&cli.DurationFlag{Name: "refresh", Value: time.Minute, Usage: "how often the official ratings on the metrics are refitted"},
+					&cli.StringFlag{Name: "log-level", Value: "warn", Usage: "arena log level: trace, debug, info, warn, error"},
+					dbFlag(),
+				}, metricsFlags()...),
+				Action: ladderRun,
+			},
+			&cli.Command{
+				Name:  "standings",
+				Usage: "rank the ladder's bots: games, live Elo, official Elo with its 95% interval, score rate",
+				Flags: []cli.Flag{
+					&cli.StringFlag{Name: "game", Usage: "only this game (default: every game with recorded games)"},
+					&cli.BoolFlag{Name: "json", Usage: "print JSON"},
+					&cli.BoolFlag{Name: "all", Usage: "also list retired versions"},
+					dbFlag(),
+				},
+				Action: ladderStandings,
+			},
+		),
+	}
+}
+
+func ladderRun(c *cli.Context) error {
+	if c.NArg() > 0 {
+		return fmt.Errorf("ladder run takes no arguments, got %q", c.Args().First())
+	}
+	game := c.String("game")
+	if _, err := engine.Lookup(game); err != nil {
+		return err
+	}
+	if c.IsSet("matches") && c.IsSet("for") {
+		return fmt.Errorf("choose one of --matches and --for")
+	}
+	if c.Int("matches") < 0 || c.Duration("for") < 0 || c.Int("jobs") < 1 {
+		return fmt.Errorf("--matches and --for must not be negative, --jobs at least 1")
+	}
+	st, err := openLadder(c)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	seed := c.Uint64("seed")
+	if !c.IsSet("seed") {
+		seed = uint64(time.Now().UnixNano())
+	}
+	clock := arena.DefaultClock
+	clock.Decision, clock.Bank = c.Duration("decision"), c.Duration("bank")
+	restarts := c.Int("max-restarts")
+	if restarts == 0 {
+		restarts = -1 // the flag's 0 means none, the config's 0 means the default
+	}
+	log := hclog.New(&hclog.LoggerOptions{Name: "arena", Level: hclog.LevelFromString(c.String("log-level")), Output: c.App.ErrWriter})
+	player := &ladder.ArenaPlayer{Launch: ladder.StoreLauncher(st.Dir(), builtinLaunch), Clock: clock, MaxRestarts: restarts,
+		ReplayDir: filepath.Join(st.Dir(), "replays"), Logger: log}
+
+	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	var m *metrics.Metrics
+	ms, err := startMetrics(c)
+	if err != nil {
+		return err
+	}
+	if ms != nil {
+		m = ms.m
+		defer ms.linger(ctx, c.Duration("metrics-linger"), c.App.ErrWriter)
+		player.Observer = m.Observer()
+		publishOfficial(c, st, game, m)
+		if every := c.Duration("refresh"); every > 0 {
+			tick := time.NewTicker(every)
+			defer tick.Stop()
+			go func() {
+				for {
+					select {
+					case <-tick.C:
+						publishOfficial(c, st, game, m)
+					case <-ctx.Done():
+						return
+					}
+				}
+			}()
+		}
+	}
+	cfg := ladder.RunConfig{Store: st, Player: player, Game: game, Players: c.Int("players"), Parallel: c.Int("jobs"),
+		Matches: c.Int("matches"), Duration: c.Duration("for"), Seed: seed,
+		OnGame: func(g store.Match, bots map[int64]store.Bot, live map[int64]float64) {
+			places := make([]int, len(g.Seats))
+			var seats []string
+			for i, s := range g.Seats {
+				places[i] = s.Place
+				t := fmt.Sprintf("%s v%d %d", bots[s.Bot].Name, bots[s.Bot].Version, s.Place+1)
+				if s.Ending != "ok" {
+					t += " (" + s.Ending + ")"
+				}
+				seats = append(seats, t)
+			}
+			fmt.Fprintf(c.App.ErrWriter, "block %d rotation %d: %s\n", g.Block, g.Rotation, strings.Join(seats, ", "))
+			if m != nil {
+				for i, s := range g.Seats {
+					name := fmt.Sprintf("%s v%d", bots[s.Bot].Name, bots[s.Bot].Version)
+					m.GamesRecorded.WithLabelValues(game, name).Inc()
+					m.ScoreRecorded.WithLabelValues(game, name).Add(ladder.Points(places, i))
+					m.Rating.WithLabelValues(game, name, "live").Set(live[s.Bot])
+				}
+			}
+		}}
+	sum, err := ladder.Run(ctx, cfg)
+	if m != nil {
+		publishOfficial(c, st, game, m)
+	}
+	resumed := ""
+	if sum.Resumed > 0 {
+		resumed = fmt.Sprintf(", finished %d blocks an earlier run left", sum.Resumed)
+	}
+	if err != nil && ctx.Err() != nil && c.Context.Err() == nil {
+		fmt.Fprintf(c.App.ErrWriter, "interrupted: %d games recorded%s; games in flight were dropped and the next run resumes their blocks\n", sum.Recorded, resumed)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.App.ErrWriter, "recorded %d games in %d new blocks%s\n", sum.Recorded, sum.Blocks, resumed)
+	tables, err := ladder.Standings(c.Context, st, game, ladder.StandingsOptions{})
+	if err != nil {
+		return err
+	}
+	return writeStandings(c.App.Writer, tables)
+}
+
+// publishOfficial puts the standings on the metrics; failures only cost the gauges.
+func publishOfficial(c *cli.Context, st store.Store, game string, m *metrics.Metrics) {
+	tables, err := ladder.Standings(c.Context, st, game, ladder.StandingsOptions{})
+	if err != nil {
+		return
+	}
+	for _, t := range tables {
+		for _, s := range t.Standings {
+			if s.Games == 0 {
+				continue
+			}
+			name := fmt.Sprintf("%s v%d", s.Bot.Name, s.Bot.Version)
+			m.Rating.WithLabelValues(t.Game, name, "live").Set(s.Live)
+			m.Rating.WithLabelValues(t.Game, name, "official").Set(s.Elo)
+			m.RatingLow.WithLabelValues(t.Game, name).Set(s.Low)
+			m.RatingHigh.WithLabelValues(t.Game, name).Set(s.High)
+		}
+	}
+}
+
+func ladderStandings(c *cli.Context) error {
+	if c.NArg() > 0 {
+		return fmt.Errorf("ladder standings takes no arguments, got %q", c.Args().First())
+	}
+	if g := c.String("game"); g != "" {
+		if _, err := engine.Lookup(g); err != nil {
+			return err
+		}
+	}
+	st, err := openLadder(c)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	tables, err := ladder.Standings(c.Context, st, c.String("game"), ladder.StandingsOptions{Retired: c.Bool("all")})
+	if err != nil {
+		return err
+	}
+	if c.Bool("json") {
+		return writeStandingsJSON(c.App.Writer, tables)
+	}
+	if len(tables) == 0 {
+		fmt.Fprintln(c.App.Writer, "no games recorded yet: arena ladder run --game GAME")
+		return nil
+	}
+	return writeStandings(c.App.Writer, tables)
+}
+
+func writeStandings(w io.Writer, tables []ladder.Table) error {
+	for i, t := range tables {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		anchor := "mean 0"
+		if t.Anchor != "" {
+			anchor = t.Anchor + " = 0"
+		}
+		fmt.Fprintf(w, "%s: %d games (Elo anchored at %s)\n", t.Game, t.Games, anchor)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "rank\tbot\tversion\tgames\tlive Elo\tElo\t95% interval\tscore\t")
+		for _, s := range t.Standings {
+			if s.Games == 0 {
+				fmt.Fprintf(tw, "%d\t%s\tv%d\t0\t-\t-\t-\t-\t\n", s.Rank, s.Bot.Name, s.Bot.Version)
+				continue
+			}
+			fmt.Fprintf(tw, "%d\t%s\tv%d\t%d\t%s\t%s\t[%s, %s]\t%.1f%%\t\n", s.Rank, s.Bot.Name, s.Bot.Version, s.Games,
+				elo(s.Live), elo(s.Elo), elo(s.Low), elo(s.High), 100*s.Score)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// elo rounds a rating to whole Elo, without the "-0" that a bound a hair below an
+// anchor would print.
+func elo(x float64) string {
+	r := math.Round(x)
+	if r == 0 {
+		r = 0
+	}
+	return fmt.Sprintf("%.0f", r)
+}
+
+// standingJSON is one line of `ladder standings --json`; ratings are null before a
+// bot's first game.
+type standingJSON struct {
+	Rank    int      `json:"rank"`
+	Bot     string   `json:"bot"`
+	Version int      `json:"version"`
+	Active  bool     `json:"active"`
+	Games   int      `json:"games"`
+	LiveElo *float64 `json:"live_elo"`
+	Elo     *float64 `json:"elo"`
+	EloLow  *float64 `json:"elo_low"`
+	EloHigh *float64 `json:"elo_high"`
+	Score   *float64 `json:"score"`
+}
+
+type tableJSON struct {
+	Game      string         `json:"game"`
+	Games     int            `json:"games"`
+	Anchor    string         `json:"anchor,omitempty"`
+	Standings []standingJSON `json:"standings"`
+}
+
+func writeStandingsJSON(w io.Writer, tables []ladder.Table) error {
+	num := func(x float64) *float64 {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil
+		}
+		return &x
+	}
+	out := []tableJSON{}
+	for _, t := range tables {
+		tj := tableJSON{Game: t.Game, Games: t.Games, Anchor: t.Anchor, Standings: []standingJSON{}}
+		for _, s := range t.Standings {
+			tj.Standings = append(tj.Standings, standingJSON{Rank: s.Rank, Bot: s.Bot.Name, Version: s.Bot.Version, Active: s.Bot.Active(),
+				Games: s.Games, LiveElo: num(s.Live), Elo: num(s.Elo), EloLow: num(s.Low), EloHigh: num(s.High), Score: num(s.Score)})
+		}
+		out = append(out, tj)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}

@@ -1,0 +1,253 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/arena-games/arena/ladder/store"
+)
+
+// The issue's end-to-end: two built-in bots and a plugin binary on a ladder, a run
+// killed with SIGKILL in the middle, a resumed run, standings with intervals, and no
+// game recorded twice.
+func TestLadderSurvivesKillAndResumes(t *testing.T) {
+	// Under bin, so that leftovers() also sees the plugin copied into the store.
+	dir, err := os.MkdirTemp(bin, "ladder-e2e-")
+	require.NoError(t, err)
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	db := filepath.Join(dir, "data", "ladder.db")
+
+	for _, add := range [][]string{
+		{"bot", "add", "random", "--db", db},
+		{"bot", "add", "heuristic", "--db", db},
+		{"bot", "add", filepath.Join(bin, "random-bot"), "--name", "plug", "--db", db},
+	} {
+		r := runArena(t, dir, add...)
+		require.Equal(t, 0, r.code, r.stderr)
+		assert.Contains(t, r.stdout, "added ")
+	}
+	r := runArena(t, dir, "bot", "list", "--db", db)
+	require.Equal(t, 0, r.code, r.stderr)
+	for _, want := range []string{"random", "heuristic", "plug", "built-in random"} {
+		assert.Contains(t, r.stdout, want)
+	}
+
+	// An open-ended run, killed once it has recorded a dozen games.
+	cmd := exec.Command(filepath.Join(bin, "arena"), "ladder", "run", "--game", "ivanhoe", "-j", "2", "--seed", "3", "--db", db)
+	cmd.Dir = dir
+	stderr, err := cmd.StderrPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	lines := bufio.NewScanner(stderr)
+	seen := 0
+	for seen < 12 && lines.Scan() {
+		if strings.HasPrefix(lines.Text(), "block ") {
+			seen++
+		}
+	}
+	require.Equal(t, 12, seen, "the run reports its games")
+	require.NoError(t, cmd.Process.Signal(syscall.SIGKILL))
+	_ = cmd.Wait()
+	deadline := time.Now().Add(3 * time.Second)
+	for len(leftovers()) > 0 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	require.Empty(t, leftovers(), "no bot outlives the killed ladder")
+
+	st, err := store.Open(db)
+	require.NoError(t, err)
+	killed := countGames(t, st)
+	assert.GreaterOrEqual(t, killed, 12, "every game the run reported is recorded")
+	open, err := st.OpenBlocks(context.Background(), "ivanhoe")
+	require.NoError(t, err)
+	// The run records a block before playing it, and plays on while it waits for a
+	// worker, so an open-ended run always dies with blocks open.
+	require.NotEmpty(t, open, "the kill left incomplete blocks")
+	require.NoError(t, st.Close())
+
+	// The next run finishes the blocks the kill cut, then plays on.
+	r = runArena(t, dir, "ladder", "run", "--game", "ivanhoe", "--matches", "15", "--db", db)
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "an earlier run left")
+	requireNoLeftovers(t)
+	st, err = store.Open(db)
+	require.NoError(t, err)
+	total := countGames(t, st)
+	assert.GreaterOrEqual(t, total, killed+15)
+	open, err = st.OpenBlocks(context.Background(), "ivanhoe")
+	require.NoError(t, err)
+	assert.Empty(t, open, "every block is complete")
+	require.NoError(t, st.Close())
+
+	r = runArena(t, dir, "ladder", "standings", "--game", "ivanhoe", "--json", "--db", db)
+	require.Equal(t, 0, r.code, r.stderr)
+	var tables []tableJSON
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &tables), r.stdout)
+	require.Len(t, tables, 1)
+	assert.Equal(t, total, tables[0].Games)
+	assert.Equal(t, "random v1", tables[0].Anchor)
+	require.Len(t, tables[0].Standings, 3)
+	seats := 0
+	for _, s := range tables[0].Standings {
+		require.NotNil(t, s.Elo, s.Bot)
+		require.NotNil(t, s.EloLow, s.Bot)
+		require.NotNil(t, s.EloHigh, s.Bot)
+		assert.LessOrEqual(t, *s.EloLow, *s.Elo+1e-9, s.Bot)
+		assert.GreaterOrEqual(t, *s.EloHigh, *s.Elo-1e-9, s.Bot)
+		seats += s.Games
+		if s.Bot == "random" {
+			assert.InDelta(t, 0, *s.Elo, 1e-9)
+		}
+	}
+	assert.Equal(t, 3*total, seats, "three seats per game")
+	assert.Equal(t, "heuristic", tables[0].Standings[0].Bot)
+
+	r = runArena(t, dir, "ladder", "standings", "--db", db)
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "95% interval")
+}
+
+// countGames counts the recorded games and fails on a (block, rotation) seen twice.
+func countGames(t *testing.T, st store.Store) int {
+	t.Helper()
+	seen := map[[2]int64]bool{}
+	require.NoError(t, st.Matches(context.Background(), "ivanhoe", func(m store.Match) error {
+		key := [2]int64{m.Block, int64(m.Rotation)}
+		require.False(t, seen[key], "block %d rotation %d recorded twice", m.Block, m.Rotation)
+		seen[key] = true
+		assert.FileExists(t, m.Replay)
+		return nil
+	}))
+	return len(seen)
+}
+
+func TestLadderBadInputIsOneErrorLine(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "l.db")
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "script"), []byte("#!/bin/sh\necho hello\n"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "notes.db"), []byte("my notes\n"), 0o644))
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"a program that is not a bot", []string{"bot", "add", "./script", "--db", db}, "failed its smoke test"},
+		{"a missing program", []string{"bot", "add", "./nothing", "--db", db}, "no such file"},
+		{"an unknown built-in", []string{"bot", "add", "deep-blue", "--db", db}, `unknown bot "deep-blue"`},
+		{"retiring an unknown bot", []string{"bot", "retire", "nobody", "--db", db}, `no active bot named "nobody"`},
+		{"a ladder without bots", []string{"ladder", "run", "--game", "ivanhoe", "--matches", "2", "--db", db}, "too few active bots"},
+		{"an unknown game", []string{"ladder", "run", "--game", "chess", "--db", db}, `unknown game "chess"`},
+		{"both limits", []string{"ladder", "run", "--game", "ivanhoe", "--matches", "2", "--for", "1s", "--db", db}, "one of --matches and --for"},
+		{"a file that is not a database", []string{"ladder", "standings", "--db", filepath.Join(dir, "notes.db")}, "not an SQLite database"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := runArena(t, dir, c.args...)
+			assert.NotEqual(t, 0, r.code)
+			lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
+			assert.Len(t, lines, 1, r.stderr)
+			assert.Contains(t, r.stderr, c.want)
+			assert.NotContains(t, r.stderr, "panic")
+			requireNoLeftovers(t)
+		})
+	}
+	r := runArena(t, dir, "bot", "list", "--db", db)
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "no bots yet", "the failed additions added nothing")
+}
+
+func TestLadderInterruptStopsCleanly(t *testing.T) {
+	dir, err := os.MkdirTemp(bin, "ladder-int-")
+	require.NoError(t, err)
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	db := filepath.Join(dir, "ladder.db")
+	for _, b := range []string{"random", "heuristic"} {
+		r := runArena(t, dir, "bot", "add", b, "--db", db)
+		require.Equal(t, 0, r.code, r.stderr)
+	}
+	cmd := exec.Command(filepath.Join(bin, "arena"), "ladder", "run", "--game", "ninjas", "--db", db)
+	cmd.Dir = dir
+	stderr, err := cmd.StderrPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	lines := bufio.NewScanner(stderr)
+	for n := 0; n < 4 && lines.Scan(); {
+		if strings.HasPrefix(lines.Text(), "block ") {
+			n++
+		}
+	}
+	require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
+	var rest strings.Builder
+	for lines.Scan() {
+		rest.WriteString(lines.Text() + "\n")
+	}
+	require.NoError(t, cmd.Wait(), "Ctrl-C is how an open-ended run ends: exit 0")
+	assert.Contains(t, rest.String(), "interrupted: ")
+	assert.Contains(t, rest.String(), "the next run resumes")
+	requireNoLeftovers(t)
+	st, err := store.Open(db)
+	require.NoError(t, err)
+	defer st.Close()
+	n := 0
+	require.NoError(t, st.Matches(context.Background(), "ninjas", func(store.Match) error { n++; return nil }))
+	assert.GreaterOrEqual(t, n, 4)
+}
+
+func TestLadderServesMetrics(t *testing.T) {
+	dir, err := os.MkdirTemp(bin, "ladder-metrics-")
+	require.NoError(t, err)
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	db := filepath.Join(dir, "ladder.db")
+	for _, b := range []string{"random", "heuristic"} {
+		r := runArena(t, dir, "bot", "add", b, "--db", db)
+		require.Equal(t, 0, r.code, r.stderr)
+	}
+	cmd := exec.Command(filepath.Join(bin, "arena"), "ladder", "run", "--game", "ivanhoe", "--metrics-addr", "127.0.0.1:0", "--db", db)
+	cmd.Dir = dir
+	stderr, err := cmd.StderrPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	defer func() { _ = cmd.Process.Signal(syscall.SIGINT); _ = cmd.Wait(); requireNoLeftovers(t) }()
+	lines := bufio.NewScanner(stderr)
+	url := ""
+	for n := 0; n < 4 && lines.Scan(); {
+		l := lines.Text()
+		if u, ok := strings.CutPrefix(l, "metrics on "); ok {
+			url = u
+		}
+		if strings.HasPrefix(l, "block ") {
+			n++
+		}
+	}
+	require.NotEmpty(t, url)
+	go func() { // keep the pipe drained
+		for lines.Scan() {
+		}
+	}()
+	resp, err := http.Get(url)
+	require.NoError(t, err)
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	require.NoError(t, err)
+	for _, want := range []string{
+		`arena_ladder_games_recorded_total{bot="heuristic v1",game="ivanhoe"}`,
+		`arena_ladder_rating_elo{bot="random v1",game="ivanhoe",kind="live"}`,
+		`arena_ladder_score_total{bot="heuristic v1",game="ivanhoe"}`,
+		`arena_matches_started_total{game="ivanhoe"}`,
+	} {
+		assert.Contains(t, string(body), want)
+	}
+}

@@ -1,0 +1,82 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/arena-games/arena/arena"
+	"github.com/arena-games/arena/ladder/rating"
+)
+
+// sprtRun is the sequential test of `arena match --sprt`: the first bot against the
+// second, one pentanomial count per deal (both seatings), stopping the run when the
+// test decides.
+type sprtRun struct {
+	test     rating.SPRT
+	penta    rating.Pentanomial
+	llr      float64
+	decision rating.Decision
+	err      error
+}
+
+// parseSPRT reads "elo0,elo1[,alpha,beta]": normalized-Elo bounds and error rates
+// (0.05 each by default), as fishtest states them.
+func parseSPRT(spec string, bots int) (*sprtRun, error) {
+	parts := strings.Split(spec, ",")
+	if len(parts) != 2 && len(parts) != 4 {
+		return nil, fmt.Errorf("--sprt %q: want elo0,elo1 or elo0,elo1,alpha,beta", spec)
+	}
+	v := make([]float64, len(parts))
+	for i, p := range parts {
+		x, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil {
+			return nil, fmt.Errorf("--sprt %q: %q is not a number", spec, p)
+		}
+		v[i] = x
+	}
+	t := rating.SPRT{NElo0: v[0], NElo1: v[1], Alpha: 0.05, Beta: 0.05}
+	if len(v) == 4 {
+		t.Alpha, t.Beta = v[2], v[3]
+	}
+	if err := t.Check(); err != nil {
+		return nil, fmt.Errorf("--sprt %q: %w", spec, err)
+	}
+	if bots != 2 {
+		return nil, fmt.Errorf("--sprt tests one bot against another: give two bots, not %d", bots)
+	}
+	return &sprtRun{test: t}, nil
+}
+
+// stop is arena.Config.Stop: count the newest deal and say whether the test decided.
+func (s *sprtRun) stop(deals []arena.DealBlock) bool {
+	m := deals[len(deals)-1].Points[0] // the first bot's mean over both seatings
+	if s.err = s.penta.Add(m, m); s.err != nil {
+		return true
+	}
+	s.llr, s.decision, s.err = s.test.Decide(s.penta)
+	return s.err != nil || s.decision != rating.Continue
+}
+
+func (s *sprtRun) write(w io.Writer, first string) error {
+	if s.err != nil {
+		return fmt.Errorf("sprt: %w", s.err)
+	}
+	lo, hi := s.test.Bounds()
+	sum := s.penta.Summary()
+	fmt.Fprintf(w, "SPRT of %s, nElo [%g, %g], alpha %g, beta %g: LLR %.2f (bounds %.2f, %.2f) after %d deal pairs %v: %s\n",
+		first, s.test.NElo0, s.test.NElo1, s.test.Alpha, s.test.Beta, s.llr, lo, hi, s.penta.Pairs(), [5]int(s.penta), s.decision)
+	bins := 0
+	for _, n := range s.penta {
+		if n > 0 {
+			bins++
+		}
+	}
+	if bins < 2 { // no spread: the estimates below would be noise or infinite
+		fmt.Fprintln(w, "  every deal pair scored the same: no spread to estimate Elo from")
+		return nil
+	}
+	fmt.Fprintf(w, "  Elo %+.1f ± %.1f, nElo %+.1f ± %.1f, LOS %.1f%%\n", sum.Elo, sum.Elo95, sum.NElo, sum.NElo95, 100*sum.LOS)
+	return nil
+}

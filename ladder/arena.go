@@ -1,0 +1,261 @@
+package ladder
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/arena-games/arena/arena"
+	"github.com/arena-games/arena/engine"
+	"github.com/arena-games/arena/ladder/store"
+	"github.com/arena-games/arena/protocol"
+)
+
+// Launcher says how to start a bot's process: for a built-in bot, the arena binary
+// serving it; for a submitted one, its executable in the store.
+type Launcher func(b store.Bot) (protocol.LaunchConfig, error)
+
+// StoreLauncher launches submitted bots from dir and built-in ones with builtin. Before
+// every launch it checks the executable's SHA-256 against the one recorded when the
+// bot was added, so a binary changed in the store never plays under the old name. (The
+// match runner's launch has no hook for go-plugin's SecureConfig, which would check
+// the file go-plugin itself opens; this check runs just before, on the same path.)
+func StoreLauncher(dir string, builtin func(name string) (protocol.LaunchConfig, error)) Launcher {
+	return func(b store.Bot) (protocol.LaunchConfig, error) {
+		if b.Builtin != "" {
+			return builtin(b.Builtin)
+		}
+		path := filepath.Join(dir, b.Path)
+		sum, err := fileSHA256(path)
+		if err != nil {
+			return protocol.LaunchConfig{}, fmt.Errorf("bot %s: %w", label(b), err)
+		}
+		if sum != b.SHA256 {
+			return protocol.LaunchConfig{}, fmt.Errorf("bot %s: %s has SHA-256 %.12s, not the %.12s it was added with; retire it or add it again",
+				label(b), path, sum, b.SHA256)
+		}
+		return protocol.LaunchConfig{Path: path}, nil
+	}
+}
+
+func fileSHA256(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// ArenaPlayer plays blocks through the match runner, one arena run per block: the
+// block's deal in every rotation, one game at a time.
+type ArenaPlayer struct {
+	Launch Launcher
+	// Clock and MaxRestarts are those of arena.Config.
+	Clock       arena.Clock
+	MaxRestarts int
+	// ReplayDir receives the replays, one directory per game and block; empty
+	// writes none.
+	ReplayDir string
+	Logger    hclog.Logger
+	// Observer, when set, hears of the runner's bots, matches and decisions (metrics).
+	Observer arena.Observer
+}
+
+// PlayBlock runs block b through arena.Run and records each game as it ends. A
+// game's start time is taken as the end of the block's previous game (the block's
+// start for the first), since the games of a block are played one after another.
+func (p *ArenaPlayer) PlayBlock(ctx context.Context, b store.Block, bots []store.Bot, record func(store.Match) error) error {
+	entrants := make([]arena.Entrant, len(bots))
+	for i, bot := range bots {
+		lc, err := p.Launch(bot)
+		if err != nil {
+			return err
+		}
+		entrants[i] = arena.Entrant{Name: label(bot), Launch: lc}
+	}
+	replays := ""
+	if p.ReplayDir != "" {
+		replays = filepath.Join(p.ReplayDir, b.Game, fmt.Sprintf("block-%d", b.ID))
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	started := time.Now()
+	_, err := arena.Run(ctx, arena.Config{
+		Game: b.Game, Entrants: entrants, Games: b.Rotations, Seed: b.Seed, Parallel: 1,
+		Clock: p.Clock, MaxRestarts: p.MaxRestarts, ReplayDir: replays, Logger: p.Logger, Observer: p.Observer,
+		OnMatch: func(m *arena.MatchResult, _, _ int) {
+			now := time.Now()
+			g := store.Match{Block: b.ID, Rotation: m.Rotation, Game: b.Game, Seed: m.Seed, Adjudicated: m.Adjudicated,
+				Replay: m.Replay, Started: started, Finished: now}
+			started = now
+			for _, s := range m.Seats {
+				g.Seats = append(g.Seats, store.Seat{Bot: bots[s.Entrant].ID, Place: s.Place, Score: s.Score, Ending: s.Ending.String()})
+			}
+			if err := record(g); err != nil {
+				cancel(err)
+			}
+		},
+	})
+	if cause := context.Cause(ctx); cause != nil && cause != context.Canceled {
+		return cause
+	}
+	return err
+}
+
+// Smoke plays the bot launched by lc through one deal of game against opponents (as
+// many as the game needs) and fails unless every seat it held ended normally: it
+// started, answered in time and chose legal options.
+func Smoke(ctx context.Context, game string, lc protocol.LaunchConfig, opponent protocol.LaunchConfig) error {
+	spec, err := engine.Lookup(game)
+	if err != nil {
+		return err
+	}
+	entrants := []arena.Entrant{{Name: "candidate", Launch: lc}}
+	for i := 1; i < max(spec.MinPlayers, 2); i++ {
+		entrants = append(entrants, arena.Entrant{Name: fmt.Sprintf("opponent%d", i), Launch: opponent})
+	}
+	rep, err := arena.Run(ctx, arena.Config{Game: game, Entrants: entrants, Games: len(entrants), Seed: 1, MaxRestarts: -1})
+	if err != nil {
+		return err
+	}
+	for _, m := range rep.Matches {
+		for _, s := range m.Seats {
+			if s.Entrant == 0 && s.Ending != arena.OK {
+				detail := s.Ending.String()
+				if s.Detail != "" {
+					detail += ": " + s.Detail
+				}
+				return fmt.Errorf("in a game of %s it ended with %s", game, detail)
+			}
+		}
+	}
+	return nil
+}
+
+// AddOptions is what AddBot needs besides the store.
+type AddOptions struct {
+	// Name is the ladder name; a name already on the ladder gets a new version.
+	Name string
+	// Builtin, when set, adds the arena's built-in bot of that name instead of a file.
+	Builtin string
+	// Path is the bot program to copy into the store.
+	Path string
+	// Smoke tests the bot before it is added; nil skips the test.
+	Smoke func(ctx context.Context, lc protocol.LaunchConfig) error
+	// BuiltinLaunch starts a built-in bot (for its smoke test).
+	BuiltinLaunch func(name string) (protocol.LaunchConfig, error)
+}
+
+// AddBot copies a bot program into the store's bots directory under its SHA-256,
+// smoke-tests it there, and adds it as the next version of its name (retiring older
+// versions). On any failure nothing is added and a file it copied is removed.
+func AddBot(ctx context.Context, st store.Store, opt AddOptions) (store.Bot, error) {
+	if opt.Name == "" {
+		return store.Bot{}, fmt.Errorf("a bot needs a name (--name)")
+	}
+	if opt.Builtin != "" {
+		b := store.Bot{Name: opt.Name, Builtin: opt.Builtin, SHA256: builtinDigest(opt.Builtin)}
+		if opt.Smoke != nil {
+			lc, err := opt.BuiltinLaunch(opt.Builtin)
+			if err != nil {
+				return store.Bot{}, err
+			}
+			if err := opt.Smoke(ctx, lc); err != nil {
+				return store.Bot{}, fmt.Errorf("built-in bot %s failed its smoke test: %w; nothing was added", opt.Builtin, err)
+			}
+		}
+		return st.AddBot(ctx, b)
+	}
+	rel, created, err := copyIn(st.Dir(), opt.Path)
+	if err != nil {
+		return store.Bot{}, err
+	}
+	undo := func() {
+		if created {
+			os.Remove(filepath.Join(st.Dir(), rel))
+		}
+	}
+	sum := filepath.Base(rel)
+	if opt.Smoke != nil {
+		if err := opt.Smoke(ctx, protocol.LaunchConfig{Path: filepath.Join(st.Dir(), rel)}); err != nil {
+			undo()
+			return store.Bot{}, fmt.Errorf("bot %s failed its smoke test: %w; nothing was added", opt.Path, err)
+		}
+	}
+	b, err := st.AddBot(ctx, store.Bot{Name: opt.Name, SHA256: sum, Path: rel})
+	if err != nil {
+		undo()
+		return store.Bot{}, err
+	}
+	return b, nil
+}
+
+// builtinDigest stands for a built-in bot's digest: it has no file of its own.
+func builtinDigest(name string) string {
+	s := sha256.Sum256([]byte("builtin:" + name))
+	return hex.EncodeToString(s[:])
+}
+
+// copyIn copies the executable at src to dir/bots/SHA256 through a temporary file, so
+// that a half-written copy never carries a digest's name. It returns the path relative
+// to dir and whether it created the file (an identical file may already be there).
+func copyIn(dir, src string) (rel string, created bool, err error) {
+	in, err := os.Open(src)
+	if err != nil {
+		return "", false, fmt.Errorf("bot program: %w", err)
+	}
+	defer in.Close()
+	st, err := in.Stat()
+	if err != nil {
+		return "", false, err
+	}
+	if !st.Mode().IsRegular() || st.Mode()&0o111 == 0 {
+		return "", false, fmt.Errorf("bot program %s is not an executable file", src)
+	}
+	botDir := filepath.Join(dir, "bots")
+	if err := os.MkdirAll(botDir, 0o755); err != nil {
+		return "", false, err
+	}
+	tmp, err := os.CreateTemp(botDir, ".incoming-*")
+	if err != nil {
+		return "", false, err
+	}
+	defer os.Remove(tmp.Name()) // a no-op once renamed
+	h := sha256.New()
+	if _, err := io.Copy(io.MultiWriter(tmp, h), in); err != nil {
+		tmp.Close()
+		return "", false, fmt.Errorf("copying %s: %w", src, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return "", false, err
+	}
+	if err := tmp.Close(); err != nil {
+		return "", false, err
+	}
+	if err := os.Chmod(tmp.Name(), 0o555); err != nil {
+		return "", false, err
+	}
+	sum := hex.EncodeToString(h.Sum(nil))
+	rel = filepath.Join("bots", sum)
+	dst := filepath.Join(dir, rel)
+	if _, err := os.Stat(dst); err == nil {
+		return rel, false, nil
+	}
+	if err := os.Rename(tmp.Name(), dst); err != nil {
+		return "", false, err
+	}
+	return rel, true, nil
+}

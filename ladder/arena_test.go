@@ -1,0 +1,146 @@
+package ladder
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/arena-games/arena/arena"
+	"github.com/arena-games/arena/ladder/store"
+	"github.com/arena-games/arena/plugins/builtin"
+	"github.com/arena-games/arena/protocol"
+)
+
+// serveEnv makes the test binary serve a built-in bot instead of running tests, so
+// that the tests have real bot processes without building anything.
+const serveEnv = "LADDER_TEST_SERVE_BOT"
+
+func TestMain(m *testing.M) {
+	if name := os.Getenv(serveEnv); name != "" {
+		if err := builtin.Serve(name); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func testBuiltin(name string) (protocol.LaunchConfig, error) {
+	if !builtin.Has(name) {
+		return protocol.LaunchConfig{}, fmt.Errorf("no built-in bot %q", name)
+	}
+	return protocol.LaunchConfig{Path: os.Args[0], Env: []string{serveEnv + "=" + name}}, nil
+}
+
+// script writes an executable shell script, standing for a submitted bot program.
+func script(t *testing.T, body string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "bot.sh")
+	require.NoError(t, os.WriteFile(path, []byte("#!/bin/sh\n"+body+"\n"), 0o755))
+	return path
+}
+
+// pluginScript is a submitted bot: the test binary serving the random bot.
+func pluginScript(t *testing.T) string {
+	return script(t, fmt.Sprintf("%s=random exec %q \"$@\"", serveEnv, os.Args[0]))
+}
+
+func smokeWith(game string) func(ctx2 context.Context, lc protocol.LaunchConfig) error {
+	return func(ctx2 context.Context, lc protocol.LaunchConfig) error {
+		opp, _ := testBuiltin("random")
+		return Smoke(ctx2, game, lc, opp)
+	}
+}
+
+func TestAddBot(t *testing.T) {
+	st := newLadder(t)
+	opt := func(name, path string) AddOptions {
+		return AddOptions{Name: name, Path: path, Smoke: smokeWith("ivanhoe"), BuiltinLaunch: testBuiltin}
+	}
+	t.Run("a working program is copied under its digest and added", func(t *testing.T) {
+		b, err := AddBot(ctx, st, opt("plug", pluginScript(t)))
+		require.NoError(t, err)
+		assert.Equal(t, 1, b.Version)
+		assert.Equal(t, filepath.Join("bots", b.SHA256), b.Path)
+		sum, err := fileSHA256(filepath.Join(st.Dir(), b.Path))
+		require.NoError(t, err)
+		assert.Equal(t, b.SHA256, sum)
+	})
+	t.Run("a program that does not start fails its smoke test and leaves nothing", func(t *testing.T) {
+		_, err := AddBot(ctx, st, opt("broken", script(t, "echo oops >&2; exit 3")))
+		require.ErrorContains(t, err, "failed its smoke test")
+		assert.ErrorContains(t, err, "nothing was added")
+		bots, err := st.Bots(ctx, true)
+		require.NoError(t, err)
+		assert.Len(t, bots, 1)
+		entries, err := os.ReadDir(filepath.Join(st.Dir(), "bots"))
+		require.NoError(t, err)
+		assert.Len(t, entries, 1, "only the working bot's file")
+	})
+	t.Run("a program that is not executable is refused", func(t *testing.T) {
+		p := filepath.Join(t.TempDir(), "data")
+		require.NoError(t, os.WriteFile(p, []byte("x"), 0o644))
+		_, err := AddBot(ctx, st, opt("data", p))
+		require.ErrorContains(t, err, "not an executable file")
+	})
+	t.Run("a built-in bot is added without a file; adding it again is refused", func(t *testing.T) {
+		b, err := AddBot(ctx, st, AddOptions{Name: "random", Builtin: "random", Smoke: smokeWith("ivanhoe"), BuiltinLaunch: testBuiltin})
+		require.NoError(t, err)
+		assert.Empty(t, b.Path)
+		_, err = AddBot(ctx, st, AddOptions{Name: "random", Builtin: "random", BuiltinLaunch: testBuiltin})
+		require.ErrorIs(t, err, store.ErrDuplicate)
+	})
+	t.Run("a changed file in the store is refused at launch", func(t *testing.T) {
+		bots, err := st.Bots(ctx, false)
+		require.NoError(t, err)
+		var plug store.Bot
+		for _, b := range bots {
+			if b.Name == "plug" {
+				plug = b
+			}
+		}
+		launch := StoreLauncher(st.Dir(), testBuiltin)
+		_, err = launch(plug)
+		require.NoError(t, err)
+		path := filepath.Join(st.Dir(), plug.Path)
+		require.NoError(t, os.Chmod(path, 0o755))
+		require.NoError(t, os.WriteFile(path, []byte("#!/bin/sh\nexit 0\n"), 0o755))
+		_, err = launch(plug)
+		require.ErrorContains(t, err, "not the")
+	})
+}
+
+func TestArenaPlayerRecordsEveryGameWithItsReplay(t *testing.T) {
+	st := newLadder(t)
+	for _, name := range []string{"random", "heuristic"} {
+		_, err := AddBot(ctx, st, AddOptions{Name: name, Builtin: name})
+		require.NoError(t, err)
+	}
+	_, err := AddBot(ctx, st, AddOptions{Name: "plug", Path: pluginScript(t)})
+	require.NoError(t, err)
+
+	p := &ArenaPlayer{Launch: StoreLauncher(st.Dir(), testBuiltin), ReplayDir: filepath.Join(st.Dir(), "replays"), Clock: arena.DefaultClock}
+	sum, err := Run(ctx, RunConfig{Store: st, Player: p, Game: "ivanhoe", Players: 3, Matches: 6, Seed: 4})
+	require.NoError(t, err)
+	assert.Equal(t, 6, sum.Recorded)
+	n := 0
+	require.NoError(t, st.Matches(ctx, "ivanhoe", func(m store.Match) error {
+		n++
+		assert.FileExists(t, m.Replay)
+		assert.True(t, strings.HasPrefix(m.Replay, filepath.Join(st.Dir(), "replays", "ivanhoe")), m.Replay)
+		assert.False(t, m.Finished.Before(m.Started))
+		for _, s := range m.Seats {
+			assert.Equal(t, "ok", s.Ending)
+		}
+		return nil
+	}))
+	assert.Equal(t, 6, n)
+	checkBlocks(t, st, true)
+}

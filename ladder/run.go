@@ -1,0 +1,326 @@
+package ladder
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/arena-games/arena/engine"
+	"github.com/arena-games/arena/ladder/rating"
+	"github.com/arena-games/arena/ladder/store"
+)
+
+// Player plays blocks: every rotation of b not in b.Done, with bots[i] the entrant
+// b.Bots[i], calling record with each game as soon as it ends (from one goroutine at a
+// time per call). It returns when the block is played, or with ctx's error when
+// cancelled, or with the error that stopped it.
+type Player interface {
+	PlayBlock(ctx context.Context, b store.Block, bots []store.Bot, record func(store.Match) error) error
+}
+
+// RunConfig is one `ladder run`.
+type RunConfig struct {
+	Store  store.Store
+	Player Player
+	Game   string
+	// Players is the number of seats per table; 0 takes as many active bots as the
+	// game seats.
+	Players int
+	// Parallel is the number of blocks played at once (default 1).
+	Parallel int
+	// Matches stops the run once this many games are recorded or under way, rounded
+	// up to whole blocks (0: no limit).
+	Matches int
+	// Duration stops starting blocks after this long (0: no limit).
+	Duration time.Duration
+	// Seed seeds the choice of tables and the deals.
+	Seed uint64
+	// OnGame, when set, hears of every recorded game (one call at a time), with the
+	// live Elo of its bots after it.
+	OnGame func(m store.Match, bots map[int64]store.Bot, live map[int64]float64)
+}
+
+// RunSummary counts what a run did.
+type RunSummary struct {
+	// Recorded is the number of games this run recorded.
+	Recorded int
+	// Resumed is the number of blocks left incomplete by an earlier run that this
+	// run took up again.
+	Resumed int
+	// Blocks is the number of blocks this run started.
+	Blocks int
+	// Skipped counts games a player reported that were already recorded.
+	Skipped int
+}
+
+// ErrTooFewBots is wrapped by Run's error when there are fewer active bots than a
+// table needs.
+var ErrTooFewBots = errors.New("too few active bots")
+
+// Run plays the ladder until the limits of cfg are reached or ctx is cancelled; then it
+// waits for the blocks under way (which a cancelled ctx stops), and returns what it
+// did. Blocks an earlier run left incomplete are finished first, unless one of their
+// bots has since been retired.
+func Run(ctx context.Context, cfg RunConfig) (RunSummary, error) {
+	r, err := newRun(ctx, cfg)
+	if err != nil {
+		return RunSummary{}, err
+	}
+	return r.run(ctx)
+}
+
+type runner struct {
+	cfg     RunConfig
+	players int
+	bots    map[int64]store.Bot
+	active  []int64
+	rng     *rand.Rand
+
+	mu       sync.Mutex
+	games    map[int64]int // recorded before the run, and planned by it
+	liveElo  *rating.Live
+	liveIdx  map[int64]int
+	planned  int
+	summary  RunSummary
+	firstErr error
+}
+
+func newRun(ctx context.Context, cfg RunConfig) (*runner, error) {
+	spec, err := engine.Lookup(cfg.Game)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Player == nil || cfg.Store == nil {
+		return nil, errors.New("a ladder run needs a store and a player")
+	}
+	if cfg.Parallel < 1 {
+		cfg.Parallel = 1
+	}
+	if cfg.Matches < 0 || cfg.Duration < 0 {
+		return nil, fmt.Errorf("negative limits: %d matches, %v", cfg.Matches, cfg.Duration)
+	}
+	all, err := cfg.Store.Bots(ctx, true)
+	if err != nil {
+		return nil, err
+	}
+	r := &runner{cfg: cfg, bots: map[int64]store.Bot{}, games: map[int64]int{}, liveIdx: map[int64]int{},
+		rng: rand.New(rand.NewPCG(cfg.Seed, 0x6c61646465720a))}
+	for i, b := range all {
+		r.bots[b.ID] = b
+		r.liveIdx[b.ID] = i
+		if b.Active() {
+			r.active = append(r.active, b.ID)
+		}
+	}
+	r.players = cfg.Players
+	if r.players == 0 {
+		r.players = max(min(spec.MaxPlayers, len(r.active)), spec.MinPlayers)
+	}
+	if err := spec.CheckPlayers(r.players); err != nil {
+		return nil, err
+	}
+	if len(r.active) < r.players {
+		return nil, fmt.Errorf("%w: %s tables of %d need %d active bots, the ladder has %d (arena bot add)",
+			ErrTooFewBots, cfg.Game, r.players, r.players, len(r.active))
+	}
+	// The live Elo the tables are matched by continues from every recorded game.
+	r.liveElo = rating.NewLive(len(all), rating.DefaultK)
+	err = cfg.Store.Matches(ctx, cfg.Game, func(m store.Match) error {
+		r.learn(m)
+		return nil
+	})
+	return r, err
+}
+
+// learn counts a recorded game into the live ratings; the caller holds mu or owns r.
+func (r *runner) learn(m store.Match) {
+	seats, places := make([]int, len(m.Seats)), make([]int, len(m.Seats))
+	for i, s := range m.Seats {
+		seats[i], places[i] = r.liveIdx[s.Bot], s.Place
+	}
+	_ = r.liveElo.Update(seats, places) // recorded games are valid by construction
+	for _, s := range m.Seats {
+		r.games[s.Bot]++
+	}
+}
+
+func (r *runner) run(ctx context.Context) (RunSummary, error) {
+	open, err := r.cfg.Store.OpenBlocks(ctx, r.cfg.Game)
+	if err != nil {
+		return RunSummary{}, err
+	}
+	var deadline time.Time
+	if r.cfg.Duration > 0 {
+		deadline = time.Now().Add(r.cfg.Duration)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	work := make(chan store.Block)
+	var wg sync.WaitGroup
+	for range r.cfg.Parallel {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for b := range work {
+				if err := r.play(ctx, b); err != nil {
+					r.fail(err)
+					cancel()
+				}
+			}
+		}()
+	}
+	send := func(b store.Block) bool {
+		select {
+		case work <- b:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
+	func() {
+		defer close(work)
+		for _, b := range open {
+			if !r.playable(b) {
+				continue
+			}
+			r.plan(b)
+			r.mu.Lock()
+			r.summary.Resumed++
+			r.mu.Unlock()
+			if !send(b) || r.enough(deadline) {
+				return
+			}
+		}
+		for !r.enough(deadline) && ctx.Err() == nil {
+			b, err := r.newBlock(ctx)
+			if err != nil {
+				r.fail(err)
+				return
+			}
+			if !send(b) {
+				return
+			}
+		}
+	}()
+	wg.Wait()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.firstErr != nil {
+		return r.summary, r.firstErr
+	}
+	return r.summary, context.Cause(ctx)
+}
+
+// playable reports whether every bot of an open block still plays.
+func (r *runner) playable(b store.Block) bool {
+	for _, id := range b.Bots {
+		if bot, ok := r.bots[id]; !ok || !bot.Active() {
+			return false
+		}
+	}
+	return len(b.Bots) > 0
+}
+
+// plan counts the games of b still to play as under way.
+func (r *runner) plan(b store.Block) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	left := b.Rotations - len(b.Done)
+	r.planned += left
+	for _, id := range b.Bots {
+		r.games[id] += left
+	}
+}
+
+// enough reports whether the run should start no more blocks.
+func (r *runner) enough(deadline time.Time) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.firstErr != nil {
+		return true
+	}
+	if r.cfg.Matches > 0 && r.planned >= r.cfg.Matches {
+		return true
+	}
+	return !deadline.IsZero() && !time.Now().Before(deadline)
+}
+
+// newBlock chooses a table and records its block before it is played, so that a run
+// killed during the block resumes it.
+func (r *runner) newBlock(ctx context.Context) (store.Block, error) {
+	r.mu.Lock()
+	cands := make([]candidate, 0, len(r.active))
+	for _, id := range r.active {
+		cands = append(cands, candidate{id: id, games: r.games[id], elo: r.liveElo.Elo[r.liveIdx[id]]})
+	}
+	table := chooseTable(cands, r.players, r.rng)
+	seed := r.rng.Uint64()
+	r.mu.Unlock()
+	b, err := r.cfg.Store.NewBlock(ctx, store.Block{Game: r.cfg.Game, Seed: seed, Bots: table, Rotations: len(table)})
+	if err != nil {
+		return b, err
+	}
+	r.plan(b)
+	r.mu.Lock()
+	r.summary.Blocks++
+	r.mu.Unlock()
+	return b, nil
+}
+
+func (r *runner) play(ctx context.Context, b store.Block) error {
+	bots := make([]store.Bot, len(b.Bots))
+	for i, id := range b.Bots {
+		bots[i] = r.bots[id]
+	}
+	done := map[int]bool{}
+	for _, rot := range b.Done {
+		done[rot] = true
+	}
+	return r.cfg.Player.PlayBlock(ctx, b, bots, func(m store.Match) error {
+		if done[m.Rotation] {
+			r.mu.Lock()
+			r.summary.Skipped++
+			r.mu.Unlock()
+			return nil
+		}
+		m.Block, m.Game = b.ID, b.Game
+		// Recording must not be cut short by the cancellation that stops play: a
+		// game that ended is kept.
+		rec, err := r.cfg.Store.RecordMatch(context.WithoutCancel(ctx), m)
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		switch {
+		case errors.Is(err, store.ErrDuplicate):
+			r.summary.Skipped++
+			return nil
+		case err != nil:
+			return fmt.Errorf("recording block %d rotation %d: %w", b.ID, m.Rotation, err)
+		}
+		done[m.Rotation] = true
+		r.summary.Recorded++
+		seats, places := make([]int, len(rec.Seats)), make([]int, len(rec.Seats))
+		for i, s := range rec.Seats {
+			seats[i], places[i] = r.liveIdx[s.Bot], s.Place
+		}
+		_ = r.liveElo.Update(seats, places)
+		if r.cfg.OnGame != nil {
+			live := map[int64]float64{}
+			for _, s := range rec.Seats {
+				live[s.Bot] = r.liveElo.Elo[r.liveIdx[s.Bot]]
+			}
+			r.cfg.OnGame(rec, r.bots, live)
+		}
+		return nil
+	})
+}
+
+func (r *runner) fail(err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.firstErr == nil && !errors.Is(err, context.Canceled) {
+		r.firstErr = err
+	}
+}
