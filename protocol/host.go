@@ -189,6 +189,16 @@ func (p *Process) Kill(grace time.Duration) {
 	case <-time.After(5 * time.Second):
 	}
 	p.run.killGroup()
+	p.waitCleanup()
+}
+
+// waitCleanup waits (briefly) until the process has ended and its sandbox is cleaned
+// up, so that an arena about to exit leaves no scratch directory or cgroup behind.
+func (p *Process) waitCleanup() {
+	select {
+	case <-p.run.exited:
+	case <-time.After(2 * time.Second):
+	}
 }
 
 // groupRunner starts the bot in its own process group. Its stdout goes to go-plugin for

@@ -21,5 +21,6 @@ func (p *Process) Shutdown(grace time.Duration) (clean bool) {
 	case <-time.After(5 * time.Second):
 	}
 	p.run.killGroup()
+	p.waitCleanup()
 	return clean
 }

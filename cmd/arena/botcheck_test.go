@@ -3,8 +3,11 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -59,4 +62,45 @@ func TestMatchRecordsItsSandbox(t *testing.T) {
 	assert.Equal(t, 1, r.code)
 	assert.Contains(t, r.stderr, "not a share between 0 and 1")
 	requireNoLeftovers(t)
+}
+
+// A bot in another language may never notice that its arena died; the parent-death
+// signal (and, where there is one, its PID namespace) ends it anyway.
+func TestABotThatIgnoresItsParentDiesWithAKilledArena(t *testing.T) {
+	dir := t.TempDir()
+	bot := filepath.Join(dir, "silent")
+	require.NoError(t, os.WriteFile(bot, []byte("#!/bin/sh\nexec sleep 31.4159\n"), 0o755))
+	sleepers := func() []string {
+		var out []string
+		entries, _ := os.ReadDir("/proc")
+		for _, e := range entries {
+			cmd, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+			if err == nil && strings.Contains(string(cmd), "31.4159") {
+				stat, _ := os.ReadFile("/proc/" + e.Name() + "/stat")
+				if f := strings.Fields(string(stat)); len(f) > 2 && f[2] != "Z" {
+					out = append(out, e.Name())
+				}
+			}
+		}
+		return out
+	}
+	for _, level := range []string{"none", "auto"} {
+		t.Run(level, func(t *testing.T) {
+			cmd := exec.Command(filepath.Join(bin, "arena"), "match", "random", bot, "--startup", "30s", "--no-replays", "--sandbox", level)
+			cmd.Dir = dir
+			require.NoError(t, cmd.Start())
+			deadline := time.Now().Add(5 * time.Second)
+			for len(sleepers()) == 0 && time.Now().Before(deadline) {
+				time.Sleep(20 * time.Millisecond)
+			}
+			require.NotEmpty(t, sleepers(), "the silent bot is running")
+			require.NoError(t, cmd.Process.Kill())
+			_ = cmd.Wait()
+			deadline = time.Now().Add(2 * time.Second)
+			for len(sleepers()) > 0 && time.Now().Before(deadline) {
+				time.Sleep(20 * time.Millisecond)
+			}
+			assert.Empty(t, sleepers(), "the bot died with its arena")
+		})
+	}
 }

@@ -22,7 +22,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -195,7 +197,8 @@ func (c Config) Prepare() (*Box, error) {
 	if root == "" {
 		root = os.TempDir()
 	}
-	dir, err := os.MkdirTemp(root, "arena-bot-")
+	staleOnce.Do(func() { cleanStaleScratch(root) })
+	dir, err := os.MkdirTemp(root, fmt.Sprintf("arena-bot-%d-", os.Getpid()))
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: scratch directory: %w", err)
 	}
@@ -426,4 +429,26 @@ func (c Config) Layers() ([]Status, error) {
 	}
 	defer b.Cleanup()
 	return b.Layers(), nil
+}
+
+var staleOnce sync.Once
+
+// cleanStaleScratch removes the scratch directories of arenas that died without
+// cleaning up (killed with SIGKILL): their name carries the arena's process id.
+func cleanStaleScratch(root string) {
+	entries, _ := os.ReadDir(root)
+	for _, e := range entries {
+		rest, ok := strings.CutPrefix(e.Name(), "arena-bot-")
+		if !ok || !e.IsDir() {
+			continue
+		}
+		pidStr, _, ok := strings.Cut(rest, "-")
+		pid, err := strconv.Atoi(pidStr)
+		if !ok || err != nil || pid == os.Getpid() {
+			continue
+		}
+		if syscall.Kill(pid, 0) == syscall.ESRCH {
+			_ = os.RemoveAll(filepath.Join(root, e.Name()))
+		}
+	}
 }
