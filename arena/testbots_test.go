@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -235,15 +236,21 @@ func requireNoLeftovers(t *testing.T) {
 	t.Fatalf("processes left running: %v", left)
 }
 
-var testDirs = map[string]string{}
+var (
+	testDirsMu sync.Mutex
+	testDirs   = map[testing.TB]string{}
+)
 
-// testDir is one temporary directory per test, shared by its bots.
+// testDir is one temporary directory per test, shared by its bots. (Keyed by the test
+// itself, under a lock: tests run in parallel, and -count reruns a name.)
 func testDir(t testing.TB) string {
-	if d, ok := testDirs[t.Name()]; ok {
+	testDirsMu.Lock()
+	defer testDirsMu.Unlock()
+	if d, ok := testDirs[t]; ok {
 		return d
 	}
 	d := t.TempDir()
-	testDirs[t.Name()] = d
+	testDirs[t] = d
 	return d
 }
 

@@ -145,16 +145,6 @@ func (d *cgroupDir) remove() {
 	}
 }
 
-func (d *cgroupDir) events() string {
-	var out []string
-	for _, f := range []string{"pids.events", "memory.failcnt", "memory.events", "memory.oom_control"} {
-		if b, err := os.ReadFile(filepath.Join(d.path, f)); err == nil {
-			out = append(out, f+": "+strings.Join(strings.Fields(string(b)), " "))
-		}
-	}
-	return strings.Join(out, "; ")
-}
-
 // cleanStale removes empty cgroups left by arenas that were killed before cleaning up.
 func cleanStale(parent string) {
 	entries, _ := os.ReadDir(parent)

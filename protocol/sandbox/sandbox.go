@@ -164,7 +164,9 @@ type Box struct {
 	plan   plan
 	clone  uintptr
 	helper []string
-	cg     []*cgroupDir
+	// mu guards cg: the host kills and cleans up from more than one goroutine.
+	mu sync.Mutex
+	cg []*cgroupDir
 }
 
 // plan is what the helper applies to itself, handed over in its environment as JSON.
@@ -375,6 +377,8 @@ func (b *Box) SysProcAttr() *syscall.SysProcAttr {
 // Kill ends every process left in the box's cgroups: children that left the process
 // group (setsid) cannot leave a cgroup.
 func (b *Box) Kill() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	for _, cg := range b.cg {
 		cg.kill()
 	}
@@ -382,6 +386,8 @@ func (b *Box) Kill() {
 
 // Cleanup kills what is left in the cgroups, removes them and the scratch directory.
 func (b *Box) Cleanup() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	for _, cg := range b.cg {
 		cg.kill()
 		cg.remove()
@@ -390,16 +396,6 @@ func (b *Box) Cleanup() {
 	if b.Dir != "" {
 		_ = os.RemoveAll(b.Dir)
 	}
-}
-
-// CgroupEvents returns the cgroups' event counters (pids.events, memory failcnt or
-// memory.events), for tests that prove a limit was hit.
-func (b *Box) CgroupEvents() string {
-	var out []string
-	for _, cg := range b.cg {
-		out = append(out, cg.events())
-	}
-	return strings.Join(out, "\n")
 }
 
 func contains(list []string, s string) bool {
