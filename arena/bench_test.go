@@ -9,20 +9,24 @@ import (
 	"github.com/stretchr/testify/require"
 
 	_ "github.com/arena-games/arena/engine/ivanhoe"
+	"github.com/arena-games/arena/protocol/sandbox"
 )
 
 // BenchmarkIvanhoeMatch is the arena's throughput: two-player Ivanhoe between two
 // random bot processes, no replay files, j matches at a time; b.N is the number of
-// games (rounded up to whole deals). Starting the bots is included.
+// games (rounded up to whole deals). Starting the bots is included. The sandbox is the
+// default (every layer the machine has); sandbox=none shows what the layers cost.
 func BenchmarkIvanhoeMatch(b *testing.B) {
 	for _, j := range []int{1, 2} {
-		b.Run(fmt.Sprintf("j=%d", j), func(b *testing.B) { benchMatch(b, j) })
+		b.Run(fmt.Sprintf("j=%d", j), func(b *testing.B) { benchMatch(b, j, sandbox.Auto) })
 	}
+	b.Run("j=1/sandbox=none", func(b *testing.B) { benchMatch(b, 1, sandbox.None) })
 }
 
-func benchMatch(b *testing.B, j int) {
+func benchMatch(b *testing.B, j int, level sandbox.Level) {
 	cfg := Config{Game: "ivanhoe", Games: b.N, Seed: 1, Parallel: j, Clock: DefaultClock,
-		Entrants: []Entrant{testEntrant(b, "a", "random"), testEntrant(b, "b", "random")}}
+		Entrants: []Entrant{testEntrant(b, "a", "random"), testEntrant(b, "b", "random")},
+		Sandbox:  testSandbox(b, level)}
 	b.ReportAllocs()
 	b.ResetTimer()
 	start := time.Now()

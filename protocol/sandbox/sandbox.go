@@ -326,11 +326,6 @@ func (c Config) Prepare() (*Box, error) {
 	if helper && (b.plan.Rlimits != nil || b.plan.NoNewPrivs || b.plan.LandlockABI > 0 || len(b.plan.Cgroups) > 0) {
 		b.helper = c.Helper
 	}
-	if probe.userNS && b.clone != 0 {
-		// Inside a user namespace of its own the bot is uid 0 there; the directory must
-		// be its own to write to.
-		_ = os.Chmod(dir, 0o777)
-	}
 	return b, nil
 }
 
