@@ -1,7 +1,9 @@
 // Package arena runs matches between bot processes: it starts each bot once per run
 // and reuses it, seats the bots in every rotation of every deal (duplicate format),
-// keeps the clocks, turns misbehaviour into typed endings and forfeits, writes a replay
-// per match and sums up the run in a Report.
+// keeps the clocks, turns misbehaviour into typed endings and forfeits (a bot that does
+// not even start included), disqualifies a bot that forfeits too often, confines every
+// bot process (Config.Sandbox, recorded in the report and every replay), writes a
+// replay per match and sums up the run in a Report.
 //
 //	rep, err := arena.Run(ctx, arena.Config{Game: "ivanhoe", Entrants: bots, Games: 100})
 //

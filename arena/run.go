@@ -24,9 +24,12 @@ type runner struct {
 
 // Run plays a whole run: it starts every bot, plays every deal in every rotation
 // (cfg.Parallel at a time), stops every bot process (and their process groups) and
-// sums up. It returns an error, and no report, for a bad configuration, a bot that
-// does not start, a bot that crashed past the restart limit, an engine error or a
-// cancelled ctx; every bot process is gone when it returns, whatever happened.
+// sums up. It returns an error, and no report, for a bad configuration (a sandbox level
+// the machine lacks included), a bot that crashed or failed to start past the restart
+// limit, a disqualified bot (ErrDisqualified), an engine error or a cancelled ctx;
+// every bot process is gone when it returns, whatever happened. A bot that does not
+// start forfeits its seats (crash, timeout or protocol, as it failed) and is tried again
+// for the next match, as a restart.
 func Run(ctx context.Context, cfg Config) (*Report, error) {
 	spec, err := cfg.check()
 	if err != nil {

@@ -1,7 +1,8 @@
 // Package protocol is the wire between the arena and its bots: the gRPC service
 // (bot.proto and one .proto per game, generated into botpb), the go-plugin handshake
 // that starts a bot process and checks its protocol version, the host side that launches
-// and kills bot processes, and the Go SDK a bot author uses (Serve).
+// and kills bot processes, and the Go SDK a bot author uses (Serve). Every bot process
+// is confined by the layers of package protocol/sandbox (LaunchConfig.Sandbox).
 //
 // A bot is any program that answers go-plugin's handshake and serves the Bot service.
 // In Go that is a short main:
