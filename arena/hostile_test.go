@@ -42,6 +42,9 @@ type hostileCase struct {
 	needs, blocks []string
 	// check looks at the bot's kept stderr when a blocking layer is active.
 	check func(t *testing.T, stderr string, env hostileEnv)
+	// decision, when set, is the decision clock: long enough that the sandbox's answer
+	// (the OOM killer) always comes before the deadline's.
+	decision time.Duration
 }
 
 type hostileEnv struct {
@@ -102,7 +105,7 @@ var hostileCases = []hostileCase{
 		check: func(t *testing.T, stderr string, _ hostileEnv) {
 			assert.Regexp(t, `(?i)fork|resource temporarily unavailable`, stderr, "the bomb was refused processes")
 		}},
-	{name: "memory without bound", mode: "hog:2", want: []Ending{Crash},
+	{name: "memory without bound", mode: "hog:2", want: []Ending{Crash}, decision: 5 * time.Second,
 		needs: []string{sandbox.CgroupMemory, sandbox.Rlimits}},
 	{name: "open a network connection", mode: "net:1", want: []Ending{OK},
 		blocks: []string{sandbox.NetNamespace, sandbox.LandlockNet},
@@ -190,6 +193,9 @@ func runHostile(t *testing.T, c hostileCase, level sandbox.Level, game string, p
 	}
 	cfg := Config{Game: game, Entrants: entrants, Games: players, Seed: 7, Parallel: 2, Clock: hostileClock,
 		ReplayDir: filepath.Join(testDir(t), "replays"), Sandbox: sb, MaxForfeitShare: -1}
+	if c.decision > 0 {
+		cfg.Clock.Decision = c.decision
+	}
 	start := time.Now()
 	rep, err := Run(context.Background(), cfg)
 	require.NoError(t, err, "the arena survives the bot")

@@ -33,8 +33,8 @@ import (
 //	negative:K        answers option -1 at decision K
 //	garbage           answers every decision with bytes that are no protobuf message
 //	huge:K            answers decision K with a 5 MiB message
-//	flood             writes 4 MiB to its real stdout and stderr at each of its first
-//	                  decisions of a match, and plays on
+//	flood             writes 12 MiB to its real stdout and stderr from its first
+//	                  decision of a match on, and plays on
 //	crashmid:K        exits at decision K
 //	forkcrash:K       starts a child that holds its pipes open, exits at decision K
 //	escape:K          the same with a child that leaves the process group (setsid)
@@ -70,12 +70,15 @@ func serveHostileBot(name string, k int) bool {
 		protocol.ServeBot(&hostileServer{inner: protocol.NewBotServer(func(protocol.Match) engine.Policy { return first }), mode: name, k: k})
 	case "hang", "spin", "negative", "flood", "bomb", "hog", "net", "write":
 		perMatch(func(n int, _ []engine.Option) int {
-			if name == "flood" && n <= 3 {
-				chunk := strings.Repeat("flood flood flood flood\n", 1<<10)
-				for i := 0; i < (4<<20)/len(chunk); i++ {
-					_, _ = io.WriteString(stdout, chunk)
-					_, _ = io.WriteString(stderr, chunk)
-				}
+			if name == "flood" && n == 1 {
+				// Beside its answers, not in their time: the flood must not make it late.
+				go func() {
+					chunk := strings.Repeat("flood flood flood flood\n", 1<<10)
+					for i := 0; i < (12<<20)/len(chunk); i++ {
+						_, _ = io.WriteString(stdout, chunk)
+						_, _ = io.WriteString(stderr, chunk)
+					}
+				}()
 			}
 			if n != k {
 				return 0
