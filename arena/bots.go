@@ -40,7 +40,7 @@ type ErrRestartLimit struct {
 
 func (e *ErrRestartLimit) Error() string {
 	if e.Start != nil {
-		return fmt.Sprintf("bot %s failed to start again after %d restarts; stopping the run: %v", e.Bot, e.Restarts, e.Start)
+		return fmt.Sprintf("bot %s does not start (%d restarts tried); stopping the run: %v", e.Bot, e.Restarts, e.Start)
 	}
 	msg := fmt.Sprintf("bot %s crashed again after %d restarts; stopping the run", e.Bot, e.Restarts)
 	if s := lastLine(e.Stderr); s != "" {
