@@ -259,7 +259,11 @@ func (c Config) Prepare() (*Box, error) {
 	// In a user namespace of its own the bot would hold every capability there.
 	userNS := probe.userNS && probe.NamespaceReason == "" && want(NetNamespace)
 	hasCaps := probe.HasCaps || userNS
-	if add(DropCaps, helper && hasCaps, firstOf(map[bool]string{true: "the arena holds no capabilities to drop"}[!hasCaps], noHelper)) {
+	capsReason := noHelper
+	if !hasCaps {
+		capsReason = "the arena holds no capabilities to drop"
+	}
+	if add(DropCaps, helper && hasCaps, capsReason) {
 		b.plan.DropCaps = true
 	}
 	llOK, llReason := helper && probe.LandlockABI >= 1, firstOf(probe.LandlockReason, noHelper)
@@ -267,10 +271,13 @@ func (c Config) Prepare() (*Box, error) {
 		b.plan.LandlockABI = probe.LandlockABI
 		b.plan.Writable = []string{dir}
 	}
-	netOK := llOK && probe.LandlockABI >= 4
-	add(LandlockNet, netOK, firstOf(map[bool]string{true: fmt.Sprintf("Landlock ABI %d has no network rules (4 does)", probe.LandlockABI)}[llOK && !netOK], llReason))
-	scopeOK := llOK && probe.LandlockABI >= 6
-	add(LandlockScope, scopeOK, firstOf(map[bool]string{true: fmt.Sprintf("Landlock ABI %d has no scopes (6 does)", probe.LandlockABI)}[llOK && !scopeOK], llReason))
+	netReason, scopeReason := llReason, llReason
+	if llOK {
+		netReason = fmt.Sprintf("Landlock ABI %d has no network rules (4 does)", probe.LandlockABI)
+		scopeReason = fmt.Sprintf("Landlock ABI %d has no scopes (6 does)", probe.LandlockABI)
+	}
+	add(LandlockNet, llOK && probe.LandlockABI >= 4, netReason)
+	add(LandlockScope, llOK && probe.LandlockABI >= 6, scopeReason)
 
 	// The host-side layers of the strict level.
 	if add(NetNamespace, probe.NamespaceReason == "", probe.NamespaceReason) {
