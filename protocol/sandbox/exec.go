@@ -112,6 +112,11 @@ func (p *plan) apply() error {
 			return fmt.Errorf("joining cgroup %s: %w", procs, err)
 		}
 	}
+	if p.Own != "" {
+		if err := hideOthers(p.HideRoot, p.Own); err != nil {
+			return fmt.Errorf("hiding other bots' directories: %w", err)
+		}
+	}
 	for _, r := range p.Rlimits {
 		lim := syscall.Rlimit{Cur: r.Cur, Max: r.Max}
 		if err := syscall.Setrlimit(r.Resource, &lim); err != nil {
@@ -134,6 +139,31 @@ func (p *plan) apply() error {
 		}
 	}
 	return nil
+}
+
+// hideOthers covers root with an empty tmpfs, then binds own back at its place: the
+// bot sees its own scratch directory and none of the others'. It runs in the bot's own
+// mount namespace, whose mounts must first stop propagating back to the host's.
+func hideOthers(root, own string) error {
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return fmt.Errorf("private mounts: %w", err)
+	}
+	fd, err := unix.Open(own, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(fd)
+	if err := unix.Mount("tmpfs", root, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "size=16k,mode=0755"); err != nil {
+		return fmt.Errorf("tmpfs over %s: %w", root, err)
+	}
+	if err := os.Mkdir(own, 0o700); err != nil {
+		return err
+	}
+	if err := unix.Mount(fmt.Sprintf("/proc/self/fd/%d", fd), own, "", unix.MS_BIND, ""); err != nil {
+		return fmt.Errorf("binding %s back: %w", own, err)
+	}
+	// The working directory was the hidden one: the same directory, but not the path.
+	return os.Chdir(own)
 }
 
 // dropCapabilities empties the bounding set (so that exec, even as uid 0, grants

@@ -81,6 +81,7 @@ const (
 	LandlockNet     = "landlock-net"
 	LandlockScope   = "landlock-scope"
 	NetNamespace    = "net-namespace"
+	MountNamespace  = "mount-namespace"
 	PIDNamespace    = "pid-namespace"
 	CgroupMemory    = "cgroup-memory"
 	CgroupProcesses = "cgroup-pids"
@@ -91,7 +92,7 @@ var always = []string{ProcessGroup, ParentDeath, MinimalEnv, StdinNull, OutputCa
 
 var basicLayers = []string{Rlimits, RlimitProcs, NoNewPrivs, DropCaps, LandlockFS, LandlockNet, LandlockScope}
 
-var strictLayers = []string{NetNamespace, PIDNamespace, CgroupMemory, CgroupProcesses}
+var strictLayers = []string{NetNamespace, PIDNamespace, MountNamespace, CgroupMemory, CgroupProcesses}
 
 // Status is one layer for one bot process: active, or missing and why.
 type Status struct {
@@ -177,6 +178,10 @@ type plan struct {
 	LandlockABI int      `json:"landlock_abi,omitempty"`
 	Writable    []string `json:"writable,omitempty"`
 	Cgroups     []string `json:"cgroups,omitempty"` // cgroup.procs files to join
+	// HideRoot is covered by an empty tmpfs but for Own (in a mount namespace of the
+	// bot's own), so that no bot sees another's scratch directory.
+	HideRoot string `json:"hide_root,omitempty"`
+	Own      string `json:"own,omitempty"`
 }
 
 type rlimit struct {
@@ -197,7 +202,12 @@ func (c Config) Prepare() (*Box, error) {
 	lim := c.Limits.withDefaults()
 	root := c.ScratchRoot
 	if root == "" {
-		root = os.TempDir()
+		// One directory holds every bot's scratch directory, so that a mount namespace
+		// can hide the others' from each bot.
+		root = filepath.Join(os.TempDir(), fmt.Sprintf("arena-bots-%d", os.Getuid()))
+	}
+	if err := os.MkdirAll(root, 0o700); err != nil {
+		return nil, fmt.Errorf("sandbox: scratch root: %w", err)
 	}
 	staleOnce.Do(func() { cleanStaleScratch(root) })
 	dir, err := os.MkdirTemp(root, fmt.Sprintf("arena-bot-%d-", os.Getpid()))
@@ -286,6 +296,12 @@ func (c Config) Prepare() (*Box, error) {
 	if add(PIDNamespace, probe.NamespaceReason == "", probe.NamespaceReason) {
 		b.clone |= syscall.CLONE_NEWPID
 	}
+	// Bots run under one user: without this, one could find another's socket in the
+	// shared scratch root and call it (its controller's Shutdown, say).
+	if add(MountNamespace, helper && probe.NamespaceReason == "", firstOf(probe.NamespaceReason, noHelper)) {
+		b.clone |= syscall.CLONE_NEWNS
+		b.plan.HideRoot, b.plan.Own = root, dir
+	}
 	if b.clone != 0 && probe.userNS {
 		b.clone |= syscall.CLONE_NEWUSER
 	}
@@ -330,7 +346,7 @@ func (c Config) Prepare() (*Box, error) {
 		b.Cleanup()
 		return nil, fmt.Errorf("sandbox: the strict level is not available on this machine: missing %s (use --sandbox auto for the strongest level that works)", strings.Join(missing, ", "))
 	}
-	if helper && (b.plan.Rlimits != nil || b.plan.NoNewPrivs || b.plan.LandlockABI > 0 || len(b.plan.Cgroups) > 0) {
+	if helper && (b.plan.Rlimits != nil || b.plan.NoNewPrivs || b.plan.LandlockABI > 0 || len(b.plan.Cgroups) > 0 || b.plan.Own != "") {
 		b.helper = c.Helper
 	}
 	return b, nil

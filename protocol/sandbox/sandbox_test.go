@@ -46,6 +46,7 @@ type facts struct {
 	TmpDir      string   `json:"tmpdir"`
 	SocketDir   string   `json:"socket_dir"`
 	HasPlanLeft bool     `json:"plan_left"`
+	Siblings    []string `json:"siblings"`
 }
 
 func probeSelf() {
@@ -93,6 +94,10 @@ func probeSelf() {
 	f.Dir, _ = os.Getwd()
 	f.TmpDir, f.SocketDir = os.Getenv("TMPDIR"), os.Getenv("PLUGIN_UNIX_SOCKET_DIR")
 	_, f.HasPlanLeft = os.LookupEnv(PlanEnv)
+	entries, _ := os.ReadDir(filepath.Dir(f.Dir))
+	for _, e := range entries {
+		f.Siblings = append(f.Siblings, e.Name())
+	}
 	_ = json.NewEncoder(os.Stdout).Encode(f)
 }
 
@@ -141,6 +146,10 @@ func requireLayer(t *testing.T, box *Box, layer string) {
 }
 
 func TestEveryLayerDoesWhatItSays(t *testing.T) {
+	// Another bot's directory, there while the probe runs.
+	other, err := testConfig(t, Auto).Prepare()
+	require.NoError(t, err)
+	defer other.Cleanup()
 	box, f := runProbe(t, Auto)
 	for _, s := range box.Layers() {
 		t.Logf("%-20s active=%v %s", s.Layer, s.Active, s.Reason)
@@ -183,6 +192,12 @@ func TestEveryLayerDoesWhatItSays(t *testing.T) {
 	t.Run(PIDNamespace, func(t *testing.T) {
 		requireLayer(t, box, PIDNamespace)
 		assert.Equal(t, 1, f.Pid, "the bot is the first process of its own PID namespace")
+	})
+	t.Run(MountNamespace, func(t *testing.T) {
+		requireLayer(t, box, MountNamespace)
+		assert.Equal(t, []string{filepath.Base(box.Dir)}, f.Siblings, "no other bot's directory is in sight")
+		_, err = os.Stat(other.Dir)
+		require.NoError(t, err, "the host sees every directory")
 	})
 	t.Run(CgroupMemory, func(t *testing.T) {
 		requireLayer(t, box, CgroupMemory)
