@@ -176,21 +176,7 @@ func (p *Process) Stderr() string { return p.run.tail.String() }
 
 // Kill stops the bot: a polite shutdown for at most grace, then SIGKILL to its whole
 // process group, so that children the bot started go too.
-func (p *Process) Kill(grace time.Duration) {
-	done := make(chan struct{})
-	go func() { p.client.Kill(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(grace):
-	}
-	p.run.killGroup()
-	select {
-	case <-done:
-	case <-time.After(5 * time.Second):
-	}
-	p.run.killGroup()
-	p.waitCleanup()
-}
+func (p *Process) Kill(grace time.Duration) { p.Shutdown(grace) }
 
 // waitCleanup waits (briefly) until the process has ended and its sandbox is cleaned
 // up, so that an arena about to exit leaves no scratch directory or cgroup behind.
