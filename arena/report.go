@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -78,7 +77,7 @@ func (r *runner) report(results []*MatchResult, elapsed time.Duration) *Report {
 	slices.SortFunc(results, func(a, b *MatchResult) int { return strings.Compare(a.ID, b.ID) })
 	rep := &Report{Game: r.cfg.Game, Seed: r.cfg.Seed, Players: n, Games: len(results), Elapsed: elapsed,
 		ElapsedS: elapsed.Seconds(), ReplayDir: r.cfg.ReplayDir, Matches: results}
-	blocks := map[int]*DealBlock{}
+	deals := newDealTally(n)
 	pairW, pairL := make([]float64, n), make([]float64, n)
 	lat := make([][]float64, n)
 	rep.Bots = make([]BotStats, n)
@@ -89,11 +88,7 @@ func (r *runner) report(results []*MatchResult, elapsed time.Duration) *Report {
 		}
 	}
 	for _, m := range results {
-		b := blocks[m.Deal]
-		if b == nil {
-			b = &DealBlock{Deal: m.Deal, Seed: m.Seed, Points: make([]float64, n)}
-			blocks[m.Deal] = b
-		}
+		deals.add(m)
 		for _, s := range m.Seats {
 			bs := &rep.Bots[s.Entrant]
 			bs.Games++
@@ -101,7 +96,6 @@ func (r *runner) report(results []*MatchResult, elapsed time.Duration) *Report {
 				bs.Wins++
 			}
 			bs.Points += s.Points
-			b.Points[s.Entrant] += s.Points / float64(n)
 			bs.Endings[s.Ending.String()]++
 			for _, t := range m.Seats {
 				switch {
@@ -117,9 +111,8 @@ func (r *runner) report(results []*MatchResult, elapsed time.Duration) *Report {
 			}
 		}
 	}
-	for _, d := range slices.Sorted(maps.Keys(blocks)) { // deals stopped early can leave gaps
-		rep.DealBlocks = append(rep.DealBlocks, *blocks[d])
-	}
+	// Results hold whole deals only; a run stopped early can leave gaps in their numbers.
+	rep.DealBlocks = slices.SortedFunc(slices.Values(deals.completed), func(a, b DealBlock) int { return a.Deal - b.Deal })
 	rep.Deals = len(rep.DealBlocks)
 	for e := range rep.Bots {
 		bs := &rep.Bots[e]

@@ -48,7 +48,7 @@ func TestR1_TokensNeededToWinTheGame(t *testing.T) {
 			g.tokens[1][col] = true
 			g.pool[col]--
 		}
-		turnOf(g, 0, Green) // seat 1 holds purple.. and wins green
+		turnOf(g, 0, Green) // seat 1 holds the first `held` colours and wins green
 		lay(t, g, 0, Green1)
 		lay(t, g, 1, Green1, Green1)
 		for s := 2; s < tc.players; s++ {
