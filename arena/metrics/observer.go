@@ -22,6 +22,7 @@ func (o observer) BotStarted(bot string, restart bool) {
 		r.Inc()
 	}
 	o.m.BotProcesses.WithLabelValues(bot).Inc()
+	o.m.Disqualified.WithLabelValues(bot)
 	for _, e := range endings {
 		o.m.Endings.WithLabelValues(bot, e.String())
 	}
