@@ -36,7 +36,8 @@ const (
 // mode's usual address, shown in the help.
 func metricsFlags(addr string) []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "metrics-addr", Usage: "serve Prometheus metrics on host:port (" + addr + " is the address the shipped scrape config expects) during the run"},
+		&cli.StringFlag{Name: "metrics-addr", Usage: "serve Prometheus metrics on host:port during the run"},
+		&cli.BoolFlag{Name: "metrics", Usage: "serve Prometheus metrics on " + addr + ", where dashboards/prometheus.yml scrapes this mode"},
 		&cli.DurationFlag{Name: "metrics-linger", Usage: "keep serving metrics this long after the run, so a scrape sees the end of a short run"},
 	}
 }
@@ -44,7 +45,7 @@ func metricsFlags(addr string) []cli.Flag {
 // startMetrics serves /metrics of a process in mode (and of extra) when --metrics-addr
 // is set; nil otherwise.
 func startMetrics(c *cli.Context, mode string, extra ...prometheus.Gatherer) (*metricsServer, error) {
-	addr := c.String("metrics-addr")
+	addr := metricsAddr(c, mode)
 	if addr == "" {
 		return nil, nil
 	}
@@ -55,6 +56,17 @@ func startMetrics(c *cli.Context, mode string, extra ...prometheus.Gatherer) (*m
 	}
 	fmt.Fprintf(c.App.ErrWriter, "metrics on http://%s/metrics\n", srv.Addr)
 	return &metricsServer{srv: srv, m: m, log: c.App.ErrWriter}, nil
+}
+
+// metricsAddr is --metrics-addr, else the mode's default port with --metrics, else "".
+func metricsAddr(c *cli.Context, mode string) string {
+	if a := c.String("metrics-addr"); a != "" || !c.Bool("metrics") {
+		return a
+	}
+	if mode == metrics.ModeLadder {
+		return ladderMetricsAddr
+	}
+	return matchMetricsAddr
 }
 
 // serveMetrics starts serving when --metrics-addr is set and hooks the run to it.
@@ -126,7 +138,7 @@ func (s *metricsServer) linger(ctx context.Context, d time.Duration, w io.Writer
 // changes no total), refitting the official ratings at once and every --refresh. It
 // returns the store to use, wrapped so that its errors are counted.
 func serveLadderMetrics(c *cli.Context, ctx context.Context, st store.Store, game string) (*metricsServer, store.Store, error) {
-	if c.String("metrics-addr") == "" {
+	if metricsAddr(c, metrics.ModeLadder) == "" {
 		return nil, st, nil
 	}
 	exp, st := ladderprom.New(st, game)
