@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -77,46 +78,47 @@ scrape_configs:
 		out, err := exec.Command(arenaBin, append(args, "--db", db)...).CombinedOutput()
 		require.NoError(t, err, "%s", out)
 	}
+	// Every process lingers after its run until the test interrupts it, so that its
+	// final series stay live for the checks however long a loaded machine takes.
 	ladder := start(t, dir, arenaBin, "ladder", "run", "--game", "ivanhoe", "--for", "10s", "--db", db, "--refresh", "1s",
-		"--metrics-addr", ladderAddr, "--metrics-linger", "2m") // interrupted below, once queried
-	crash := start(t, dir, arenaBin, "match", crashBin, "random", "--games", "200", "-j", "1", "--sprt", "0,5", "--json",
-		"--no-replays", "--max-restarts", "100000", "--max-forfeit-share", "0", "--metrics-addr", crashAddr, "--metrics-linger", "2m")
-
-	// A run long enough for several scrapes, then a linger so the end is scraped too.
-	match := exec.Command(arenaBin, "match", "heuristic", "random", "--games", "8000", "-j", "2", "--no-replays", "--json",
-		"--metrics-addr", matchAddr, "--metrics-linger", "4s")
-	match.Dir = dir
-	var matchOut, matchErr bytes.Buffer
-	match.Stdout, match.Stderr = &matchOut, &matchErr
+		"--metrics-addr", ladderAddr, "--metrics-linger", "10m")
+	crash := start(t, dir, arenaBin, "match", crashBin, "random", "--games", "200", "-j", "1", "--sprt", "0,5",
+		"--no-replays", "--max-restarts", "100000", "--max-forfeit-share", "0", "--metrics-addr", crashAddr, "--metrics-linger", "10m")
 	t.Logf("setup took %s", time.Since(setup).Round(time.Millisecond))
-	require.NoError(t, match.Run(), matchErr.String())
-	t.Logf("the match ran %s", time.Since(setup).Round(time.Millisecond))
-	end := time.Now().Add(-4 * time.Second) // when the match itself finished
+	ds, err := Load()
+	require.NoError(t, err)
+
+	// The crash-loop alert looks 5 minutes back: check it as soon as the bot has crashed.
+	crashLoopAlertGoesPending(t, api)
+	crashingBotForfeitShare(t, api, ds, crash, crashAddr)
+	t.Logf("crashing run checked after %s", time.Since(setup).Round(time.Millisecond))
+
+	// A run long enough for several scrapes.
+	match := start(t, dir, arenaBin, "match", "heuristic", "random", "--games", "4000", "-j", "2", "--no-replays", "--json",
+		"--metrics-addr", matchAddr, "--metrics-linger", "10m")
+	inst := fmt.Sprintf(`instance=%q`, matchAddr)
+	runEnd, end := afterTheRun(t, api, match, inst)
+	t.Logf("the match ended after %s", time.Since(setup).Round(time.Millisecond))
+	// Prometheus hands a new target to its scrapers only after a few seconds, so make
+	// sure the run itself, not just its linger, was scraped several times.
+	n, err := query(api, `count_over_time(arena_decisions_total{bot="random", `+inst+`}[1m]) > 3`, runEnd)
+	require.NoError(t, err)
+	require.Equal(t, 1, n, "too few scrapes during the run; prometheus said: %s", promLog.String())
+
+	everyQueryReturnsData(t, api, ds, end, time.Since(setup))
+	ladderGamesPerBot(t, api, ds, ladder, ladderAddr, arenaBin, db)
+
+	require.NoError(t, match.cmd.Process.Signal(os.Interrupt)) // ends the linger; the report follows
+	require.NoError(t, match.cmd.Wait(), match.stderr.String())
 	var rep struct {
 		Games    int     `json:"games"`
 		ElapsedS float64 `json:"elapsed_s"`
 	}
-	require.NoError(t, json.Unmarshal(matchOut.Bytes(), &rep))
+	require.NoError(t, json.Unmarshal(match.stdout.Bytes(), &rep))
 	require.Greater(t, rep.ElapsedS, 8.0, "the run must span several scrapes")
-
-	// Prometheus hands a new target to its scrapers only after a few seconds, so make
-	// sure the run itself, not just its linger, was scraped several times.
-	inst := fmt.Sprintf(`instance=%q`, matchAddr)
-	n, err := query(api, `count_over_time(arena_decisions_total{bot="random", `+inst+`}[1m]) > 3`, end)
-	require.NoError(t, err)
-	require.Equal(t, 1, n, "too few scrapes during the run; prometheus said: %s", promLog.String())
-
-	ds, err := Load()
-	require.NoError(t, err)
-	panelValueChecks(t, api, ds, rep.Games, rep.ElapsedS, inst, end)
-	t0 := time.Now()
-	everyQueryReturnsData(t, api, ds, end)
-	crashLoopAlertGoesPending(t, api)
-	t.Logf("crash-loop alert pending %s after the queries began", time.Since(t0).Round(time.Millisecond))
-	crashingBotForfeitShare(t, api, ds, crash, crashAddr)
-	t.Logf("crashing run checked at %s", time.Since(t0).Round(time.Millisecond))
-	ladderGamesPerBot(t, api, ds, ladder, ladderAddr, arenaBin, db)
-	t.Logf("ladder checked at %s", time.Since(t0).Round(time.Millisecond))
+	panelValueChecks(t, api, ds, rep.Games, rep.ElapsedS, inst, runEnd)
+	require.NoError(t, crash.cmd.Process.Signal(os.Interrupt))
+	require.NoError(t, crash.cmd.Wait(), crash.stderr.String())
 }
 
 // panelValueChecks: the throughput panel's matches per second, taken over a window
@@ -133,8 +135,11 @@ func panelValueChecks(t *testing.T, api string, ds []Dashboard, games int, elaps
 	assert.InEpsilon(t, want, got, 0.20, "matches per second over the run: panel %.1f, true %.1f", got, want)
 }
 
-func everyQueryReturnsData(t *testing.T, api string, ds []Dashboard, end time.Time) {
-	values := map[string]string{"game": "ivanhoe", "bot": ".*", "job": ".*", "__rate_interval": "1m", "__interval": "10s", "__range": "5m"}
+// everyQueryReturnsData substitutes windows as long as the test so far, so that a run
+// that ended minutes ago on a loaded machine still has its increases in them.
+func everyQueryReturnsData(t *testing.T, api string, ds []Dashboard, end time.Time, span time.Duration) {
+	window := fmt.Sprintf("%ds", int(span.Seconds())+1)
+	values := map[string]string{"game": "ivanhoe", "bot": ".*", "job": ".*", "__rate_interval": window, "__interval": "10s", "__range": window}
 	for _, d := range ds {
 		for _, v := range d.Templating.List {
 			if v.Type == "datasource" {
@@ -161,7 +166,7 @@ func everyQueryReturnsData(t *testing.T, api string, ds []Dashboard, end time.Ti
 // for the bot that exits at its 30th decision (its for: of 2 minutes keeps it from
 // firing within the test).
 func crashLoopAlertGoesPending(t *testing.T, api string) {
-	waitFor(t, 60*time.Second, func() bool {
+	waitFor(t, 5*time.Minute, func() bool { // a loaded machine starts bots slowly
 		r, err := call(api + "/api/v1/alerts")
 		if err != nil {
 			return false
@@ -186,44 +191,39 @@ func crashLoopAlertGoesPending(t *testing.T, api string) {
 
 // crashingBotForfeitShare: once the crashing bot's run has ended (and been scraped
 // after its end), the share-of-seats-forfeited panel over the run equals the share in
-// its report within 0.02: numerator and denominator are extrapolated alike.
+// its progress lines (one per match, with each seat's ending) within 0.02: numerator
+// and denominator are extrapolated alike.
 func crashingBotForfeitShare(t *testing.T, api string, ds []Dashboard, crash *proc, addr string) {
 	inst := fmt.Sprintf(`instance=%q`, addr)
-	at := afterTheRun(t, api, crash, inst)
-	require.NoError(t, crash.cmd.Process.Signal(os.Interrupt)) // ends the linger; the report follows
-	require.NoError(t, crash.cmd.Wait(), crash.stderr.String())
-	var rep struct {
-		Matches []struct {
-			Seats []struct {
-				Bot    string `json:"bot"`
-				Ending string `json:"ending"`
-			} `json:"seats"`
-		} `json:"matches"`
-	}
-	require.NoError(t, json.Unmarshal(crash.stdout.Bytes(), &rep), crash.stdout.String())
+	_, at := afterTheRun(t, api, crash, inst)
 	seats, forfeits := 0, 0
-	for _, m := range rep.Matches {
-		for _, s := range m.Seats {
-			if s.Bot == "crashbot" {
+	progress := regexp.MustCompile(`^\d+/\d+ d\d+-r\d+: `)
+	for _, line := range strings.Split(crash.stderr.String(), "\n") {
+		if !progress.MatchString(line) {
+			continue
+		}
+		for _, seat := range strings.Split(line[strings.Index(line, ": ")+2:], ", ") {
+			if strings.HasPrefix(seat, "crashbot ") {
 				seats++
-				if s.Ending != "ok" {
+				if strings.HasSuffix(seat, ")") {
 					forfeits++
 				}
 			}
 		}
 	}
+	require.Equal(t, 200, seats, "one progress line per match: %s", crash.stderr.String())
 	require.Greater(t, forfeits, 3, "the bot crashed in several matches")
 	expr := strings.ReplaceAll(panelExpr(t, ds, "Share of seats forfeited", 0), `job=~"$job"`, inst)
 	got := scalar(t, api, Substitute(expr, map[string]string{"bot": "crashbot", "__rate_interval": "5m"}), at)
 	want := float64(forfeits) / float64(seats)
-	t.Logf("crashbot's forfeited share: panel %.4f, report %d/%d = %.4f", got, forfeits, seats, want)
-	assert.InDelta(t, want, got, 0.02, "share of crashbot's seats forfeited: panel %.3f, report %d/%d", got, forfeits, seats)
+	t.Logf("crashbot's forfeited share: panel %.4f, progress lines %d/%d = %.4f", got, forfeits, seats, want)
+	assert.InDelta(t, want, got, 0.02, "share of crashbot's seats forfeited: panel %.3f, true %d/%d", got, forfeits, seats)
 }
 
 // ladderGamesPerBot: once the serving ladder run has ended, the games-per-bot panel
 // equals the standings' games (both runs' games, from the database) exactly.
 func ladderGamesPerBot(t *testing.T, api string, ds []Dashboard, ladder *proc, addr, arenaBin, db string) {
-	at := afterTheRun(t, api, ladder, fmt.Sprintf(`instance=%q`, addr))
+	_, at := afterTheRun(t, api, ladder, fmt.Sprintf(`instance=%q`, addr))
 	out, err := exec.Command(arenaBin, "ladder", "standings", "--json", "--game", "ivanhoe", "--db", db).Output()
 	require.NoError(t, err)
 	var tables []struct {
@@ -246,17 +246,18 @@ func ladderGamesPerBot(t *testing.T, api string, ds []Dashboard, ladder *proc, a
 	require.NoError(t, ladder.cmd.Wait(), ladder.stderr.String())
 }
 
-// afterTheRun waits until p's run has ended and Prometheus has scraped it since (its
-// stop reason is counted), and returns a time at which its final series are scraped.
-func afterTheRun(t *testing.T, api string, p *proc, inst string) time.Time {
-	waitFor(t, 2*time.Minute, func() bool { return strings.Contains(p.stderr.String(), "serving metrics on") }, "the run's end: "+p.stderr.String())
-	var at time.Time
-	waitFor(t, 30*time.Second, func() bool {
-		at = time.Now()
-		n, err := query(api, `sum(arena_runs_stopped_total{`+inst+`}) > 0`, at)
+// afterTheRun waits until p's run has ended (it says it lingers) and Prometheus has
+// scraped it since (its stop reason is counted). It returns when the run ended, as
+// near as the test saw, and a time at which its final series are scraped.
+func afterTheRun(t *testing.T, api string, p *proc, inst string) (ended, scraped time.Time) {
+	waitFor(t, 10*time.Minute, func() bool { return strings.Contains(p.stderr.String(), "serving metrics on") }, "the run's end: "+p.stderr.String())
+	ended = time.Now()
+	waitFor(t, time.Minute, func() bool {
+		scraped = time.Now()
+		n, err := query(api, `sum(arena_runs_stopped_total{`+inst+`}) > 0`, scraped)
 		return err == nil && n == 1
 	}, "a scrape after the run")
-	return at
+	return ended, scraped
 }
 
 // panelExpr is query i of the panel titled title.
