@@ -259,7 +259,9 @@ func LoadBoard(r io.Reader) (*Board, error) {
 		b.allied[al.a.A][al.a.B] = true
 		b.allied[al.a.B][al.a.A] = true
 	}
-	var crossed [NumCountries][NumCountries]bool
+	// Roads and alliances are independent (ruling of 2026-11-23): the rulebook puts
+	// alliance spaces on land and sea borders, so an alliance may join countries no road
+	// joins (a sea border) and a road may cross a border that carries no alliance.
 	for _, r := range roads {
 		for _, end := range [2]int{r.a, r.b} {
 			if _, ok := spaces[end]; !ok {
@@ -267,10 +269,6 @@ func LoadBoard(r io.Reader) (*Board, error) {
 			}
 		}
 		x, y := r.a-1, r.b-1
-		cx, cy := b.country[x], b.country[y]
-		if cx != cy && !b.allied[cx][cy] {
-			return nil, fmt.Errorf("board line %d: road %d-%d joins %s and %s, which share no alliance border", r.line, r.a, r.b, cx, cy)
-		}
 		for _, z := range b.Roads(x) {
 			if int(z) == y {
 				return nil, fmt.Errorf("board line %d: duplicate road %d-%d", r.line, r.a, r.b)
@@ -285,12 +283,6 @@ func LoadBoard(r io.Reader) (*Board, error) {
 		b.degree[x]++
 		b.roads[y][b.degree[y]] = uint8(x)
 		b.degree[y]++
-		crossed[cx][cy], crossed[cy][cx] = true, true
-	}
-	for _, al := range alliances {
-		if !crossed[al.a.A][al.a.B] {
-			return nil, fmt.Errorf("board line %d: alliance %d joins %s and %s, which share no road", al.line, al.a.Number, al.a.A, al.a.B)
-		}
 	}
 	copy(b.order[:], order)
 	return b, nil
