@@ -44,6 +44,10 @@ var DefaultClock = Clock{Decision: time.Second, Bank: time.Minute, Startup: 10 *
 // Config is one run.
 type Config struct {
 	Game string
+	// Options are the game's options (a board, a deck: see engine.Options); every match
+	// is played with them, they reach every bot at the start of a match, and every
+	// replay's header records them.
+	Options engine.Options
 	// Entrants are the bots, one per seat.
 	Entrants []Entrant
 	// Games is rounded up to a whole number of deals, each played in every rotation.
@@ -83,6 +87,9 @@ var ErrConfig = errors.New("bad configuration")
 func (c *Config) check() (engine.Spec, error) {
 	spec, err := engine.Lookup(c.Game)
 	if err != nil {
+		return spec, fmt.Errorf("%w: %v", ErrConfig, err)
+	}
+	if _, err := engine.PrepareGame(c.Game, c.Options); err != nil {
 		return spec, fmt.Errorf("%w: %v", ErrConfig, err)
 	}
 	if _, err := protocol.CodecFor(c.Game); err != nil {

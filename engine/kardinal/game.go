@@ -13,8 +13,10 @@ const Name = "kardinal"
 // MaxDecisions is the decision bound after which a game is adjudicated (K14).
 const MaxDecisions = 5000
 
-func init() {
-	engine.Register(engine.Spec{
+// Spec is the game's entry for the registry (package games registers it, with Options
+// and PrepareOptions).
+func Spec() engine.Spec {
+	return engine.Spec{
 		Name:         Name,
 		MinPlayers:   MinPlayers,
 		MaxPlayers:   MaxPlayers,
@@ -26,7 +28,7 @@ func init() {
 			}
 			return g, nil
 		},
-	})
+	}
 }
 
 // state is everything that makes up a position, as value arrays so that copying it is

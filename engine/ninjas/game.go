@@ -38,8 +38,9 @@ const decisionsPerTurn = 861
 // first; the engine adjudicates at this bound too, as a second guard.
 const MaxDecisions = MaxTurns * decisionsPerTurn
 
-func init() {
-	engine.Register(engine.Spec{
+// Spec is the game's entry for the registry (package games registers it).
+func Spec() engine.Spec {
+	return engine.Spec{
 		Name:         "ninjas",
 		MinPlayers:   MinPlayers,
 		MaxPlayers:   MaxPlayers,
@@ -51,7 +52,7 @@ func init() {
 			}
 			return g, nil
 		},
-	})
+	}
 }
 
 // attackCard is the attack card in play: the kind it plays as, whether it is a Jester

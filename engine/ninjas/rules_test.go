@@ -59,9 +59,8 @@ func TestN1_DefaultDeckIsTheRulingsTableAndReplaceable(t *testing.T) {
 			_, err := New(1, p)
 			require.Error(t, err)
 		}
-		_, err := engine.New("ninjas", 1, 7)
-		require.Error(t, err)
-		g, err := engine.New("ninjas", 1, 6)
+		require.Error(t, Spec().CheckPlayers(7))
+		g, err := Spec().New(1, 6)
 		require.NoError(t, err)
 		assert.Equal(t, 6, g.Players())
 	})
@@ -502,8 +501,7 @@ func TestN13_TheTurnBoundAdjudicatesByGems(t *testing.T) {
 	assert.Equal(t, engine.NoSeat, g.Winner())
 	assert.Equal(t, EvAdjudicated, EventKind(g.log[len(g.log)-1].Kind))
 
-	spec, err := engine.Lookup("ninjas")
-	require.NoError(t, err)
+	spec := Spec()
 	assert.Equal(t, MaxTurns*decisionsPerTurn, spec.MaxDecisions)
 	assert.Equal(t, 2, spec.MinPlayers)
 	assert.Equal(t, 6, spec.MaxPlayers)
