@@ -8,6 +8,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/arena-games/arena/engine"
 )
 
 // Board limits: the state keeps per-space arrays of MaxSpaces entries, and a space's
@@ -47,6 +49,9 @@ type Board struct {
 	alliances []Alliance
 	allied    [NumCountries][NumCountries]bool
 	order     [NumCountries]Country
+	// digest sums the board's contents (not its comments or name), so that the same
+	// position on two boards hashes apart (Game.Hash).
+	digest uint64
 }
 
 // Name is the board's name line.
@@ -285,7 +290,25 @@ func LoadBoard(r io.Reader) (*Board, error) {
 		b.degree[y]++
 	}
 	copy(b.order[:], order)
+	b.digest = b.contentDigest()
 	return b, nil
+}
+
+func (b *Board) contentDigest() uint64 {
+	h := engine.NewHasher()
+	h.Int(b.spaces)
+	for s := 0; s < b.spaces; s++ {
+		h.Byte(uint8(b.country[s]))
+		h.Bytes(b.Roads(s))
+	}
+	for _, a := range b.alliances {
+		h.Byte(uint8(a.A))
+		h.Byte(uint8(a.B))
+	}
+	for _, c := range b.order {
+		h.Byte(uint8(c))
+	}
+	return h.Sum()
 }
 
 // String prints the board for people: countries with their spaces, the roads of every

@@ -99,3 +99,14 @@ func TestABoardWithSeaAlliancesPlays(t *testing.T) {
 	}
 	assert.Positive(t, sea, "some random game scores a sea alliance")
 }
+
+func TestTheBoardIsPartOfTheHash(t *testing.T) {
+	a, err := NewOnBoard(DefaultBoard(), 1, 3)
+	require.NoError(t, err)
+	b, err := NewOnBoard(islandBoard(t), 1, 3)
+	require.NoError(t, err)
+	c, err := NewOnBoard(islandBoard(t), 1, 3)
+	require.NoError(t, err)
+	assert.NotEqual(t, a.Hash(), b.Hash(), "the same deal on two boards")
+	assert.Equal(t, b.Hash(), c.Hash(), "one board loaded twice")
+}

@@ -538,6 +538,7 @@ func (g *Game) addPlacements(seat int, c Country) {
 func (g *Game) Hash() uint64 {
 	h := engine.NewHasher()
 	s := &g.state
+	h.U64(g.board.digest)
 	h.Byte(uint8(s.players))
 	h.Byte(uint8(s.start))
 	h.Byte(uint8(s.toMove))
