@@ -59,14 +59,14 @@ func PrepareGame(name string, opts Options) (Starter, error) {
 	if err != nil {
 		return nil, err
 	}
+	for _, k := range opts.Names() {
+		if err := CheckOption(name, k); err != nil {
+			return nil, err
+		}
+	}
 	mu.RLock()
 	c := configurables[name]
 	mu.RUnlock()
-	for _, k := range opts.Names() {
-		if !c.takes(k) {
-			return nil, fmt.Errorf("%s takes no option %q (%s)", name, k, c.describe())
-		}
-	}
 	start := spec.New
 	if len(opts) > 0 {
 		if start, err = c.prepare(opts); err != nil {
@@ -88,6 +88,17 @@ func NewWith(name string, seed uint64, players int, opts Options) (Game, error) 
 		return nil, err
 	}
 	return start(seed, players)
+}
+
+// CheckOption reports whether the registered game takes an option of that name.
+func CheckOption(game, option string) error {
+	mu.RLock()
+	c := configurables[game]
+	mu.RUnlock()
+	if !c.takes(option) {
+		return fmt.Errorf("%s takes no option %q (%s)", game, option, c.describe())
+	}
+	return nil
 }
 
 func (c configurable) takes(name string) bool {

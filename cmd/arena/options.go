@@ -48,12 +48,18 @@ func optionNames() []string {
 // them with the game: an option the game does not take, a file that cannot be read or
 // does not parse is an error that names the flag and the file.
 func gameOptions(c *cli.Context, game string) (engine.Options, error) {
+	if _, err := engine.Lookup(game); err != nil {
+		return nil, err
+	}
 	var opts engine.Options
 	var given []string
 	for _, name := range optionNames() {
 		path := c.String(name)
 		if !c.IsSet(name) {
 			continue
+		}
+		if err := engine.CheckOption(game, name); err != nil {
+			return nil, fmt.Errorf("--%s: %w", name, err) // before reading: the file is not the problem
 		}
 		text, err := os.ReadFile(path)
 		if err != nil {
