@@ -538,7 +538,11 @@ func (g *Game) addPlacements(seat int, c Country) {
 func (g *Game) Hash() uint64 {
 	h := engine.NewHasher()
 	s := &g.state
-	h.U64(g.board.digest)
+	if g.board.digest != defaultBoard.digest {
+		// Another board is part of the state. The default board adds nothing, so that
+		// replays recorded before boards were hashed still reproduce.
+		h.U64(g.board.digest)
+	}
 	h.Byte(uint8(s.players))
 	h.Byte(uint8(s.start))
 	h.Byte(uint8(s.toMove))
