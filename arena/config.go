@@ -79,6 +79,10 @@ type Config struct {
 	// the run early (a sequential test that has decided, say). Matches in flight are
 	// abandoned, and the report covers the completed deals only.
 	Stop func(deals []DealBlock) bool
+
+	// start starts a game with Options, prepared once by check (a board is read once
+	// per run, not once per match).
+	start engine.Starter
 }
 
 // ErrConfig wraps every error about the configuration itself.
@@ -89,7 +93,7 @@ func (c *Config) check() (engine.Spec, error) {
 	if err != nil {
 		return spec, fmt.Errorf("%w: %v", ErrConfig, err)
 	}
-	if _, err := engine.PrepareGame(c.Game, c.Options); err != nil {
+	if c.start, err = engine.PrepareGame(c.Game, c.Options); err != nil {
 		return spec, fmt.Errorf("%w: %v", ErrConfig, err)
 	}
 	if _, err := protocol.CodecFor(c.Game); err != nil {

@@ -79,7 +79,7 @@ func (r *runner) play(ctx context.Context, m matchSpec) (res *MatchResult, err e
 func (r *runner) playMatch(ctx context.Context, m matchSpec) (*MatchResult, error) {
 	cfg := &r.cfg
 	n := len(m.entrants)
-	g, err := engine.NewWith(cfg.Game, m.seed, n, cfg.Options)
+	g, err := cfg.start(m.seed, n)
 	if err != nil {
 		return nil, err
 	}
