@@ -101,7 +101,7 @@ func ladderRun(c *cli.Context) error {
 
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	ms, lst, err := serveLadderMetrics(c, ctx, st, game)
+	ms, lst, err := serveLadderMetrics(ctx, c, st, game)
 	if err != nil {
 		return err
 	}

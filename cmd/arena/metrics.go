@@ -137,7 +137,7 @@ func (s *metricsServer) linger(ctx context.Context, d time.Duration, w io.Writer
 // own series and the store's (read from the database at scrape time, so a restart
 // changes no total), refitting the official ratings at once and every --refresh. It
 // returns the store to use, wrapped so that its errors are counted.
-func serveLadderMetrics(c *cli.Context, ctx context.Context, st store.Store, game string) (*metricsServer, store.Store, error) {
+func serveLadderMetrics(ctx context.Context, c *cli.Context, st store.Store, game string) (*metricsServer, store.Store, error) {
 	if metricsAddr(c, metrics.ModeLadder) == "" {
 		return nil, st, nil
 	}
