@@ -203,6 +203,7 @@ func TestInterruptStopsEveryBot(t *testing.T) {
 	var errb bytes.Buffer
 	cmd.Stderr = &errb
 	require.NoError(t, cmd.Start())
+	t.Cleanup(func() { _ = cmd.Process.Kill() }) // a failed check below must not leave the run going
 	time.Sleep(700 * time.Millisecond)
 	require.NotEmpty(t, leftovers(), "bots are running")
 	require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
@@ -216,6 +217,7 @@ func TestBotsDoNotOutliveAKilledArena(t *testing.T) {
 	cmd := exec.Command(filepath.Join(bin, "arena"), "match", "random", filepath.Join(bin, "random-bot"), "--games", "100000", "--no-replays")
 	cmd.Dir = t.TempDir()
 	require.NoError(t, cmd.Start())
+	t.Cleanup(func() { _ = cmd.Process.Kill() }) // a failed check below must not leave the run going
 	time.Sleep(700 * time.Millisecond)
 	require.Len(t, leftovers(), 3, "the arena and two bots")
 	require.NoError(t, cmd.Process.Kill())
