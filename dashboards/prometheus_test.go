@@ -82,7 +82,7 @@ scrape_configs:
 	// final series stay live for the checks however long a loaded machine takes.
 	ladder := start(t, dir, arenaBin, "ladder", "run", "--game", "ivanhoe", "--for", "10s", "--db", db, "--refresh", "1s",
 		"--metrics-addr", ladderAddr, "--metrics-linger", "10m")
-	crash := start(t, dir, arenaBin, "match", crashBin, "random", "--games", "200", "-j", "1", "--sprt", "0,5",
+	crash := start(t, dir, arenaBin, "match", crashBin, "random", "--games", strconv.Itoa(crashGames), "-j", "1", "--sprt", "0,5",
 		"--no-replays", "--max-restarts", "100000", "--max-forfeit-share", "0", "--metrics-addr", crashAddr, "--metrics-linger", "10m")
 	t.Logf("setup took %s", time.Since(setup).Round(time.Millisecond))
 	ds, err := Load()
@@ -189,6 +189,10 @@ func crashLoopAlertGoesPending(t *testing.T, api string) {
 	}, "ArenaBotCrashLooping pending for crashbot")
 }
 
+// crashGames is the length of the crashing bot's run: enough for dozens of crashes
+// (one every 30 of its decisions), short enough for a loaded machine.
+const crashGames = 60
+
 // crashingBotForfeitShare: once the crashing bot's run has ended (and been scraped
 // after its end), the share-of-seats-forfeited panel over the run equals the share in
 // its progress lines (one per match, with each seat's ending) within 0.02: numerator
@@ -211,7 +215,7 @@ func crashingBotForfeitShare(t *testing.T, api string, ds []Dashboard, crash *pr
 			}
 		}
 	}
-	require.Equal(t, 200, seats, "one progress line per match: %s", crash.stderr.String())
+	require.Equal(t, crashGames, seats, "one progress line per match: %s", crash.stderr.String())
 	require.Greater(t, forfeits, 3, "the bot crashed in several matches")
 	expr := strings.ReplaceAll(panelExpr(t, ds, "Share of seats forfeited", 0), `job=~"$job"`, inst)
 	got := scalar(t, api, Substitute(expr, map[string]string{"bot": "crashbot", "__rate_interval": "5m"}), at)
