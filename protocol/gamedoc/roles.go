@@ -43,9 +43,9 @@ var ivanhoeEvents = []roleEntry{
 	{text: "card left the display", args: args("a", "card", "card")},
 	{text: "card moved to another display", args: args("a", "card", "card", "b", "to", "seat")},
 	{text: "card went back to hand", args: args("a", "card", "card")},
-	{text: "took a card from a hand", args: args("b", "from", "seat")},
-	{text: "took this card from a hand", args: args("a", "card", "card", "b", "from", "seat")},
-	{text: "swapped face-up cards", args: args("a", "given", "card", "b", "taken", "card", "c", "with", "seat")},
+	{text: "took a card from a hand", args: args("b", "source", "seat")},
+	{text: "took this card from a hand", args: args("a", "card", "card", "b", "source", "seat")},
+	{text: "swapped face-up cards", args: args("a", "given", "card", "b", "taken", "card", "c", "rival", "seat")},
 	{text: "kept a card", args: args("a", "card", "card")},
 	{text: "ended the turn", args: args("a", "total", "number")},
 	{text: "withdrew"},
@@ -60,8 +60,8 @@ var ivanhoeEvents = []roleEntry{
 var kardinalOptions = []roleEntry{
 	{args: args("a", "country", "country", "b", "space", "space", "c", "card", "card", "d", "joker", "flag")}, // Place
 	{},                                // Stop
-	{args: args("a", "from", "from")}, // Take
-	{args: args("a", "card", "card", "b", "from", "from")}, // Exchange
+	{args: args("a", "source", "from")}, // Take
+	{args: args("a", "card", "card", "b", "source", "from")}, // Exchange
 	{}, // Pass
 }
 
@@ -114,9 +114,9 @@ var ninjasEvents = []roleEntry{
 	{text: "attacking card executed", args: args("a", "card", "card")},
 	{text: "fortification destroyed", args: args("a", "card", "card", "b", "slot", "slot")},
 	{text: "Ladder stands", args: args("b", "against", "seat")},
-	{text: "receives gems", args: args("a", "gems", "number", "b", "from", "seat")},
+	{text: "receives gems", args: args("a", "gems", "number", "b", "source", "seat")},
 	{text: "no gems move", args: args("a", "card", "card")},
-	{text: "Highwayman takes the gems", args: args("a", "gems", "number", "b", "from", "seat", "c", "jester", "jester")},
+	{text: "Highwayman takes the gems", args: args("a", "gems", "number", "b", "source", "seat", "c", "jester", "jester")},
 	{text: "plays no Highwayman"},
 	{text: "turn ends"},
 	{text: "wins", args: args("a", "gems", "number")},
