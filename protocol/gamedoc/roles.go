@@ -59,7 +59,7 @@ var ivanhoeEvents = []roleEntry{
 
 var kardinalOptions = []roleEntry{
 	{args: args("a", "country", "country", "b", "space", "space", "c", "card", "card", "d", "joker", "flag")}, // Place
-	{},                                // Stop
+	{},                                  // Stop
 	{args: args("a", "source", "from")}, // Take
 	{args: args("a", "card", "card", "b", "source", "from")}, // Exchange
 	{}, // Pass
