@@ -166,7 +166,7 @@ func runBotCheck(c *cli.Context) error {
 	if proc.Shutdown(c.Duration("shutdown")) {
 		k.pass("shutdown", "exited %s after being asked", time.Since(start).Round(time.Millisecond))
 	} else {
-		k.fail("shutdown", "still running %s after being asked to exit; killed (serve go-plugin's controller Shutdown, or exit on SIGTERM)", c.Duration("shutdown"))
+		k.fail("shutdown", "still running %s after being asked to exit; killed (serve go-plugin's controller, plugin.GRPCController in protocol/controller.proto, and exit after answering its Shutdown: the arena sends no signal before it kills)", c.Duration("shutdown"))
 	}
 	if len(k.failed) > 0 {
 		return cli.Exit(fmt.Sprintf("%s is not ready: %s failed", path, strings.Join(k.failed, ", ")), 1)
