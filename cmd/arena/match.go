@@ -95,8 +95,14 @@ func runMatch(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	keep, err := newStderrKeeper(&cfg)
+	if err != nil {
+		return err
+	}
 	rep, err := arena.Run(ctx, cfg)
 	progress.done()
+	runErr := err
+	defer func() { keep.finish(rep, runErr, c.App.ErrWriter) }() // after the report
 	srv.linger(ctx, c.Duration("metrics-linger"), c.App.ErrWriter)
 	if err != nil {
 		if ctx.Err() != nil && c.Context.Err() == nil {
