@@ -39,9 +39,10 @@ server.addService(bot.Bot.service, {
         call.destroy({ code: grpc.status.FAILED_PRECONDITION, details: 'match not started' });
         return;
       }
-      // Echo match_id and the decision counter; pick any option by index.
+      // Echo match_id and the decision counter (field 3 of the request, field 2 of the
+      // reply: seat_decision in bot.proto; decision in older copies); pick any option.
       const choice = Math.floor(Math.random() * req.options.length);
-      call.write({ match_id: req.match_id, decision: req.decision, choice });
+      call.write({ match_id: req.match_id, seat_decision: req.seat_decision, decision: req.decision, choice });
     });
     call.on('end', () => call.end());
   },

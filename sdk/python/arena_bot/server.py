@@ -27,6 +27,12 @@ MAX_MESSAGE_BYTES = 64 << 20
 DEFAULT_THREADS = 64
 
 
+# The reply echoes the request's decision counter (DecideRequest field 3 into
+# DecideReply field 2), found by number so that a renamed field needs no change here.
+_REQUEST_COUNTER = bot_pb2.DecideRequest.DESCRIPTOR.fields_by_number[3].name
+_REPLY_COUNTER = bot_pb2.DecideReply.DESCRIPTOR.fields_by_number[2].name
+
+
 class Match:
     """What a bot learns when a match starts."""
 
@@ -122,8 +128,9 @@ class BotService:
                         context.abort(grpc.StatusCode.FAILED_PRECONDITION,
                                       f"match {req.match_id!r} seat {req.seat} was not started")
                 choice = self._decide(seat, req, context)
-                # The reply echoes match_id and the decision counter, whatever they are.
-                yield bot_pb2.DecideReply(match_id=req.match_id, decision=req.decision, choice=choice)
+                reply = bot_pb2.DecideReply(match_id=req.match_id, choice=choice)
+                setattr(reply, _REPLY_COUNTER, getattr(req, _REQUEST_COUNTER))
+                yield reply
         finally:
             with self.mu:
                 self.streams -= 1

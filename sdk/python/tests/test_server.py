@@ -17,6 +17,7 @@ sys.path.insert(0, SDK)
 
 import arena_bot  # noqa: E402
 from arena_bot.pb import bot_pb2, controller_pb2, health_pb2  # noqa: E402
+from arena_bot.server import _REPLY_COUNTER, _REQUEST_COUNTER  # noqa: E402
 
 # The arena's wait for a handshake is 10 s by default; a busy machine may start Python
 # slowly, so the tests allow as much.
@@ -75,7 +76,7 @@ arena_bot.serve(lambda view, events, options: random.choice(options).index)
 
 
 def decide_request(match_id, decision, n_options=3):
-    return bot_pb2.DecideRequest(match_id=match_id, seat=0, decision=decision,
+    return bot_pb2.DecideRequest(match_id=match_id, seat=0, **{_REQUEST_COUNTER: decision},
                                  options=[bot_pb2.Option(kind=4, a=-1, b=-1, c=-1, d=-1)] * n_options,
                                  view=bot_pb2.View(ivanhoe=bot_pb2.ivanhoe__pb2.IvanhoeView(seat=0, players=2)))
 
@@ -101,7 +102,7 @@ class Server(unittest.TestCase):
         self.start_match(ch, "m1")
         match = stub(ch, "arena.bot.v1.Bot", "Match", bot_pb2.DecideRequest, bot_pb2.DecideReply, stream=True)
         replies = list(match(iter([decide_request("m1", 7), decide_request("m1", 8)]), timeout=CALL_TIMEOUT))
-        self.assertEqual([(r.match_id, r.decision) for r in replies], [("m1", 7), ("m1", 8)])
+        self.assertEqual([(r.match_id, getattr(r, _REPLY_COUNTER)) for r in replies], [("m1", 7), ("m1", 8)])
         for r in replies:
             self.assertIn(r.choice, range(3))
         stub(ch, "arena.bot.v1.Bot", "EndMatch", bot_pb2.EndRequest, bot_pb2.EndReply)(
@@ -127,10 +128,10 @@ class Server(unittest.TestCase):
             self.start_match(ch, f"m{i}")
             replies = match(requests(i), timeout=CALL_TIMEOUT * 2)
             first = next(replies)
-            results[i] = [first.decision]
+            results[i] = [getattr(first, _REPLY_COUNTER)]
             all_answered.wait(CALL_TIMEOUT)
             gates[i].set()
-            results[i] += [r.decision for r in replies]
+            results[i] += [getattr(r, _REPLY_COUNTER) for r in replies]
 
         all_answered = threading.Event()
         threads = [threading.Thread(target=run, args=(i,)) for i in range(n)]
