@@ -198,7 +198,7 @@ func ladderStandings(c *cli.Context) error {
 			return err
 		}
 	}
-	st, err := openLadder(c)
+	st, err := openLadderToRead(c)
 	if err != nil {
 		return err
 	}
