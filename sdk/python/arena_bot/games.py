@@ -7,7 +7,7 @@ the card tables and the Kardinal board.
 """
 
 import json
-import os
+import pkgutil
 from collections import namedtuple
 
 NO_ARG = -1
@@ -79,9 +79,8 @@ class Game:
 
 
 def _load():
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "games.json")
-    with open(path, encoding="utf-8") as f:
-        d = json.load(f)
+    # pkgutil reads it from a folder or from inside a zipapp alike.
+    d = json.loads(pkgutil.get_data(__name__.rsplit(".", 1)[0], "games.json").decode("utf-8"))
     return {g["name"]: Game(g) for g in d["games"]}
 
 
