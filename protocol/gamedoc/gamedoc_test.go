@@ -219,6 +219,9 @@ func TestEveryTypeIsDefined(t *testing.T) {
 					all = append(all, cs.Args...)
 				}
 				for _, a := range all {
+					if reserved[a.Name] {
+						t.Errorf("%s %s: argument name %q is a keyword in Python or JavaScript", g.Name, k.Enum, a.Name)
+					}
 					if !known[a.Type] {
 						t.Errorf("%s %s: type %q is not in the type list", g.Name, k.Enum, a.Type)
 					}
@@ -227,3 +230,10 @@ func TestEveryTypeIsDefined(t *testing.T) {
 		}
 	}
 }
+
+// reserved are names an SDK could not offer as attributes (option.from is a syntax
+// error in Python).
+var reserved = map[string]bool{"from": true, "with": true, "in": true, "is": true, "for": true, "class": true,
+	"import": true, "return": true, "pass": true, "global": true, "lambda": true, "as": true, "if": true,
+	"else": true, "not": true, "and": true, "or": true, "new": true, "delete": true, "default": true,
+	"function": true, "var": true, "this": true, "case": true, "switch": true}
