@@ -129,29 +129,10 @@ func botCommand() *cli.Command {
 					return tw.Flush()
 				},
 			},
-			&cli.Command{
-				Name:      "retire",
-				Usage:     "retire a bot: it plays no more, its games stay in the ratings",
-				ArgsUsage: "NAME",
-				Flags:     []cli.Flag{dbFlag()},
-				Action: func(c *cli.Context) error {
-					if c.NArg() != 1 {
-						return fmt.Errorf("bot retire takes one bot name, got %d arguments", c.NArg())
-					}
-					st, err := openLadderToChange(c)
-					if err != nil {
-						return err
-					}
-					defer st.Close()
-					b, err := st.RetireBot(c.Context, c.Args().First())
-					if err != nil {
-						return err
-					}
-					fmt.Fprintf(c.App.Writer, "retired %s v%d\n", b.Name, b.Version)
-					return nil
-				},
-			},
-			botReactivateCommand(),
+			botNameCommand("retire", "retire a bot: it plays no more, its games stay in the ratings", "retired",
+				(*store.SQLite).RetireBot),
+			botNameCommand("reactivate", "bring back a retired bot: its latest version plays again, its games keep counting",
+				"reactivated", (*store.SQLite).ReactivateBot),
 		),
 	}
 }

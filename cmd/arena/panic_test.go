@@ -41,7 +41,7 @@ func TestGoBotPanicReachesItsAuthor(t *testing.T) {
 			} `json:"seats"`
 		} `json:"matches"`
 	}
-	require.NoError(t, json.Unmarshal([]byte(stdout.String()), &rep))
+	require.NoError(t, json.Unmarshal(stdout.Bytes(), &rep))
 	var details []string
 	for _, m := range rep.Matches {
 		for _, s := range m.Seats {
