@@ -68,11 +68,16 @@ func TestOtherLanguageBotsPassCheckAndPlayEveryGame(t *testing.T) {
 			requireOrSkip(t, b.name+"'s runtime", b.ready())
 			path := filepath.Join(root, b.path)
 			dir := t.TempDir()
-			r := runArena(t, dir, "bot", "check", path)
+			// Interpreters start in a fraction of a second on an idle machine but may
+			// take over ten on a loaded 2-core one; the test is about the protocol, not
+			// speed, so the clocks are generous (a slow answer still ends the run).
+			clocks := []string{"--startup", "60s", "--decision", "10s"}
+			r := runArena(t, dir, append([]string{"bot", "check"}, append(clocks, path)...)...)
 			require.Equal(t, 0, r.code, r.stdout+r.stderr)
 			assert.Contains(t, r.stdout, "PASS  shutdown")
 			for game, others := range map[string][]string{"ivanhoe": {"random"}, "kardinal": {"random", "random"}, "ninjas": {"random"}} {
-				args := append(append([]string{"match", path}, others...), "--game", game, "--games", "6", "-j", "2", "--no-replays", "--json")
+				args := append(append([]string{"match", path}, others...), "--game", game, "--games", "6", "-j", "2", "--no-replays", "--json", "--bank", "10m")
+				args = append(args, clocks...)
 				r := runArena(t, dir, args...)
 				require.Equal(t, 0, r.code, r.stderr)
 				var rep report
