@@ -9,9 +9,8 @@ import (
 	"testing"
 
 	"github.com/arena-games/arena/engine"
-	_ "github.com/arena-games/arena/engine/ivanhoe"
 	"github.com/arena-games/arena/engine/kardinal"
-	_ "github.com/arena-games/arena/engine/ninjas"
+	_ "github.com/arena-games/arena/games"
 )
 
 var update = flag.Bool("update", false, "rewrite the committed descriptions")

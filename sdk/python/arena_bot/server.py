@@ -40,6 +40,9 @@ class Match:
         self.id, self.game, self.seat = req.match_id, req.game, req.seat
         self.players, self.seed = req.players, req.seed
         self.decision_deadline_us, self.bank_us = req.decision_deadline_us, req.bank_us
+        # The game's options for this match by name, each in full (a board file's text);
+        # empty for the defaults, which games.json describes.
+        self.options = dict(req.options)
         self.info = GAMES.get(req.game)  # games.Game: cards, colours, board...
 
     def __repr__(self):

@@ -183,6 +183,20 @@ arena_bot.serve(Counter)
         self.assertEqual([r.choice for r in a], [1, 2, 3])
         self.assertEqual([r.choice for r in b], [1])
 
+    def test_match_options_reach_the_bot(self):
+        _, ch = self.start("""
+class Board(arena_bot.Bot):
+    def choose(self, view, events, options):
+        return len(self.match.options.get("board", ""))
+arena_bot.serve(Board)
+""")
+        stub(ch, "arena.bot.v1.Bot", "StartMatch", bot_pb2.StartRequest, bot_pb2.StartReply)(
+            bot_pb2.StartRequest(match_id="k", game="kardinal", seat=0, players=3, options={"board": "abc"}),
+            timeout=CALL_TIMEOUT)
+        match = stub(ch, "arena.bot.v1.Bot", "Match", bot_pb2.DecideRequest, bot_pb2.DecideReply, stream=True)
+        replies = list(match(iter([bot_pb2.DecideRequest(match_id="k", seat=0)]), timeout=CALL_TIMEOUT))
+        self.assertEqual([r.choice for r in replies], [3])
+
     def test_unstarted_match_is_refused(self):
         _, ch = self.start()
         match = stub(ch, "arena.bot.v1.Bot", "Match", bot_pb2.DecideRequest, bot_pb2.DecideReply, stream=True)
