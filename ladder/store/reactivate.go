@@ -8,8 +8,13 @@ import (
 )
 
 // sameProgramElsewhere refuses a program that is already active under another name:
-// one program plays under one name, or its games would count twice.
+// one submitted program plays under one name, or its games would count twice. Built-in
+// bots are exempt: they are the reference players, and a table of more seats than
+// there are built-ins may need one twice (as random and random2).
 func sameProgramElsewhere(ctx context.Context, tx *sql.Tx, b Bot) error {
+	if b.Builtin != "" {
+		return nil
+	}
 	var name string
 	var version int
 	err := tx.QueryRowContext(ctx, `SELECT name, version FROM bots WHERE sha256 = ? AND name <> ? AND retired_ms IS NULL`, b.SHA256, b.Name).
