@@ -254,7 +254,12 @@ func TestABotThatDoesNotStartForfeitsItsSeats(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			cfg := testConfig(t, 2, c.bad, good)
-			cfg.Clock.Startup = 300 * time.Millisecond
+			// Only the silent bot waits for the deadline; the others fail as soon as
+			// they speak, so their deadline is room for a loaded machine.
+			cfg.Clock.Startup = 5 * time.Second
+			if c.want == Timeout {
+				cfg.Clock.Startup = 300 * time.Millisecond
+			}
 			rep, err := Run(context.Background(), cfg)
 			require.NoError(t, err)
 			requireNoLeftovers(t)

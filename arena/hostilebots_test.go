@@ -193,7 +193,7 @@ func (b *hostileServer) Match(st botpb.Bot_MatchServer) error {
 		if err != nil {
 			return nil
 		}
-		rep := &botpb.DecideReply{MatchId: req.MatchId, Decision: req.Decision}
+		rep := &botpb.DecideReply{MatchId: req.MatchId, SeatDecision: req.SeatDecision}
 		if b.mode == "huge" && n == b.k {
 			rep.MatchId = strings.Repeat("x", 5<<20)
 		}

@@ -66,6 +66,8 @@ type seatState struct {
 	ending  Ending
 	detail  string
 	forfeit bool
+	// asked counts the seat's own decisions: the only count its requests carry.
+	asked uint32
 }
 
 func (r *runner) play(ctx context.Context, m matchSpec) (res *MatchResult, err error) {
@@ -164,7 +166,8 @@ func (r *runner) playMatch(ctx context.Context, m matchSpec) (*MatchResult, erro
 			if left := time.Until(wall); left < limit {
 				limit, capped = max(left, 0), true
 			}
-			req.Seat, req.Decision, req.View = int32(s), uint32(g.Decisions()), view
+			st.asked++
+			req.Seat, req.SeatDecision, req.View = int32(s), st.asked, view
 			req.Events = protocol.AppendEvents(req.Events[:0], events)
 			req.Options = protocol.AppendOptions(req.Options[:0], opts)
 			req.BankUs, req.DeadlineUs = st.bank.Microseconds(), limit.Microseconds()

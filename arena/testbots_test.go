@@ -171,12 +171,12 @@ func (b *rawBot) Match(st botpb.Bot_MatchServer) error {
 		if err != nil {
 			return err
 		}
-		rep := &botpb.DecideReply{MatchId: req.MatchId, Decision: req.Decision}
+		rep := &botpb.DecideReply{MatchId: req.MatchId, SeatDecision: req.SeatDecision}
 		if n == b.k {
 			if b.mode == "error" {
 				return status.Error(codes.Internal, "test bot: failing on purpose")
 			}
-			rep.Decision += 1000
+			rep.SeatDecision += 1000
 		}
 		if err := st.Send(rep); err != nil {
 			return err

@@ -363,3 +363,24 @@ func TestParseLevel(t *testing.T) {
 	_, err := ParseLevel("paranoid")
 	assert.ErrorContains(t, err, "one of auto, none, basic, strict")
 }
+
+// BenchmarkStart is the cost of starting a bot process in a box of each level, the
+// probe's own run included (its start is a Go program's).
+func BenchmarkStart(b *testing.B) {
+	exe, _ := os.Executable()
+	for _, level := range []Level{None, Basic, Auto} {
+		b.Run(level.String(), func(b *testing.B) {
+			for range b.N {
+				box, err := Config{Level: level, Helper: []string{exe, HelperArg}}.Prepare()
+				require.NoError(b, err)
+				name, args, env, err := box.Command("/bin/true", nil, []string{"PATH=/usr/bin:/bin"})
+				require.NoError(b, err)
+				cmd := exec.Command(name, args...)
+				cmd.Env, cmd.Dir, cmd.SysProcAttr = env, box.Dir, box.SysProcAttr()
+				out, err := cmd.CombinedOutput()
+				require.NoError(b, err, string(out))
+				box.Cleanup()
+			}
+		})
+	}
+}
