@@ -62,12 +62,11 @@ type seatState struct {
 	proc    *protocol.Process
 	conn    *protocol.Seat
 	bank    time.Duration
-	cursor  int
 	ending  Ending
 	detail  string
 	forfeit bool
-	// asked counts the seat's own decisions: the only count its requests carry.
-	asked uint32
+	// wire builds the seat's requests: what it may see, and its own decision count.
+	wire *protocol.SeatRequests
 }
 
 func (r *runner) play(ctx context.Context, m matchSpec) (res *MatchResult, err error) {
@@ -113,6 +112,7 @@ func (r *runner) playMatch(ctx context.Context, m matchSpec) (*MatchResult, erro
 	for s, e := range m.entrants {
 		res.Seats[s].Entrant, res.Seats[s].Bot = e, r.bots[e].entrant.Name
 		seats[s].bank = cfg.Clock.Bank
+		seats[s].wire = protocol.NewSeatRequests(r.codec, m.id, s)
 		proc, err := r.bots[e].get()
 		var se *protocol.StartError
 		if errors.As(err, &se) {
@@ -138,8 +138,6 @@ func (r *runner) playMatch(ctx context.Context, m matchSpec) (*MatchResult, erro
 		seats[s].conn = conn
 	}
 
-	var events []engine.Event
-	req := &botpb.DecideRequest{MatchId: m.id}
 	bound := r.spec.MaxDecisions + 1
 	wall := time.Now().Add(cfg.Clock.Match)
 	for !g.Terminal() {
@@ -152,12 +150,9 @@ func (r *runner) playMatch(ctx context.Context, m matchSpec) (*MatchResult, erro
 		s := g.ToMove()
 		st := &seats[s]
 		opts := g.Options()
-		log := g.Log()
 		choice, took := -1, time.Duration(0)
 		if !st.forfeit {
-			events = engine.EventsFor(events[:0], log, s, st.cursor)
-			st.cursor = len(log)
-			view, err := r.codec.EncodeView(g.View(s))
+			req, err := st.wire.Next(g)
 			if err != nil {
 				return nil, fmt.Errorf("match %s: %w", m.id, err)
 			}
@@ -166,10 +161,6 @@ func (r *runner) playMatch(ctx context.Context, m matchSpec) (*MatchResult, erro
 			if left := time.Until(wall); left < limit {
 				limit, capped = max(left, 0), true
 			}
-			st.asked++
-			req.Seat, req.SeatDecision, req.View = int32(s), st.asked, view
-			req.Events = protocol.AppendEvents(req.Events[:0], events)
-			req.Options = protocol.AppendOptions(req.Options[:0], opts)
 			req.BankUs, req.DeadlineUs = st.bank.Microseconds(), limit.Microseconds()
 			rep, elapsed, err := st.conn.Decide(req, limit+cfg.Clock.Grace)
 			st.bank -= elapsed
