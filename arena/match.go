@@ -236,13 +236,19 @@ func (r *runner) playMatch(ctx context.Context, m matchSpec) (*MatchResult, erro
 		e := &botpb.EndRequest{MatchId: m.id, Seat: int32(s), Place: endPlace, Score: endScore, Adjudicated: gr.Adjudicated, Endings: endings}
 		switch {
 		case seats[s].conn != nil:
-			_ = seats[s].conn.Close(e, cfg.Clock.Shutdown)
+			// The result is news, not a question: a bot slow to take it holds up no
+			// match, and is not waited for past its own short deadline.
+			r.ending.Add(1)
+			go func(c *protocol.Seat) {
+				defer r.ending.Done()
+				_ = c.Close(e, protocol.EndMatchTimeout)
+			}(seats[s].conn)
 			seats[s].conn = nil
 		case seats[s].proc != nil && !seats[s].proc.Exited():
 			// A forfeited seat's bot may be stuck; tell it without waiting, so that it
 			// can drop the match.
 			go func(p *protocol.Process) {
-				ctx, cancel := context.WithTimeout(context.Background(), cfg.Clock.Shutdown)
+				ctx, cancel := context.WithTimeout(context.Background(), protocol.EndMatchTimeout)
 				defer cancel()
 				_, _ = p.Bot.EndMatch(ctx, e)
 			}(seats[s].proc)

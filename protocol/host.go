@@ -89,7 +89,8 @@ func Launch(cfg LaunchConfig) (*Process, error) {
 		SyncStdout:       io.Discard,
 		SyncStderr:       tail,
 		GRPCDialOptions: []grpc.DialOption{grpc.WithDefaultCallOptions(
-			grpc.MaxCallRecvMsgSize(MaxReplyBytes), grpc.MaxCallSendMsgSize(MaxMessageBytes))},
+			grpc.MaxCallRecvMsgSize(MaxReplyBytes), grpc.MaxCallSendMsgSize(MaxMessageBytes)),
+			grpc.WithMaxHeaderListSize(MaxHeaderBytes)},
 		RunnerFunc: func(_ hclog.Logger, spec *exec.Cmd, _ string) (runner.Runner, error) {
 			env := append(append([]string{"PATH=/usr/local/bin:/usr/bin:/bin"}, cfg.Env...), spec.Env...)
 			name, args, env, err := box.Command(path, cfg.Args, env)

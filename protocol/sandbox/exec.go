@@ -189,15 +189,27 @@ func becomeUser(uid int) error {
 // keepProgram holds the program's memory file open until the exec.
 var keepProgram *os.File
 
-// openProgram copies the bot's program into a sealed memory file and returns a path
-// that execs it: the bot runs its program without being able to open (or change) the
-// file it came from.
+// openProgram opens the bot's program while the helper may still reach it (the bot's
+// mount namespace may hide its directory, the ladder's store) and returns a path that
+// execs it. A program its own user could not read and run is copied into a sealed
+// memory file: the bot runs it without being able to open (or change) the file it
+// came from.
 func openProgram(path string) (string, error) {
 	src, err := os.Open(path)
 	if err != nil {
 		return "", err
 	}
 	defer src.Close()
+	if st, err := src.Stat(); err == nil && st.Mode()&0o005 == 0o005 {
+		// Anyone may read and run it: the open file is enough, and a copy of a large
+		// program costs a start several milliseconds. Not close-on-exec: a script's
+		// interpreter opens its program by this path.
+		fd, err := unix.Open(path, unix.O_PATH, 0)
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("/proc/self/fd/%d", fd), nil
+	}
 	// Not close-on-exec: a script's interpreter opens its program by this path.
 	fd, err := unix.MemfdCreate(filepath.Base(path), unix.MFD_ALLOW_SEALING)
 	if err != nil {

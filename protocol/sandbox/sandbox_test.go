@@ -384,3 +384,23 @@ func BenchmarkStart(b *testing.B) {
 		})
 	}
 }
+
+// A program in a directory the bot may not enter, readable by the arena's user alone
+// (a private build, the ladder's store), still runs as the bot's own user.
+func TestAPrivateProgramRunsAsTheBotsUser(t *testing.T) {
+	prog := filepath.Join(t.TempDir(), "bot")
+	require.NoError(t, os.WriteFile(prog, []byte("#!/bin/sh\nid -u\n"), 0o700))
+	c := testConfig(t, Auto)
+	c.Hide = []string{filepath.Dir(prog)}
+	box, err := c.Prepare()
+	require.NoError(t, err)
+	defer box.Cleanup()
+	requireLayer(t, box, OwnUID)
+	name, args, env, err := box.Command(prog, nil, []string{"PATH=/usr/bin:/bin"})
+	require.NoError(t, err)
+	cmd := exec.Command(name, args...)
+	cmd.Env, cmd.Dir, cmd.SysProcAttr = env, box.Dir, box.SysProcAttr()
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, string(out))
+	assert.Equal(t, strconv.Itoa(box.UID()), strings.TrimSpace(string(out)))
+}
