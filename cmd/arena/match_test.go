@@ -216,8 +216,11 @@ func TestBotsDoNotOutliveAKilledArena(t *testing.T) {
 	cmd := exec.Command(filepath.Join(bin, "arena"), "match", "random", filepath.Join(bin, "random-bot"), "--games", "100000", "--no-replays")
 	cmd.Dir = t.TempDir()
 	require.NoError(t, cmd.Start())
-	time.Sleep(700 * time.Millisecond)
-	require.Len(t, leftovers(), 3, "the arena and two bots")
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	// Each bot runs under its sandbox helper, which stays as its parent (and reaper):
+	// wait (10 s is room for a loaded machine) until both have started.
+	require.Eventually(t, func() bool { return len(leftovers()) == 5 }, 10*time.Second, 20*time.Millisecond,
+		"the arena, and two bots each under its helper: %v", leftovers())
 	require.NoError(t, cmd.Process.Kill())
 	_ = cmd.Wait()
 	deadline := time.Now().Add(3 * time.Second)
