@@ -5,16 +5,25 @@
 //   - always (the host does these itself): the bot's own process group, killed as a
 //     whole; a parent-death signal; a minimal environment; stdin from /dev/null; capped
 //     output; a wall-clock cap per match (the arena's);
-//   - basic (no privilege needed): a helper, `arena sandbox-exec`, that limits itself and
-//     then execs the bot: rlimits, no_new_privs, dropped capabilities, Landlock (files
-//     read-only except the bot's scratch directory, no TCP, no signals or abstract
-//     sockets outside its domain), each as far as the kernel has it;
-//   - strict (root, or user namespaces for the namespaces): a network namespace of its
-//     own (bots talk over unix sockets), a PID namespace, memory and process-count
-//     limits through cgroups (v1 or v2).
+//   - basic (no privilege needed, but root for the first): a user id of its own for
+//     each bot process; a helper, `arena sandbox-exec`, that stays the bot's parent as
+//     a child subreaper and confines the bot before it execs it: rlimits,
+//     no_new_privs, dropped capabilities, Landlock (files read-only except the bot's
+//     scratch directory, no TCP, no signals or abstract sockets outside its domain),
+//     a seccomp filter that allows unix sockets only, each as far as the kernel has it;
+//   - strict (root, or user namespaces for the namespaces): network, PID and mount
+//     namespaces of its own (the tree read-only but the scratch directory, the paths
+//     of Config.Hide and the other bots' directories covered, a fresh /proc), memory
+//     and process-count limits through cgroups (v1 or v2).
 //
 // The host side is Prepare, which makes a Box for one bot process; the bot side is Exec,
 // run by the helper command.
+//
+// Landlock is called directly (one function): github.com/landlock-lsm/go-landlock
+// would do it in fewer lines, but it restricts every thread through libcap's psx,
+// which wraps pthread_create when cgo is on, and the helper needs none of that: it
+// restricts the one thread that execs the bot. The seccomp filter is built with
+// github.com/elastic/go-seccomp-bpf.
 package sandbox
 
 import (
