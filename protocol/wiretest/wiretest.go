@@ -99,9 +99,19 @@ func indexOf(g engine.Game, o engine.Option) int {
 
 // Sweep plays seeded random games of every player count in [minPlayers, maxPlayers]
 // and, at random decisions, walks each game beside a resample of it for the seat to
-// move (resample deals again what that seat cannot see). It returns how many requests
-// it compared.
+// move (resample deals again what that seat cannot see). It fails unless it compared
+// at least 500 requests: a sweep that compares nothing proves nothing.
 func Sweep(t testing.TB, game string, minPlayers, maxPlayers, seeds int,
+	resample func(g engine.Game, seat int, r *engine.Rand) engine.Game) {
+	t.Helper()
+	n := sweep(t, game, minPlayers, maxPlayers, seeds, resample)
+	t.Logf("%d requests compared", n)
+	if n < 500 {
+		t.Fatalf("only %d requests compared", n)
+	}
+}
+
+func sweep(t testing.TB, game string, minPlayers, maxPlayers, seeds int,
 	resample func(g engine.Game, seat int, r *engine.Rand) engine.Game) int {
 	t.Helper()
 	compared := 0
