@@ -12,6 +12,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/arena-games/arena/engine"
+	_ "github.com/arena-games/arena/games" // the registry Sweep starts games from
 	"github.com/arena-games/arena/protocol"
 )
 
