@@ -271,13 +271,15 @@ func classify(err error, proc *protocol.Process) (Ending, string) {
 	case errors.Is(err, protocol.ErrMalformed):
 		return Protocol, err.Error()
 	}
-	// A dead process shows as a broken transport a moment before its exit is reaped;
-	// an error status the bot sent itself needs no wait.
+	// A dead process shows as a broken transport a moment before its exit is reaped
+	// (and, under the sandbox's helper, before the helper has killed what the bot left
+	// and exited itself); an error status the bot sent itself needs no wait. The bound
+	// is room for a loaded machine: a live bot that broke its stream costs it once.
 	switch status.Code(err) {
 	case codes.Unavailable, codes.Canceled, codes.Unknown:
 		select {
 		case <-proc.Done():
-		case <-time.After(500 * time.Millisecond):
+		case <-time.After(2 * time.Second):
 		}
 	}
 	if proc.Exited() {

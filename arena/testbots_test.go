@@ -227,7 +227,9 @@ func leftovers(t *testing.T) []string {
 func requireNoLeftovers(t *testing.T) {
 	t.Helper()
 	var left []string
-	for i := 0; i < 50; i++ {
+	// 5 s is room for a loaded machine: a killed process, and a sandbox helper that
+	// kills what its bot left, can take a while to go.
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); {
 		if left = leftovers(t); len(left) == 0 {
 			return
 		}
