@@ -170,7 +170,8 @@ var hostileCases = []hostileCase{
 		check: func(t *testing.T, stderr string, _ hostileEnv) {
 			assert.Contains(t, stderr, "probe: daemon done", "the daemon started")
 		}},
-	{name: "flood header metadata", mode: "headers", want: []Ending{Protocol}},
+	// A long clock: 15 MiB take a while to send, and the cap, not the clock, must end it.
+	{name: "flood header metadata", mode: "headers", want: []Ending{Protocol}, decision: 5 * time.Second},
 	// Two deals one match at a time, and a shutdown clock of 5 s: if the result were
 	// told before the next match, each would wait that long.
 	{name: "hang in EndMatch", mode: "endhang", want: []Ending{OK}, parallel: 1, deals: 2, shutdown: 5 * time.Second,
