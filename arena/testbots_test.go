@@ -195,8 +195,10 @@ func testEntrant(t testing.TB, name, mode string) Entrant {
 	return Entrant{Name: name, Launch: protocol.LaunchConfig{Path: exe, Env: env}}
 }
 
+// markerEnv names the test and this test process: other test processes on the
+// machine (other checkouts) run tests of the same names at the same time.
 func markerEnv(t testing.TB) string {
-	return "ARENA_TEST_MARKER=" + strings.ReplaceAll(t.Name(), "/", "_")
+	return fmt.Sprintf("ARENA_TEST_MARKER=%s-%d", strings.ReplaceAll(t.Name(), "/", "_"), os.Getpid())
 }
 
 // leftovers lists the live processes carrying this test's marker.
