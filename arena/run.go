@@ -20,6 +20,8 @@ type runner struct {
 	codec   protocol.Codec
 	bots    []*botProc
 	sandbox SandboxJSON
+	// ending counts results still being told to bots: the bots are stopped after.
+	ending sync.WaitGroup
 }
 
 // Run plays a whole run: it starts every bot, plays every deal in every rotation
@@ -38,12 +40,14 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	codec, _ := protocol.CodecFor(cfg.Game)
 	r := &runner{cfg: cfg, spec: spec, codec: codec}
 	if cfg.ReplayDir != "" {
-		if err := os.MkdirAll(cfg.ReplayDir, 0o755); err != nil {
+		if err := os.MkdirAll(cfg.ReplayDir, 0o700); err != nil {
 			return nil, err
 		}
 	}
 	matches := r.schedule()
 	sb := cfg.Sandbox
+	// The replays hold every seat's hidden cards: no bot may see them.
+	sb.Hide = append(append([]string(nil), sb.Hide...), cfg.ReplayDir)
 	if sb.Limits.CPUTime == 0 {
 		sb.Limits.CPUTime = defaultCPUTime(len(matches), cfg.Clock)
 	}
@@ -198,6 +202,7 @@ func (r *runner) schedule() []matchSpec {
 // stopBots ends every bot process and keeps what each wrote to stderr (its last
 // bytes) beside the replays.
 func (r *runner) stopBots() {
+	r.ending.Wait() // each at most protocol.EndMatchTimeout
 	var wg sync.WaitGroup
 	for i, b := range r.bots {
 		wg.Add(1)

@@ -17,6 +17,7 @@ import (
 	"github.com/arena-games/arena/engine"
 	"github.com/arena-games/arena/ladder/store"
 	"github.com/arena-games/arena/protocol"
+	"github.com/arena-games/arena/protocol/sandbox"
 )
 
 // Launcher says how to start a bot's process: for a built-in bot, the arena binary
@@ -74,6 +75,17 @@ type ArenaPlayer struct {
 	Observer arena.Observer
 	// Options are the game's options; a block's game must be their engine.Variant.
 	Options engine.Options
+	// Sandbox confines the bots: Sandbox(base, dataDir), so that no bot sees the store.
+	Sandbox sandbox.Config
+}
+
+// Sandbox is the sandbox of every bot the ladder runs, and of a candidate's smoke
+// test: base, with the ladder's data directory (the database, the stored bots, the
+// replays) hidden from the bot. A bot program in the store is opened before it is
+// hidden.
+func Sandbox(base sandbox.Config, dataDir string) sandbox.Config {
+	base.Hide = append(append([]string(nil), base.Hide...), dataDir)
+	return base
 }
 
 // PlayBlock runs block b through arena.Run and records each game as it ends. A
@@ -101,7 +113,7 @@ func (p *ArenaPlayer) PlayBlock(ctx context.Context, b store.Block, bots []store
 	started := time.Now()
 	_, err := arena.Run(ctx, arena.Config{
 		Game: game, Options: p.Options, Entrants: entrants, Games: b.Rotations, Seed: b.Seed, Parallel: 1,
-		Clock: p.Clock, MaxRestarts: p.MaxRestarts, ReplayDir: replays, Logger: p.Logger, Observer: p.Observer,
+		Clock: p.Clock, MaxRestarts: p.MaxRestarts, ReplayDir: replays, Logger: p.Logger, Observer: p.Observer, Sandbox: p.Sandbox,
 		OnMatch: func(m *arena.MatchResult, _, _ int) {
 			now := time.Now()
 			g := store.Match{Block: b.ID, Rotation: m.Rotation, Game: b.Game, Seed: m.Seed, Adjudicated: m.Adjudicated,
@@ -122,9 +134,10 @@ func (p *ArenaPlayer) PlayBlock(ctx context.Context, b store.Block, bots []store
 }
 
 // Smoke plays the bot launched by lc through one deal of game against opponents (as
-// many as the game needs) and fails unless every seat it held ended normally: it
-// started, answered in time and chose legal options.
-func Smoke(ctx context.Context, game string, lc protocol.LaunchConfig, opponent protocol.LaunchConfig) error {
+// many as the game needs), in the sandbox sb (the ladder's: see Sandbox), and fails
+// unless every seat it held ended normally: it started, answered in time and chose
+// legal options.
+func Smoke(ctx context.Context, game string, lc protocol.LaunchConfig, opponent protocol.LaunchConfig, sb sandbox.Config) error {
 	spec, err := engine.Lookup(game)
 	if err != nil {
 		return err
@@ -133,7 +146,7 @@ func Smoke(ctx context.Context, game string, lc protocol.LaunchConfig, opponent 
 	for i := 1; i < max(spec.MinPlayers, 2); i++ {
 		entrants = append(entrants, arena.Entrant{Name: fmt.Sprintf("opponent%d", i), Launch: opponent})
 	}
-	rep, err := arena.Run(ctx, arena.Config{Game: game, Entrants: entrants, Games: len(entrants), Seed: 1, MaxRestarts: -1})
+	rep, err := arena.Run(ctx, arena.Config{Game: game, Entrants: entrants, Games: len(entrants), Seed: 1, MaxRestarts: -1, Sandbox: sb})
 	if err != nil {
 		return err
 	}

@@ -165,7 +165,7 @@ func (s *botServer) Match(st botpb.Bot_MatchServer) error {
 		if err != nil {
 			return status.Error(codes.Internal, err.Error())
 		}
-		if err := st.Send(&botpb.DecideReply{MatchId: req.MatchId, Decision: req.Decision, Choice: int32(choice)}); err != nil {
+		if err := st.Send(&botpb.DecideReply{MatchId: req.MatchId, SeatDecision: req.SeatDecision, Choice: int32(choice)}); err != nil {
 			return err
 		}
 	}

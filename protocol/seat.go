@@ -108,10 +108,10 @@ func (s *Seat) Decide(req *botpb.DecideRequest, timeout time.Duration) (*botpb.D
 			s.breakSeat()
 			return nil, elapsed, r.err
 		}
-		if r.msg.MatchId != req.MatchId || r.msg.Decision != req.Decision {
+		if r.msg.MatchId != req.MatchId || r.msg.SeatDecision != req.SeatDecision {
 			s.breakSeat()
 			return nil, elapsed, fmt.Errorf("%w: answer for match %q decision %d to match %q decision %d",
-				ErrMalformed, r.msg.MatchId, r.msg.Decision, req.MatchId, req.Decision)
+				ErrMalformed, r.msg.MatchId, r.msg.SeatDecision, req.MatchId, req.SeatDecision)
 		}
 		return r.msg, elapsed, nil
 	case <-s.timer.C:

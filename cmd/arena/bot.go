@@ -16,6 +16,7 @@ import (
 	"github.com/arena-games/arena/ladder/store"
 	"github.com/arena-games/arena/plugins/builtin"
 	"github.com/arena-games/arena/protocol"
+	"github.com/arena-games/arena/protocol/sandbox"
 )
 
 func dbFlag() cli.Flag {
@@ -146,13 +147,14 @@ func botAdd(c *cli.Context) error {
 		return err
 	}
 	arg := c.Args().First()
+	var sb sandbox.Config // the ladder's, once the store is open
 	opt := ladder.AddOptions{Name: c.String("name"), BuiltinLaunch: builtinLaunch,
 		Smoke: func(ctx context.Context, lc protocol.LaunchConfig) error {
 			opp, err := builtinLaunch("random")
 			if err != nil {
 				return err
 			}
-			return ladder.Smoke(ctx, game, lc, opp)
+			return ladder.Smoke(ctx, game, lc, opp, sb)
 		}}
 	switch {
 	case !strings.ContainsRune(arg, '/') && builtin.Has(arg):
@@ -177,6 +179,9 @@ func botAdd(c *cli.Context) error {
 		return err
 	}
 	defer st.Close()
+	if sb, err = ladderSandbox(st.Dir()); err != nil {
+		return err
+	}
 	b, err := ladder.AddBot(c.Context, st, opt)
 	if errors.Is(err, store.ErrDuplicate) {
 		return fmt.Errorf("%s is already on the ladder: %w", opt.Name, err)

@@ -14,6 +14,8 @@ import (
 
 	"github.com/arena-games/arena/arena"
 	"github.com/arena-games/arena/engine"
+	"github.com/arena-games/arena/ladder"
+	"github.com/arena-games/arena/ladder/store"
 	"github.com/arena-games/arena/protocol"
 )
 
@@ -80,9 +82,13 @@ func runBotCheck(c *cli.Context) error {
 			return err
 		}
 	}
+	// The ladder's sandbox, at the level asked for: the candidate sees no ladder.
 	sb, _, err := sandboxConfig(c)
 	if err != nil {
 		return err
+	}
+	if db, err := store.DefaultPath(); err == nil {
+		sb = ladder.Sandbox(sb, filepath.Dir(db))
 	}
 	exe, err := os.Executable()
 	if err != nil {

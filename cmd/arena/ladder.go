@@ -96,8 +96,12 @@ func ladderRun(c *cli.Context) error {
 		restarts = -1 // the flag's 0 means none, the config's 0 means the default
 	}
 	log := hclog.New(&hclog.LoggerOptions{Name: "arena", Level: hclog.LevelFromString(c.String("log-level")), Output: c.App.ErrWriter})
+	sb, err := ladderSandbox(st.Dir())
+	if err != nil {
+		return err
+	}
 	player := &ladder.ArenaPlayer{Launch: ladder.StoreLauncher(st.Dir(), builtinLaunch), Clock: clock, MaxRestarts: restarts,
-		ReplayDir: filepath.Join(st.Dir(), "replays"), Logger: log, Options: opts}
+		ReplayDir: filepath.Join(st.Dir(), "replays"), Logger: log, Options: opts, Sandbox: sb}
 
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()

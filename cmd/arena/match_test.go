@@ -218,8 +218,10 @@ func TestBotsDoNotOutliveAKilledArena(t *testing.T) {
 	cmd.Dir = t.TempDir()
 	require.NoError(t, cmd.Start())
 	t.Cleanup(func() { _ = cmd.Process.Kill() }) // a failed check below must not leave the run going
-	time.Sleep(700 * time.Millisecond)
-	require.Len(t, leftovers(), 3, "the arena and two bots")
+	// Each bot runs under its sandbox helper, which stays as its parent (and reaper):
+	// wait (10 s is room for a loaded machine) until both have started.
+	require.Eventually(t, func() bool { return len(leftovers()) == 5 }, 10*time.Second, 20*time.Millisecond,
+		"the arena, and two bots each under its helper: %v", leftovers())
 	require.NoError(t, cmd.Process.Kill())
 	_ = cmd.Wait()
 	deadline := time.Now().Add(3 * time.Second)

@@ -221,15 +221,18 @@ func (*StartReply) Descriptor() ([]byte, []int) {
 }
 
 type DecideRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	MatchId       string                 `protobuf:"bytes,1,opt,name=match_id,json=matchId,proto3" json:"match_id,omitempty"`
-	Seat          int32                  `protobuf:"varint,2,opt,name=seat,proto3" json:"seat,omitempty"`
-	Decision      uint32                 `protobuf:"varint,3,opt,name=decision,proto3" json:"decision,omitempty"`                       // the match's decision number; the reply echoes it
-	View          *View                  `protobuf:"bytes,4,opt,name=view,proto3" json:"view,omitempty"`                                // what the seat may know now
-	Events        []*Event               `protobuf:"bytes,5,rep,name=events,proto3" json:"events,omitempty"`                            // events the seat saw since its previous decision
-	Options       []*Option              `protobuf:"bytes,6,rep,name=options,proto3" json:"options,omitempty"`                          // the legal options; the reply picks one by index
-	BankUs        int64                  `protobuf:"varint,7,opt,name=bank_us,json=bankUs,proto3" json:"bank_us,omitempty"`             // time left in the seat's bank
-	DeadlineUs    int64                  `protobuf:"varint,8,opt,name=deadline_us,json=deadlineUs,proto3" json:"deadline_us,omitempty"` // time allowed for this decision
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	MatchId string                 `protobuf:"bytes,1,opt,name=match_id,json=matchId,proto3" json:"match_id,omitempty"`
+	Seat    int32                  `protobuf:"varint,2,opt,name=seat,proto3" json:"seat,omitempty"`
+	// This seat's own decisions in this match so far, this one included (1, 2, ...);
+	// the reply echoes it. It counts only this seat's questions, so it tells the seat
+	// nothing about decisions other seats were asked (the game's total would).
+	SeatDecision  uint32    `protobuf:"varint,3,opt,name=seat_decision,json=seatDecision,proto3" json:"seat_decision,omitempty"`
+	View          *View     `protobuf:"bytes,4,opt,name=view,proto3" json:"view,omitempty"`                                // what the seat may know now
+	Events        []*Event  `protobuf:"bytes,5,rep,name=events,proto3" json:"events,omitempty"`                            // events the seat saw since its previous decision
+	Options       []*Option `protobuf:"bytes,6,rep,name=options,proto3" json:"options,omitempty"`                          // the legal options; the reply picks one by index
+	BankUs        int64     `protobuf:"varint,7,opt,name=bank_us,json=bankUs,proto3" json:"bank_us,omitempty"`             // time left in the seat's bank
+	DeadlineUs    int64     `protobuf:"varint,8,opt,name=deadline_us,json=deadlineUs,proto3" json:"deadline_us,omitempty"` // time allowed for this decision
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -278,9 +281,9 @@ func (x *DecideRequest) GetSeat() int32 {
 	return 0
 }
 
-func (x *DecideRequest) GetDecision() uint32 {
+func (x *DecideRequest) GetSeatDecision() uint32 {
 	if x != nil {
-		return x.Decision
+		return x.SeatDecision
 	}
 	return 0
 }
@@ -322,9 +325,9 @@ func (x *DecideRequest) GetDeadlineUs() int64 {
 
 type DecideReply struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
-	MatchId       string                 `protobuf:"bytes,1,opt,name=match_id,json=matchId,proto3" json:"match_id,omitempty"` // echoed
-	Decision      uint32                 `protobuf:"varint,2,opt,name=decision,proto3" json:"decision,omitempty"`             // echoed
-	Choice        int32                  `protobuf:"varint,3,opt,name=choice,proto3" json:"choice,omitempty"`                 // index into DecideRequest.options
+	MatchId       string                 `protobuf:"bytes,1,opt,name=match_id,json=matchId,proto3" json:"match_id,omitempty"`                 // echoed
+	SeatDecision  uint32                 `protobuf:"varint,2,opt,name=seat_decision,json=seatDecision,proto3" json:"seat_decision,omitempty"` // echoed from the DecideRequest
+	Choice        int32                  `protobuf:"varint,3,opt,name=choice,proto3" json:"choice,omitempty"`                                 // index into DecideRequest.options
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -366,9 +369,9 @@ func (x *DecideReply) GetMatchId() string {
 	return ""
 }
 
-func (x *DecideReply) GetDecision() uint32 {
+func (x *DecideReply) GetSeatDecision() uint32 {
 	if x != nil {
-		return x.Decision
+		return x.SeatDecision
 	}
 	return 0
 }
@@ -789,20 +792,20 @@ const file_bot_proto_rawDesc = "" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\f\n" +
 	"\n" +
-	"StartReply\"\x99\x02\n" +
+	"StartReply\"\xa2\x02\n" +
 	"\rDecideRequest\x12\x19\n" +
 	"\bmatch_id\x18\x01 \x01(\tR\amatchId\x12\x12\n" +
-	"\x04seat\x18\x02 \x01(\x05R\x04seat\x12\x1a\n" +
-	"\bdecision\x18\x03 \x01(\rR\bdecision\x12&\n" +
+	"\x04seat\x18\x02 \x01(\x05R\x04seat\x12#\n" +
+	"\rseat_decision\x18\x03 \x01(\rR\fseatDecision\x12&\n" +
 	"\x04view\x18\x04 \x01(\v2\x12.arena.bot.v1.ViewR\x04view\x12+\n" +
 	"\x06events\x18\x05 \x03(\v2\x13.arena.bot.v1.EventR\x06events\x12.\n" +
 	"\aoptions\x18\x06 \x03(\v2\x14.arena.bot.v1.OptionR\aoptions\x12\x17\n" +
 	"\abank_us\x18\a \x01(\x03R\x06bankUs\x12\x1f\n" +
 	"\vdeadline_us\x18\b \x01(\x03R\n" +
-	"deadlineUs\"\\\n" +
+	"deadlineUs\"e\n" +
 	"\vDecideReply\x12\x19\n" +
-	"\bmatch_id\x18\x01 \x01(\tR\amatchId\x12\x1a\n" +
-	"\bdecision\x18\x02 \x01(\rR\bdecision\x12\x16\n" +
+	"\bmatch_id\x18\x01 \x01(\tR\amatchId\x12#\n" +
+	"\rseat_decision\x18\x02 \x01(\rR\fseatDecision\x12\x16\n" +
 	"\x06choice\x18\x03 \x01(\x05R\x06choice\"\xed\x01\n" +
 	"\x04View\x125\n" +
 	"\aivanhoe\x18\x01 \x01(\v2\x19.arena.bot.v1.IvanhoeViewH\x00R\aivanhoe\x128\n" +
