@@ -19,11 +19,19 @@ import (
 )
 
 func dbFlag() cli.Flag {
-	return &cli.StringFlag{Name: "db", Usage: "the ladder database (default $XDG_DATA_HOME/arena/ladder.db, else ~/.local/share/arena/ladder.db)"}
+	return &cli.StringFlag{Name: "db", Usage: "the ladder database: an SQLite file (default $XDG_DATA_HOME/arena/ladder.db, else ~/.local/share/arena/ladder.db) or a postgres:// URL"}
 }
 
-// openLadder opens the database of --db, or the default one.
-func openLadder(c *cli.Context) (*store.SQLite, error) {
+// ladderStore is a ladder database that can say where it is.
+type ladderStore interface {
+	store.Store
+	// Path is the SQLite file, or the PostgreSQL URL without its password.
+	Path() string
+}
+
+// openLadder opens the database of --db (an SQLite file or a postgres:// URL), or the
+// default one.
+func openLadder(c *cli.Context) (ladderStore, error) {
 	path := c.String("db")
 	if path == "" {
 		p, err := store.DefaultPath()
@@ -32,7 +40,11 @@ func openLadder(c *cli.Context) (*store.SQLite, error) {
 		}
 		path = p
 	}
-	return store.Open(path)
+	st, err := store.OpenAny(c.Context, path, "")
+	if err != nil {
+		return nil, err
+	}
+	return st.(ladderStore), nil
 }
 
 // builtinLaunch runs this very binary as `arena serve-bot NAME`.
@@ -173,7 +185,9 @@ func botAdd(c *cli.Context) error {
 		return err
 	}
 	what := "built-in " + b.Builtin
-	if b.Builtin == "" {
+	if _, inDB := st.(store.Programs); b.Builtin == "" && inDB {
+		what = "program stored in the database"
+	} else if b.Builtin == "" {
 		what = filepath.Join(st.Dir(), b.Path)
 	}
 	fmt.Fprintf(c.App.Writer, "added %s v%d (%s, sha256 %.12s) to %s\n", b.Name, b.Version, what, b.SHA256, st.Path())

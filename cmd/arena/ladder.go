@@ -93,8 +93,11 @@ func ladderRun(c *cli.Context) error {
 		restarts = -1 // the flag's 0 means none, the config's 0 means the default
 	}
 	log := hclog.New(&hclog.LoggerOptions{Name: "arena", Level: hclog.LevelFromString(c.String("log-level")), Output: c.App.ErrWriter})
-	player := &ladder.ArenaPlayer{Launch: ladder.StoreLauncher(st.Dir(), builtinLaunch), Clock: clock, MaxRestarts: restarts,
-		ReplayDir: filepath.Join(st.Dir(), "replays"), Logger: log}
+	// A database that keeps the bot programs (shared by many machines) keeps the
+	// replays too.
+	_, shared := st.(store.Programs)
+	player := &ladder.ArenaPlayer{Launch: ladder.Launch(st, builtinLaunch), Clock: clock, MaxRestarts: restarts,
+		ReplayDir: filepath.Join(st.Dir(), "replays"), Logger: log, StoreReplays: shared}
 
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/arena-games/arena/ladder/store"
+	"github.com/arena-games/arena/ladder/store/pgtest"
+)
+
+// machine runs arena as if on another machine: a local cache of its own.
+func machine(t *testing.T, cache string, args ...string) result {
+	t.Helper()
+	t.Setenv("XDG_CACHE_HOME", cache)
+	return runArena(t, t.TempDir(), args...)
+}
+
+// The ladder commands against a PostgreSQL database, from three "machines" that share
+// nothing but its URL: one adds a bot program, another plays it (fetching the program
+// into its own cache), a third shows standings and a replay.
+func TestLadderOnPostgres(t *testing.T) {
+	db := pgtest.URL(t)
+	// Under bin, so that leftovers() also sees the programs fetched into the caches.
+	root, err := os.MkdirTemp(bin, "ladder-pg-")
+	require.NoError(t, err)
+	t.Cleanup(func() { os.RemoveAll(root) })
+	adder, player, viewer := filepath.Join(root, "a"), filepath.Join(root, "b"), filepath.Join(root, "c")
+
+	for _, add := range [][]string{
+		{"bot", "add", "random", "--db", db},
+		{"bot", "add", filepath.Join(bin, "random-bot"), "--name", "plug", "--db", db},
+	} {
+		r := machine(t, adder, add...)
+		require.Equal(t, 0, r.code, r.stderr)
+		assert.Contains(t, r.stdout, "added ")
+		assert.NotContains(t, r.stdout, "\n\n")
+	}
+	r := machine(t, viewer, "bot", "list", "--db", db)
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "plug")
+
+	r = machine(t, player, "ladder", "run", "--game", "ivanhoe", "--matches", "6", "--seed", "5", "--db", db)
+	require.Equal(t, 0, r.code, r.stderr)
+	requireNoLeftovers(t)
+	cached, err := filepath.Glob(filepath.Join(player, "arena", "pg-*", "bots", "*"))
+	require.NoError(t, err)
+	require.Len(t, cached, 1, "the player fetched the program into its cache")
+	replays, _ := filepath.Glob(filepath.Join(player, "arena", "pg-*", "replays", "*", "*", "*.jsonl"))
+	assert.Empty(t, replays, "recorded replays live in the database, not on the player")
+
+	// A cached program changed on the player is fetched again before it plays.
+	require.NoError(t, os.Chmod(cached[0], 0o755))
+	require.NoError(t, os.WriteFile(cached[0], []byte("#!/bin/sh\nexit 1\n"), 0o755))
+	r = machine(t, player, "ladder", "run", "--game", "ivanhoe", "--matches", "2", "--seed", "6", "--db", db)
+	require.Equal(t, 0, r.code, r.stderr)
+	requireNoLeftovers(t)
+	want, err := os.ReadFile(filepath.Join(bin, "random-bot"))
+	require.NoError(t, err)
+	got, err := os.ReadFile(cached[0])
+	require.NoError(t, err)
+	assert.Equal(t, store.SHA256Hex(want), store.SHA256Hex(got))
+
+	r = machine(t, viewer, "ladder", "standings", "--game", "ivanhoe", "--json", "--db", db)
+	require.Equal(t, 0, r.code, r.stderr)
+	var tables []tableJSON
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &tables), r.stdout)
+	require.Len(t, tables, 1)
+	assert.Equal(t, 8, tables[0].Games)
+
+	for id := 1; id <= 8; id++ {
+		r = machine(t, viewer, "replay", "--game-id", itoa(id), "--quiet", "--db", db)
+		require.Equal(t, 0, r.code, "game %d: %s", id, r.stderr)
+	}
+	r = machine(t, viewer, "replay", "--game-id", "1", "--db", db)
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "plug")
+	r = machine(t, viewer, "replay", "--game-id", "99", "--db", db)
+	assert.NotEqual(t, 0, r.code)
+	assert.Contains(t, r.stderr, "no game 99")
+	assert.Equal(t, 1, strings.Count(strings.TrimSpace(r.stderr), "\n")+1, r.stderr)
+
+	r = machine(t, viewer, "bot", "retire", "plug", "--db", db)
+	require.Equal(t, 0, r.code, r.stderr)
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
