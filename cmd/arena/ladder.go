@@ -59,6 +59,7 @@ func ladderCommand() *cli.Command {
 				},
 				Action: ladderStandings,
 			},
+			ladderMigrateCommand(),
 		),
 	}
 }

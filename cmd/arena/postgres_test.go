@@ -91,3 +91,54 @@ func TestLadderOnPostgres(t *testing.T) {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// An SQLite ladder moved into PostgreSQL ranks its bots exactly as before, and its
+// replays show from the database.
+func TestLadderMigrateKeepsStandings(t *testing.T) {
+	db := pgtest.URL(t)
+	dir, err := os.MkdirTemp(bin, "ladder-migrate-")
+	require.NoError(t, err)
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "cache"))
+	file := filepath.Join(dir, "data", "ladder.db")
+	for _, args := range [][]string{
+		{"bot", "add", "random", "--db", file},
+		{"bot", "add", "heuristic", "--db", file},
+		{"bot", "add", filepath.Join(bin, "random-bot"), "--name", "plug", "--db", file},
+		{"ladder", "run", "--game", "ivanhoe", "--matches", "12", "--seed", "7", "--db", file},
+		{"ladder", "run", "--game", "ninjas", "--matches", "6", "--seed", "8", "--db", file},
+		{"bot", "retire", "heuristic", "--db", file},
+	} {
+		r := runArena(t, dir, args...)
+		require.Equal(t, 0, r.code, "%v: %s", args, r.stderr)
+	}
+	standings := func(db string) (text, js string) {
+		r := runArena(t, dir, "ladder", "standings", "--all", "--db", db)
+		require.Equal(t, 0, r.code, r.stderr)
+		j := runArena(t, dir, "ladder", "standings", "--all", "--json", "--db", db)
+		require.Equal(t, 0, j.code, j.stderr)
+		return r.stdout, j.stdout
+	}
+	beforeText, beforeJSON := standings(file)
+	for _, want := range []string{"ivanhoe", "ninjas", "plug", "heuristic", "95% interval"} {
+		require.Contains(t, beforeText, want)
+	}
+
+	r := runArena(t, dir, "ladder", "migrate", "--from", file, "--to", db)
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "moved 3 bots (1 programs)")
+	afterText, afterJSON := standings(db)
+	assert.Equal(t, beforeText, afterText)
+	assert.JSONEq(t, beforeJSON, afterJSON)
+
+	r = runArena(t, dir, "replay", "--game-id", "18", "--quiet", "--db", db)
+	assert.Equal(t, 0, r.code, r.stderr)
+	r = runArena(t, dir, "bot", "list", "--all", "--db", db)
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "retired")
+
+	r = runArena(t, dir, "ladder", "migrate", "--from", file, "--to", db)
+	assert.NotEqual(t, 0, r.code)
+	assert.Contains(t, r.stderr, "already holds a ladder")
+	assert.Equal(t, 1, strings.Count(strings.TrimSpace(r.stderr), "\n")+1, r.stderr)
+}
