@@ -202,4 +202,3 @@ func importReplay(ctx context.Context, src *SQLite, m Match, replays *[][]any, s
 	sum.Replays++
 	return nil
 }
-
