@@ -1,7 +1,9 @@
 // Package store keeps a ladder's bots and results: which bots (and which versions of
 // them) play, which blocks of games were started, and every recorded game. It is an
-// interface, Store, so that a server database can stand in for the default SQLite file
-// when many machines feed one ladder; Open gives the SQLite one.
+// interface, Store, with two implementations: Open gives the SQLite file, the embedded
+// default for one machine; OpenPostgres a PostgreSQL database that many machines feed
+// (it also keeps the bot programs and the replays: Programs, Replays); OpenAny chooses
+// by the --db argument.
 //
 // Results are the ladder's ground truth and are written once: a game is identified by
 // its block (one deal played in every seat rotation) and its rotation, the pair is
