@@ -54,7 +54,8 @@ func OpenAny(ctx context.Context, db, cacheDir string) (Store, error) {
 
 // DefaultCacheDir is the local directory of a PostgreSQL ladder on this machine:
 // $XDG_CACHE_HOME/arena/pg-HASH, else ~/.cache/arena/pg-HASH, where HASH names the
-// database (host, port, database and user; not the password).
+// database (host, port, database, user and parameters such as search_path; not the
+// password), so two ladders never share replay directories.
 func DefaultCacheDir(dbURL string) (string, error) {
 	base := os.Getenv("XDG_CACHE_HOME")
 	if base == "" || !filepath.IsAbs(base) {
@@ -64,7 +65,14 @@ func DefaultCacheDir(dbURL string) (string, error) {
 		}
 		base = filepath.Join(home, ".cache")
 	}
-	sum := sha256.Sum256([]byte(redact(dbURL)))
+	u, err := url.Parse(dbURL)
+	if err != nil {
+		return "", errors.New("not a valid PostgreSQL URL")
+	}
+	if u.User != nil {
+		u.User = url.User(u.User.Username())
+	}
+	sum := sha256.Sum256([]byte(u.String()))
 	return filepath.Join(base, "arena", "pg-"+hex.EncodeToString(sum[:6])), nil
 }
 
