@@ -347,13 +347,20 @@ func (p *Postgres) AddBot(ctx context.Context, b Bot) (Bot, error) {
 	}
 	var last int
 	var sha string
-	err = tx.QueryRow(ctx, `SELECT version, sha256 FROM bots WHERE name = $1 ORDER BY version DESC LIMIT 1`, b.Name).Scan(&last, &sha)
+	var retired bool
+	err = tx.QueryRow(ctx, `SELECT version, sha256, retired IS NOT NULL FROM bots WHERE name = $1 ORDER BY version DESC LIMIT 1`, b.Name).
+		Scan(&last, &sha, &retired)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 	case err != nil:
 		return Bot{}, err
+	case sha == b.SHA256 && retired:
+		return Bot{}, fmt.Errorf("%w: bot %s v%d is this program, retired; bring it back with `arena bot reactivate %s`", ErrDuplicate, b.Name, last, b.Name)
 	case sha == b.SHA256:
-		return Bot{}, fmt.Errorf("%w: bot %s version %d has the same digest %.12s", ErrDuplicate, b.Name, last, sha)
+		return Bot{}, fmt.Errorf("%w: bot %s v%d is this program (sha256 %.12s)", ErrDuplicate, b.Name, last, sha)
+	}
+	if err := pgSameProgramElsewhere(ctx, tx, b); err != nil {
+		return Bot{}, err
 	}
 	now := time.Now().Truncate(time.Millisecond)
 	if _, err := tx.Exec(ctx, `UPDATE bots SET retired = $1 WHERE name = $2 AND retired IS NULL`, now, b.Name); err != nil {

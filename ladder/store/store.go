@@ -102,6 +102,8 @@ type Store interface {
 	Bots(ctx context.Context, all bool) ([]Bot, error)
 	// RetireBot retires the active version of name.
 	RetireBot(ctx context.Context, name string) (Bot, error)
+	// ReactivateBot brings back the latest version of name after it was retired.
+	ReactivateBot(ctx context.Context, name string) (Bot, error)
 	// NewBlock records a block about to be played and returns it with its ID.
 	NewBlock(ctx context.Context, b Block) (Block, error)
 	// OpenBlocks lists the blocks of game that still miss rotations, oldest first.
