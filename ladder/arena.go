@@ -73,6 +73,10 @@ type ArenaPlayer struct {
 	Logger    hclog.Logger
 	// Observer, when set, hears of the runner's bots, matches and decisions (metrics).
 	Observer arena.Observer
+	// StoreReplays hands each game's replay to the store with the game
+	// (store.Match.ReplayData) and removes the local file once it is recorded: for a
+	// store that keeps replays itself, so that any machine can show them.
+	StoreReplays bool
 	// Options are the game's options; a block's game must be their engine.Variant.
 	Options engine.Options
 	// Sandbox confines the bots: Sandbox(base, dataDir), so that no bot sees the store.
@@ -122,8 +126,20 @@ func (p *ArenaPlayer) PlayBlock(ctx context.Context, b store.Block, bots []store
 			for _, s := range m.Seats {
 				g.Seats = append(g.Seats, store.Seat{Bot: bots[s.Entrant].ID, Place: s.Place, Score: s.Score, Ending: s.Ending.String()})
 			}
+			if p.StoreReplays && m.Replay != "" {
+				data, err := os.ReadFile(m.Replay)
+				if err != nil {
+					cancel(fmt.Errorf("replay of block %d rotation %d: %w", b.ID, m.Rotation, err))
+					return
+				}
+				g.ReplayData = data
+			}
 			if err := record(g); err != nil {
 				cancel(err)
+				return
+			}
+			if p.StoreReplays && m.Replay != "" {
+				os.Remove(m.Replay)
 			}
 		},
 	})
@@ -213,6 +229,10 @@ func AddBot(ctx context.Context, st store.Store, opt AddOptions) (store.Bot, err
 			undo()
 			return store.Bot{}, fmt.Errorf("bot %s failed its smoke test: %w; nothing was added", opt.Path, err)
 		}
+	}
+	if err := putProgram(ctx, st, rel); err != nil {
+		undo()
+		return store.Bot{}, err
 	}
 	b, err := st.AddBot(ctx, store.Bot{Name: opt.Name, SHA256: sum, Path: rel})
 	if errors.Is(err, store.ErrDuplicate) && created {

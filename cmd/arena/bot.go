@@ -20,11 +20,19 @@ import (
 )
 
 func dbFlag() cli.Flag {
-	return &cli.StringFlag{Name: "db", Usage: "the ladder database (default $XDG_DATA_HOME/arena/ladder.db, else ~/.local/share/arena/ladder.db)"}
+	return &cli.StringFlag{Name: "db", Usage: "the ladder database: an SQLite file (default $XDG_DATA_HOME/arena/ladder.db, else ~/.local/share/arena/ladder.db) or a postgres:// URL"}
 }
 
-// openLadder opens the database of --db, or the default one.
-func openLadder(c *cli.Context) (*store.SQLite, error) {
+// ladderStore is a ladder database that can say where it is.
+type ladderStore interface {
+	store.Store
+	// Path is the SQLite file, or the PostgreSQL URL without its password.
+	Path() string
+}
+
+// openLadder opens the database of --db (an SQLite file or a postgres:// URL), or the
+// default one.
+func openLadder(c *cli.Context) (ladderStore, error) {
 	path := c.String("db")
 	if path == "" {
 		p, err := store.DefaultPath()
@@ -33,25 +41,35 @@ func openLadder(c *cli.Context) (*store.SQLite, error) {
 		}
 		path = p
 	}
-	return store.Open(path)
+	st, err := store.OpenAny(c.Context, path, "")
+	if err != nil {
+		return nil, err
+	}
+	return st.(ladderStore), nil
 }
 
 // openLadderToRead opens an existing database of --db for a command that only reads
 // it: a missing file is one error, not a new ladder, and a read-only one is read.
-func openLadderToRead(c *cli.Context) (*store.SQLite, error) {
+func openLadderToRead(c *cli.Context) (ladderStore, error) {
 	path, err := ladderPath(c)
 	if err != nil {
 		return nil, err
+	}
+	if store.IsPostgresURL(path) {
+		return openLadder(c)
 	}
 	return store.OpenExisting(path)
 }
 
 // openLadderToChange opens an existing database of --db for a command that changes
 // what is there (retire, reactivate): a missing file is one error, not a new ladder.
-func openLadderToChange(c *cli.Context) (*store.SQLite, error) {
+func openLadderToChange(c *cli.Context) (ladderStore, error) {
 	path, err := ladderPath(c)
 	if err != nil {
 		return nil, err
+	}
+	if store.IsPostgresURL(path) {
+		return openLadder(c)
 	}
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("no ladder database at %s (check --db; a ladder starts with `arena bot add`)", path)
@@ -131,9 +149,9 @@ func botCommand() *cli.Command {
 				},
 			},
 			botNameCommand("retire", "retire a bot: it plays no more, its games stay in the ratings", "retired",
-				(*store.SQLite).RetireBot),
+				store.Store.RetireBot),
 			botNameCommand("reactivate", "bring back a retired bot: its latest version plays again, its games keep counting",
-				"reactivated", (*store.SQLite).ReactivateBot),
+				"reactivated", store.Store.ReactivateBot),
 		),
 	}
 }
@@ -190,7 +208,9 @@ func botAdd(c *cli.Context) error {
 		return err
 	}
 	what := "built-in " + b.Builtin
-	if b.Builtin == "" {
+	if _, inDB := st.(store.Programs); b.Builtin == "" && inDB {
+		what = "program stored in the database"
+	} else if b.Builtin == "" {
 		what = filepath.Join(st.Dir(), b.Path)
 	}
 	fmt.Fprintf(c.App.Writer, "added %s v%d (%s, sha256 %.12s) to %s\n", b.Name, b.Version, what, b.SHA256, st.Path())

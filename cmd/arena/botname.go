@@ -11,7 +11,7 @@ import (
 
 // botNameCommand is a `bot` subcommand that changes one bot, named by its argument, in
 // an existing ladder (retire, reactivate), and says what it did.
-func botNameCommand(name, usage, done string, change func(*store.SQLite, context.Context, string) (store.Bot, error)) *cli.Command {
+func botNameCommand(name, usage, done string, change func(store.Store, context.Context, string) (store.Bot, error)) *cli.Command {
 	return &cli.Command{
 		Name:      name,
 		Usage:     usage,

@@ -60,6 +60,7 @@ func ladderCommand() *cli.Command {
 				}, gameOptionFlags()...),
 				Action: ladderStandings,
 			},
+			ladderMigrateCommand(),
 		),
 	}
 }
@@ -100,8 +101,11 @@ func ladderRun(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	player := &ladder.ArenaPlayer{Launch: ladder.StoreLauncher(st.Dir(), builtinLaunch), Clock: clock, MaxRestarts: restarts,
-		ReplayDir: filepath.Join(st.Dir(), "replays"), Logger: log, Options: opts, Sandbox: sb}
+	// A database that keeps the bot programs (shared by many machines) keeps the
+	// replays too.
+	_, shared := st.(store.Programs)
+	player := &ladder.ArenaPlayer{Launch: ladder.Launch(st, builtinLaunch), Clock: clock, MaxRestarts: restarts,
+		ReplayDir: filepath.Join(st.Dir(), "replays"), Logger: log, Options: opts, Sandbox: sb, StoreReplays: shared}
 
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()
