@@ -194,6 +194,8 @@ func TestASpentBankIsATimeout(t *testing.T) {
 	for _, m := range rep.Matches {
 		s := m.Seats[indexOf(m, 0)]
 		assert.Len(t, s.Latencies, 2, "two answers fit in the bank")
+		assert.Regexp(t, `^no answer before the deadline of [0-9.]+ ms \([0-9.]+ ms, grace 20.0 ms\): waited [0-9.]+ ms, bank [0-9.]+ ms left$`, s.Detail,
+			"a timeout says the deadline, the time taken and the bank left")
 	}
 	requireNoLeftovers(t)
 }

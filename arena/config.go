@@ -46,7 +46,8 @@ type Config struct {
 	Game string
 	// Entrants are the bots, one per seat.
 	Entrants []Entrant
-	// Games is rounded up to a whole number of deals, each played in every rotation.
+	// Games is rounded up to a whole number of deals, each played in every rotation;
+	// 0 plays until Stop decides (or ctx ends).
 	Games int
 	Seed  uint64
 	// Parallel is the number of matches played at once (default 1).
@@ -91,8 +92,8 @@ func (c *Config) check() (engine.Spec, error) {
 	if err := spec.CheckPlayers(len(c.Entrants)); err != nil {
 		return spec, fmt.Errorf("%w: %v (one bot per seat)", ErrConfig, err)
 	}
-	if c.Games < 1 {
-		return spec, fmt.Errorf("%w: %d games", ErrConfig, c.Games)
+	if c.Games < 0 || c.Games == 0 && c.Stop == nil {
+		return spec, fmt.Errorf("%w: %d games (0, unbounded, needs a Stop)", ErrConfig, c.Games)
 	}
 	if c.Parallel < 1 {
 		c.Parallel = 1

@@ -5,6 +5,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -42,9 +43,6 @@ type hostileCase struct {
 	needs, blocks []string
 	// check looks at the bot's kept stderr when a blocking layer is active.
 	check func(t *testing.T, stderr string, env hostileEnv)
-	// decision, when set, is the decision clock: long enough that the sandbox's answer
-	// (the OOM killer) always comes before the deadline's.
-	decision time.Duration
 }
 
 type hostileEnv struct {
@@ -105,7 +103,7 @@ var hostileCases = []hostileCase{
 		check: func(t *testing.T, stderr string, _ hostileEnv) {
 			assert.Regexp(t, `(?i)fork|resource temporarily unavailable`, stderr, "the bomb was refused processes")
 		}},
-	{name: "memory without bound", mode: "hog:2", want: []Ending{Crash}, decision: 5 * time.Second,
+	{name: "memory without bound", mode: "hog:2", want: []Ending{Crash},
 		needs: []string{sandbox.CgroupMemory, sandbox.Rlimits}},
 	{name: "open a network connection", mode: "net:1", want: []Ending{OK},
 		blocks: []string{sandbox.NetNamespace, sandbox.LandlockNet},
@@ -193,8 +191,12 @@ func runHostile(t *testing.T, c hostileCase, level sandbox.Level, game string, p
 	}
 	cfg := Config{Game: game, Entrants: entrants, Games: players, Seed: 7, Parallel: 2, Clock: hostileClock,
 		ReplayDir: filepath.Join(testDir(t), "replays"), Sandbox: sb, MaxForfeitShare: -1}
-	if c.decision > 0 {
-		cfg.Clock.Decision = c.decision
+	if !slices.Contains(c.want, Timeout) {
+		// A bot that answers, crashes or breaks the protocol is never waited for, so a
+		// long deadline costs nothing; a short one turned a crash seen late on a loaded
+		// machine (a child holding the pipes, a slow OOM) into a timeout.
+		// (The memory hog's OOM kill must come before the deadline's answer too.)
+		cfg.Clock.Decision = 20 * time.Second
 	}
 	start := time.Now()
 	rep, err := Run(context.Background(), cfg)
@@ -253,8 +255,12 @@ func TestABotThatDoesNotStartForfeitsItsSeats(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			if c.want == Timeout {
+				// Only the silent bot waits for its deadline; the others fail at once,
+				// and the good bot gets the test clock's long start-up on a loaded machine.
+				c.bad.Launch.StartTimeout = 300 * time.Millisecond
+			}
 			cfg := testConfig(t, 2, c.bad, good)
-			cfg.Clock.Startup = 300 * time.Millisecond
 			rep, err := Run(context.Background(), cfg)
 			require.NoError(t, err)
 			requireNoLeftovers(t)

@@ -163,7 +163,7 @@ func (t *table) startSeats(ctx context.Context) error {
 	cfg := &t.r.cfg
 	n := len(t.seats)
 	for s, e := range t.m.entrants {
-		proc, err := t.r.bots[e].get()
+		proc, err := t.r.bots[e].get(ctx)
 		var se *protocol.StartError
 		if errors.As(err, &se) {
 			t.forfeit(s, startEnding(se.Kind), se.Error())
@@ -258,8 +258,12 @@ func (t *table) ask(ctx context.Context, s int, opts []engine.Option, wall time.
 		return -1, elapsed, ctx.Err()
 	case err != nil:
 		e, d := classify(err, st.proc)
-		if e == Timeout && capped {
+		switch {
+		case e == Timeout && capped:
 			d = fmt.Sprintf("the match passed its wall-clock cap of %s", cfg.Clock.Match)
+		case e == Timeout:
+			d = fmt.Sprintf("no answer before the deadline of %s (%s, grace %s): waited %s, bank %s left",
+				ms(limit+cfg.Clock.Grace), ms(limit), ms(cfg.Clock.Grace), ms(elapsed), ms(max(st.bank, 0)))
 		}
 		t.forfeit(s, e, d)
 		return -1, elapsed, nil
@@ -270,6 +274,9 @@ func (t *table) ask(ctx context.Context, s int, opts []engine.Option, wall time.
 	t.res.Seats[s].Latencies = append(t.res.Seats[s].Latencies, elapsed)
 	return int(rep.Choice), elapsed, nil
 }
+
+// ms shows a duration to the tenth of a millisecond.
+func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d)/float64(time.Millisecond)) }
 
 // ending is how a finished match ended, as the bots are told.
 type ending struct {
@@ -388,10 +395,11 @@ func classify(err error, proc *protocol.Process) (Ending, string) {
 		}
 		return Crash, msg
 	}
+	// What the bot sent (a status message) is escaped before it can reach a terminal.
 	if st, ok := status.FromError(err); ok {
-		return Protocol, fmt.Sprintf("%s: %s", st.Code(), st.Message())
+		return Protocol, fmt.Sprintf("%s: %s", st.Code(), protocol.Printable(st.Message()))
 	}
-	return Protocol, err.Error()
+	return Protocol, protocol.Printable(err.Error())
 }
 
 // mix derives independent seeds (splitmix64's finaliser).

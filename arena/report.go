@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/arena-games/arena/arena/stats"
+	"github.com/arena-games/arena/protocol"
 )
 
 // Report sums up a run.
@@ -29,8 +30,14 @@ type Report struct {
 	// DealBlocks lists every deal: each bot's mean points over the deal's rotations.
 	DealBlocks []DealBlock `json:"deal_blocks"`
 	// Stopped is set when Config.Stop ended the run before every deal was played.
-	Stopped bool           `json:"stopped,omitempty"`
-	Matches []*MatchResult `json:"matches"`
+	Stopped bool `json:"stopped,omitempty"`
+	// Partial is set when the run ended before its schedule did, for the reason in
+	// StoppedBy (interrupted, a disqualification, a bot past its restarts...). The
+	// report covers the deals completed before that; games of deals left unfinished
+	// are not in it.
+	Partial   bool           `json:"partial,omitempty"`
+	StoppedBy string         `json:"stopped_by,omitempty"`
+	Matches   []*MatchResult `json:"matches"`
 }
 
 // BotStats is one entrant's line of the report.
@@ -159,6 +166,9 @@ func (rep *Report) WriteJSON(w io.Writer) error {
 func (rep *Report) WriteTable(w io.Writer) error {
 	fmt.Fprintf(w, "%s, %d players: %d games (%d deals x %d seatings), seed %d, %.1fs\n",
 		rep.Game, rep.Players, rep.Games, rep.Deals, rep.Players, rep.Seed, rep.Elapsed.Seconds())
+	if rep.Partial {
+		fmt.Fprintf(w, "PARTIAL: the run stopped (%s); this covers the %d deals completed before\n", protocol.Printable(rep.StoppedBy), rep.Deals)
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "bot\tgames\twins\tscore\tElo [95% CI]\tLOS\tdeals +/=/-\tok/timeout/crash/illegal/protocol\trestarts\tmean ms\tp99 ms\t")
 	for _, b := range rep.Bots {

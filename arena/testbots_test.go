@@ -6,10 +6,12 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -41,6 +43,7 @@ import (
 //	refuse               refuses every match at StartMatch
 //	forker               starts a child that sleeps for a minute, then plays first
 //	noisy                writes malformed log lines to stderr, then plays first
+//	spin                 no bot: keeps one core busy until killed (see holdCoresBusy)
 const botModeEnv = "ARENA_TEST_BOT"
 
 func TestMain(m *testing.M) {
@@ -119,6 +122,11 @@ func serveTestBot(mode string) {
 				MagicCookieKey: protocol.Handshake.MagicCookieKey, MagicCookieValue: protocol.Handshake.MagicCookieValue},
 			Plugins: plugin.PluginSet{protocol.PluginName: &futurePlugin{}},
 		})
+	case "spin":
+		runtime.GOMAXPROCS(1)
+		for x := uint64(1); ; x = x*6364136223846793005 + 1 {
+			spun.Store(x)
+		}
 	case "noisy":
 		for i := 0; i < 50; i++ {
 			fmt.Fprintln(os.Stderr, `{"@message": 1, "@level": 7}`)
@@ -131,6 +139,27 @@ func serveTestBot(mode string) {
 		}
 		fmt.Fprintln(os.Stderr, "unknown test bot mode", mode)
 		os.Exit(2)
+	}
+}
+
+var spun atomic.Uint64 // keeps the spin loop from being optimised away
+
+// holdCoresBusy starts n processes that each keep a core busy until the test ends, so
+// that the arena, its bots and the spinners compete for the cores as on a loaded CI
+// machine.
+func holdCoresBusy(t *testing.T, n int) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < n; i++ {
+		cmd := exec.Command(exe)
+		cmd.Env = []string{botModeEnv + "=spin"}
+		cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
 	}
 }
 

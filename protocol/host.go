@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
 	"github.com/hashicorp/go-plugin/runner"
+	"golang.org/x/sys/unix"
 	"google.golang.org/grpc"
 
 	"github.com/arena-games/arena/protocol/botpb"
@@ -55,8 +56,10 @@ type Process struct {
 
 // Launch starts a bot process and completes go-plugin's handshake. The bot runs in a
 // process group of its own, with stdin from /dev/null and a minimal environment; its
-// stderr is kept raw (Stderr), never parsed. On error nothing is left running.
-func Launch(cfg LaunchConfig) (*Process, error) {
+// stderr is kept raw (Stderr), never parsed. When ctx ends first, the start is
+// abandoned at once (the process is killed) and ctx's error returned. On error nothing
+// is left running.
+func Launch(ctx context.Context, cfg LaunchConfig) (*Process, error) {
 	if cfg.StartTimeout <= 0 {
 		cfg.StartTimeout = 10 * time.Second
 	}
@@ -65,6 +68,9 @@ func Launch(cfg LaunchConfig) (*Process, error) {
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = hclog.NewNullLogger()
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	if err := checkExecutable(cfg.Path); err != nil {
 		return nil, err
@@ -78,7 +84,12 @@ func Launch(cfg LaunchConfig) (*Process, error) {
 		return nil, err
 	}
 	tail := &tailBuffer{max: cfg.StderrBytes}
-	var run *groupRunner
+	// started hands the runner from go-plugin's Start to a cancellation, which kills
+	// the process so that Start returns at once.
+	var started struct {
+		sync.Mutex
+		run *groupRunner
+	}
 	client := plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  Handshake,
 		Plugins:          plugin.PluginSet{PluginName: &botPlugin{}},
@@ -98,17 +109,37 @@ func Launch(cfg LaunchConfig) (*Process, error) {
 			}
 			cmd := exec.Command(name, args...)
 			cmd.Env, cmd.Dir = env, box.Dir
-			run = &groupRunner{cmd: cmd, tail: tail, box: box}
-			return run, nil
+			started.Lock()
+			defer started.Unlock()
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			started.run = &groupRunner{cmd: cmd, tail: tail, box: box, ctx: ctx}
+			return started.run, nil
 		},
 	})
+	stop := context.AfterFunc(ctx, func() {
+		started.Lock()
+		defer started.Unlock()
+		if started.run != nil {
+			started.run.killGroup()
+		}
+	})
+	defer stop()
 	fail := func(err error) (*Process, error) {
+		stop()
+		started.Lock()
+		run := started.run
+		started.Unlock()
 		client.Kill()
 		if run != nil {
 			run.killGroup()
 		}
 		if run == nil || run.exited == nil {
 			box.Cleanup() // never started; otherwise the runner cleans up once it ends
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
 		}
 		kind := startKind(err)
 		msg := strings.TrimSpace(tail.String())
@@ -125,8 +156,11 @@ func Launch(cfg LaunchConfig) (*Process, error) {
 	if err != nil {
 		return fail(err)
 	}
+	if ctx.Err() != nil {
+		return fail(ctx.Err())
+	}
 	conn := raw.(*grpc.ClientConn)
-	return &Process{Bot: botpb.NewBotClient(conn), Conn: conn, client: client, run: run, box: box}, nil
+	return &Process{Bot: botpb.NewBotClient(conn), Conn: conn, client: client, run: started.run, box: box}, nil
 }
 
 // Sandbox lists the sandbox layers of the process: active, or missing and why.
@@ -196,10 +230,16 @@ type groupRunner struct {
 	box  *sandbox.Box
 	pid  int
 	out  *os.File
+	ctx  context.Context // the launch's: a start after it ended kills the process
 	// exited closes when the bot's main process has ended; its group is killed then,
 	// so that no child of a dead bot holds the pipes open.
 	exited  chan struct{}
 	waitErr error
+	// mu guards pid and reaped: the group is signalled only while its leader is known
+	// not to be reaped (a zombie keeps its process and group IDs from being reused);
+	// after that, only through the sandbox's cgroup.
+	mu     sync.Mutex
+	reaped bool
 }
 
 var _ runner.Runner = (*groupRunner)(nil)
@@ -221,9 +261,14 @@ func (r *groupRunner) Start(context.Context) error {
 	// The parent-death signal comes when the thread that started the process ends, not
 	// the process: start it from a thread the runtime keeps (a goroutine that unlocks
 	// before it returns leaves its thread alive).
+	r.mu.Lock()
 	runtime.LockOSThread()
 	err = r.cmd.Start()
 	runtime.UnlockOSThread()
+	if err == nil {
+		r.pid = r.cmd.Process.Pid
+	}
+	r.mu.Unlock()
 	outW.Close()
 	errW.Close()
 	if err != nil {
@@ -231,15 +276,25 @@ func (r *groupRunner) Start(context.Context) error {
 		errR.Close()
 		return err
 	}
-	r.pid = r.cmd.Process.Pid
 	r.out = outR
 	r.exited = make(chan struct{})
 	go func() {
+		// The leader has exited but is not reaped yet: its group is still ours to kill,
+		// so that no child of a dead bot holds the pipes open. Then it is reaped, and
+		// its group is never signalled again.
+		waitExited(r.pid)
+		r.mu.Lock()
+		_ = syscall.Kill(-r.pid, syscall.SIGKILL)
+		r.reaped = true
+		r.mu.Unlock()
 		r.waitErr = r.cmd.Wait()
-		r.killGroup()
+		r.box.Kill()
 		r.box.Cleanup()
 		close(r.exited)
 	}()
+	if r.ctx != nil && r.ctx.Err() != nil {
+		r.killGroup() // cancelled while starting
+	}
 	go func() {
 		_, _ = io.Copy(r.tail, errR)
 		errR.Close()
@@ -247,11 +302,27 @@ func (r *groupRunner) Start(context.Context) error {
 	return nil
 }
 
+// killGroup kills the bot's process group while its leader is unreaped, and whatever
+// is in its cgroups.
 func (r *groupRunner) killGroup() {
-	if r.pid > 0 {
+	r.mu.Lock()
+	if r.pid > 0 && !r.reaped {
 		_ = syscall.Kill(-r.pid, syscall.SIGKILL)
 	}
+	r.mu.Unlock()
 	r.box.Kill()
+}
+
+// waitExited waits until process pid has exited without reaping it (WNOWAIT), so that
+// its IDs stay reserved until the caller reaps it.
+func waitExited(pid int) {
+	var info unix.Siginfo
+	for {
+		err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOWAIT, nil)
+		if err != unix.EINTR {
+			return
+		}
+	}
 }
 
 func (r *groupRunner) Diagnose(context.Context) string { return "" }

@@ -64,7 +64,7 @@ func (t *transport) Decide(_ context.Context, req *botpb.DecideRequest) (*botpb.
 func launchTestBot(t testing.TB) *Process {
 	exe, err := os.Executable()
 	require.NoError(t, err)
-	p, err := Launch(LaunchConfig{Path: exe, Env: []string{testBotEnv}})
+	p, err := Launch(context.Background(), LaunchConfig{Path: exe, Env: []string{testBotEnv}})
 	require.NoError(t, err)
 	t.Cleanup(func() { p.Kill(time.Second) })
 	return p
@@ -163,7 +163,7 @@ func TestLaunchRefusesWhatIsNotABot(t *testing.T) {
 	for name, path := range map[string]string{"not a plugin": script, "not executable": plain, "missing": dir + "/none", "a directory": dir} {
 		t.Run(name, func(t *testing.T) {
 			start := time.Now()
-			_, err := Launch(LaunchConfig{Path: path, StartTimeout: 5 * time.Second})
+			_, err := Launch(context.Background(), LaunchConfig{Path: path, StartTimeout: 5 * time.Second})
 			assert.Error(t, err)
 			assert.Less(t, time.Since(start), 4*time.Second, "refused at once, not after the start timeout")
 		})

@@ -104,7 +104,7 @@ func runBotCheck(c *cli.Context) error {
 	// Handshake and health, on a process of its own.
 	launch := protocol.LaunchConfig{Path: path, StartTimeout: c.Duration("startup"), Sandbox: sb}
 	start := time.Now()
-	proc, err := protocol.Launch(launch)
+	proc, err := protocol.Launch(c.Context, launch)
 	if err != nil {
 		k.fail("handshake", "%v", err)
 		fmt.Fprintln(k.w, "the bot does not start: see the README, \"Other languages\", for the handshake")

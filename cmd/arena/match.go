@@ -1,13 +1,12 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -82,7 +81,7 @@ func runMatch(c *cli.Context) error {
 	if cfg.MaxRestarts == 0 {
 		cfg.MaxRestarts = -1 // the flag's 0 means none, the config's 0 means the default
 	}
-	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible(c.Context, c.App.ErrWriter)
 	defer stop()
 	var sprt *sprtRun
 	if spec := c.String("sprt"); spec != "" {
@@ -90,6 +89,12 @@ func runMatch(c *cli.Context) error {
 			return err
 		}
 		cfg.Stop = sprt.stop
+		if !c.IsSet("games") {
+			cfg.Games = 0 // until the test decides
+		}
+	}
+	if cfg.Games <= 0 && cfg.Stop == nil {
+		return fmt.Errorf("--games %d: give at least one game", cfg.Games)
 	}
 	srv, err := serveMetrics(c, &cfg)
 	if err != nil {
@@ -98,22 +103,39 @@ func runMatch(c *cli.Context) error {
 	rep, err := arena.Run(ctx, cfg)
 	progress.done()
 	srv.linger(ctx, c.Duration("metrics-linger"), c.App.ErrWriter)
-	if err != nil {
-		if ctx.Err() != nil && c.Context.Err() == nil {
-			return fmt.Errorf("interrupted; every bot process was stopped")
-		}
+	if rep == nil {
 		return err
 	}
+	if userStopped(ctx) {
+		err = interrupted{fmt.Errorf("%w: every bot process was stopped; the report covers the %d deals completed", errInterrupted, rep.Deals)}
+		rep.StoppedBy = "interrupted by the user"
+	}
+	if werr := writeMatchReport(c, rep, sprt, entrants[0].Name); werr != nil && err == nil {
+		err = werr
+	}
+	return err
+}
+
+// writeMatchReport prints the report (table or --json) and the SPRT's verdict.
+func writeMatchReport(c *cli.Context, rep *arena.Report, sprt *sprtRun, first string) error {
 	if c.Bool("json") {
-		return rep.WriteJSON(c.App.Writer)
+		enc := json.NewEncoder(c.App.Writer)
+		enc.SetIndent("", "  ")
+		return enc.Encode(matchJSON{Report: rep, SPRT: sprt.json()})
 	}
 	if err := rep.WriteTable(c.App.Writer); err != nil {
 		return err
 	}
 	if sprt != nil {
-		return sprt.write(c.App.Writer, entrants[0].Name)
+		return sprt.write(c.App.Writer, first)
 	}
 	return nil
+}
+
+// matchJSON is `arena match --json`: the report, and the SPRT's state with --sprt.
+type matchJSON struct {
+	*arena.Report
+	SPRT *sprtJSON `json:"sprt,omitempty"`
 }
 
 // resolveBots turns command-line bots into entrants: a built-in name runs this very

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -36,6 +37,11 @@ func parseSPRT(spec string, bots int) (*sprtRun, error) {
 		}
 		v[i] = x
 	}
+	for i, x := range v {
+		if math.IsInf(x, 0) || math.IsNaN(x) {
+			return nil, fmt.Errorf("--sprt %q: %q is not a finite number", spec, parts[i])
+		}
+	}
 	t := rating.SPRT{NElo0: v[0], NElo1: v[1], Alpha: 0.05, Beta: 0.05}
 	if len(v) == 4 {
 		t.Alpha, t.Beta = v[2], v[3]
@@ -57,6 +63,34 @@ func (s *sprtRun) stop(deals []arena.DealBlock) bool {
 	}
 	s.llr, s.decision, s.err = s.test.Decide(s.penta)
 	return s.err != nil || s.decision != rating.Continue
+}
+
+// sprtJSON is the test's state in `arena match --json`.
+type sprtJSON struct {
+	Elo0    float64 `json:"elo0"`
+	Elo1    float64 `json:"elo1"`
+	Alpha   float64 `json:"alpha"`
+	Beta    float64 `json:"beta"`
+	LLR     float64 `json:"llr"`
+	Lower   float64 `json:"lower_bound"`
+	Upper   float64 `json:"upper_bound"`
+	Pairs   int     `json:"deal_pairs"`
+	Penta   [5]int  `json:"pentanomial"`
+	Verdict string  `json:"verdict"` // "H0 accepted", "H1 accepted" or "continue"
+	Error   string  `json:"error,omitempty"`
+}
+
+func (s *sprtRun) json() *sprtJSON {
+	if s == nil {
+		return nil
+	}
+	lo, hi := s.test.Bounds()
+	j := &sprtJSON{Elo0: s.test.NElo0, Elo1: s.test.NElo1, Alpha: s.test.Alpha, Beta: s.test.Beta, LLR: s.llr,
+		Lower: lo, Upper: hi, Pairs: s.penta.Pairs(), Penta: [5]int(s.penta), Verdict: s.decision.String()}
+	if s.err != nil {
+		j.Error = s.err.Error()
+	}
+	return j
 }
 
 func (s *sprtRun) write(w io.Writer, first string) error {
