@@ -21,7 +21,7 @@ import (
 var fastClock = Clock{Decision: 300 * time.Millisecond, Bank: 5 * time.Second, Startup: 5 * time.Second, Shutdown: 500 * time.Millisecond, Grace: 20 * time.Millisecond}
 
 func testConfig(t *testing.T, games int, entrants ...Entrant) Config {
-	return Config{Game: enginetest.Name, Entrants: entrants, Games: games, Seed: 42, Parallel: 2, Clock: fastClock,
+	return Config{Game: enginetest.Name, Entrants: entrants, Games: games, Seed: 42, Parallel: 2, Clock: fastClock, KeepMatches: true,
 		ReplayDir: filepath.Join(testDir(t), "replays"), Sandbox: testSandbox(t, sandbox.Auto)}
 }
 
@@ -193,7 +193,7 @@ func TestASpentBankIsATimeout(t *testing.T) {
 	assert.Equal(t, 2, rep.Bots[0].Endings["timeout"], "each decision is within its deadline, the third overdraws the bank")
 	for _, m := range rep.Matches {
 		s := m.Seats[indexOf(m, 0)]
-		assert.Len(t, s.Latencies, 2, "two answers fit in the bank")
+		assert.Equal(t, 2, s.Answered, "two answers fit in the bank")
 		assert.Regexp(t, `^no answer before the deadline of [0-9.]+ ms \([0-9.]+ ms, grace 20.0 ms\): waited [0-9.]+ ms, bank [0-9.]+ ms left$`, s.Detail,
 			"a timeout says the deadline, the time taken and the bank left")
 	}

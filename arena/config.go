@@ -72,10 +72,13 @@ type Config struct {
 	// Observer, when set, hears of bot processes, matches and decisions as they happen.
 	Observer Observer
 	// Stop, when set, is asked after every completed deal (all its rotations played),
-	// with every completed deal so far in the order they completed; returning true ends
-	// the run early (a sequential test that has decided, say). Matches in flight are
-	// abandoned, and the report covers the completed deals only.
-	Stop func(deals []DealBlock) bool
+	// with that deal, in the order deals complete; returning true ends the run early (a
+	// sequential test that has decided, say). Matches in flight are abandoned, and the
+	// report covers the completed deals only.
+	Stop func(deal DealBlock) bool
+	// KeepMatches makes the report list every match and every deal. Without it the
+	// runner's memory stays flat however long the run: the report has sums per bot.
+	KeepMatches bool
 }
 
 // ErrConfig wraps every error about the configuration itself.

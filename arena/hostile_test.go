@@ -189,7 +189,7 @@ func runHostile(t *testing.T, c hostileCase, level sandbox.Level, game string, p
 	for i := 1; i < players; i++ {
 		entrants = append(entrants, testEntrant(t, "good"+string(rune('0'+i)), "random"))
 	}
-	cfg := Config{Game: game, Entrants: entrants, Games: players, Seed: 7, Parallel: 2, Clock: hostileClock,
+	cfg := Config{Game: game, Entrants: entrants, Games: players, Seed: 7, Parallel: 2, Clock: hostileClock, KeepMatches: true,
 		ReplayDir: filepath.Join(testDir(t), "replays"), Sandbox: sb, MaxForfeitShare: -1}
 	if !slices.Contains(c.want, Timeout) {
 		// A bot that answers, crashes or breaks the protocol is never waited for, so a

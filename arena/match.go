@@ -45,8 +45,9 @@ type SeatResult struct {
 	// of, ties half.
 	Score  int     `json:"score"`
 	Points float64 `json:"points"`
-	// Latencies of the bot's answered decisions.
-	Latencies []time.Duration `json:"-"`
+	// Answered counts the decisions the bot answered (their times are in the report's
+	// per-bot latencies).
+	Answered int `json:"-"`
 }
 
 // matchSpec is one match to play: a deal in one rotation.
@@ -271,7 +272,8 @@ func (t *table) ask(ctx context.Context, s int, opts []engine.Option, wall time.
 		t.forfeit(s, Illegal, fmt.Sprintf("chose option %d of %d", rep.Choice, len(opts)))
 		return -1, elapsed, nil
 	}
-	t.res.Seats[s].Latencies = append(t.res.Seats[s].Latencies, elapsed)
+	t.res.Seats[s].Answered++
+	t.r.lat[t.m.entrants[s]].add(elapsed)
 	return int(rep.Choice), elapsed, nil
 }
 

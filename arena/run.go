@@ -16,6 +16,7 @@ import (
 )
 
 type runner struct {
+	lat     []*latencies // each entrant's decision times
 	cfg     Config
 	spec    engine.Spec
 	codec   protocol.Codec
@@ -59,7 +60,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	started := time.Now()
 	defer r.stopBots(ctx)
 	if err := r.startBots(ctx, sb); err != nil {
-		return r.partial(nil, time.Since(started), err), err
+		return r.partial(newTally(len(cfg.Entrants), false), time.Since(started), err), err
 	}
 	results, stopped, err := r.playAll(ctx)
 	rep := r.report(results, time.Since(started))
@@ -84,6 +85,9 @@ func (r *runner) startBots(ctx context.Context, sb sandbox.Config) error {
 		}
 		r.bots = append(r.bots, &botProc{entrant: e, maxRestarts: cfg.MaxRestarts, log: cfg.Logger, obs: cfg.Observer})
 	}
+	for range r.bots {
+		r.lat = append(r.lat, newLatencies())
+	}
 	errs := make([]error, len(r.bots))
 	var wg sync.WaitGroup
 	for i, b := range r.bots {
@@ -97,17 +101,17 @@ func (r *runner) startBots(ctx context.Context, sb sandbox.Config) error {
 }
 
 // partial is the report of a run that stopped before it played anything.
-func (r *runner) partial(results []*MatchResult, elapsed time.Duration, err error) *Report {
-	rep := r.report(results, elapsed)
+func (r *runner) partial(t *tally, elapsed time.Duration, err error) *Report {
+	rep := r.report(t, elapsed)
 	rep.Sandbox = r.sandbox
 	rep.Partial, rep.StoppedBy = true, err.Error()
 	return rep
 }
 
-// playAll plays the schedule, cfg.Parallel matches at a time, and returns the results
-// of the completed deals; stopped is set when Config.Stop ended the run. After ctx
-// ends or a match fails, no match is handed out.
-func (r *runner) playAll(parent context.Context) (results []*MatchResult, stopped bool, err error) {
+// playAll plays the schedule, cfg.Parallel matches at a time, and returns the sums of
+// the completed deals; stopped is set when Config.Stop ended the run. After ctx ends or
+// a match fails, no match is handed out.
+func (r *runner) playAll(parent context.Context) (results *tally, stopped bool, err error) {
 	cfg := &r.cfg
 	ctx, cancel := context.WithCancelCause(parent)
 	defer cancel(nil)
@@ -148,14 +152,13 @@ func (r *runner) playAll(parent context.Context) (results []*MatchResult, stoppe
 
 	n := len(cfg.Entrants)
 	dq := &disqualifier{share: cfg.MaxForfeitShare, matches: total, forfeits: make([]int, len(r.bots)), bots: r.bots}
-	deals := newDealTally(n)
+	results = newTally(n, cfg.KeepMatches)
 	played := 0
 	for res := range done {
 		if ctx.Err() != nil {
 			continue // draining what was in flight when the run stopped
 		}
 		played++
-		results = append(results, res)
 		if total == 0 {
 			dq.matches = played // no schedule to take a share of
 		}
@@ -166,12 +169,11 @@ func (r *runner) playAll(parent context.Context) (results []*MatchResult, stoppe
 		if cfg.OnMatch != nil {
 			cfg.OnMatch(res, played, total)
 		}
-		if deals.add(res) && cfg.Stop != nil && cfg.Stop(deals.completed) {
+		if deal, ok := results.add(res); ok && cfg.Stop != nil && cfg.Stop(deal) {
 			stopped = true
 			cancel(errStopped)
 		}
 	}
-	results = deals.only(results)
 	switch err := context.Cause(ctx); {
 	case err == nil, errors.Is(err, errStopped):
 	case parent.Err() != nil:
@@ -187,42 +189,6 @@ func (r *runner) playAll(parent context.Context) (results []*MatchResult, stoppe
 
 // errStopped is the cause of a run that Config.Stop ended.
 var errStopped = errors.New("stopped early")
-
-// dealTally follows which deals have all their rotations played.
-type dealTally struct {
-	n         int
-	played    map[int][]*MatchResult
-	completed []DealBlock
-}
-
-func newDealTally(n int) *dealTally { return &dealTally{n: n, played: map[int][]*MatchResult{}} }
-
-// add counts a finished match and reports whether it completed its deal.
-func (d *dealTally) add(m *MatchResult) bool {
-	d.played[m.Deal] = append(d.played[m.Deal], m)
-	if len(d.played[m.Deal]) < d.n {
-		return false
-	}
-	b := DealBlock{Deal: m.Deal, Seed: m.Seed, Points: make([]float64, d.n)}
-	for _, g := range d.played[m.Deal] {
-		for _, s := range g.Seats {
-			b.Points[s.Entrant] += s.Points / float64(d.n)
-		}
-	}
-	d.completed = append(d.completed, b)
-	return true
-}
-
-// only keeps the results of completed deals.
-func (d *dealTally) only(results []*MatchResult) []*MatchResult {
-	var out []*MatchResult
-	for _, m := range results {
-		if len(d.played[m.Deal]) == d.n {
-			out = append(out, m)
-		}
-	}
-	return out
-}
 
 // The schedule is made as it is played: match i is deal i/n in rotation i%n (n
 // entrants), so that every bot sits in every seat of every deal once. (All permutations

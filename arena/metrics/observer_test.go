@@ -30,7 +30,7 @@ func TestARealRunIsCounted(t *testing.T) {
 	bin := buildBot(t)
 	m := New()
 	rep, err := arena.Run(context.Background(), arena.Config{
-		Game: "ivanhoe", Games: 10, Seed: 3, Parallel: 2, Observer: m.Observer(),
+		Game: "ivanhoe", Games: 10, Seed: 3, Parallel: 2, Observer: m.Observer(), KeepMatches: true,
 		Entrants: []arena.Entrant{
 			{Name: "alpha", Launch: protocol.LaunchConfig{Path: bin}},
 			{Name: "beta", Launch: protocol.LaunchConfig{Path: bin}},

@@ -134,7 +134,7 @@ func runBotCheck(c *cli.Context) error {
 				Launch: protocol.LaunchConfig{Path: exe, Args: []string{"serve-bot", "random"}}})
 		}
 		rep, err := arena.Run(c.Context, arena.Config{Game: g, Entrants: entrants, Games: len(entrants), Seed: 1,
-			Clock: clock, Sandbox: sb, MaxForfeitShare: -1, MaxRestarts: -1})
+			Clock: clock, Sandbox: sb, MaxForfeitShare: -1, MaxRestarts: -1, KeepMatches: true})
 		if err != nil {
 			k.fail("play "+g, "%v", err)
 			continue

@@ -76,7 +76,7 @@ func runMatch(c *cli.Context) error {
 		Clock: arena.Clock{Decision: c.Duration("decision"), Bank: c.Duration("bank"), Startup: c.Duration("startup"),
 			Shutdown: c.Duration("shutdown"), Grace: c.Duration("grace"), Match: c.Duration("match-time")},
 		MaxRestarts: c.Int("max-restarts"), ReplayDir: replays, Logger: log, OnMatch: progress.match,
-		Sandbox: sb, MaxForfeitShare: share,
+		Sandbox: sb, MaxForfeitShare: share, KeepMatches: c.Bool("json"),
 	}
 	if cfg.MaxRestarts == 0 {
 		cfg.MaxRestarts = -1 // the flag's 0 means none, the config's 0 means the default

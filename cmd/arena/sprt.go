@@ -56,8 +56,8 @@ func parseSPRT(spec string, bots int) (*sprtRun, error) {
 }
 
 // stop is arena.Config.Stop: count the newest deal and say whether the test decided.
-func (s *sprtRun) stop(deals []arena.DealBlock) bool {
-	m := deals[len(deals)-1].Points[0] // the first bot's mean over both seatings
+func (s *sprtRun) stop(deal arena.DealBlock) bool {
+	m := deal.Points[0] // the first bot's mean over both seatings
 	if s.err = s.penta.Add(m, m); s.err != nil {
 		return true
 	}
