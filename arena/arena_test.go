@@ -213,9 +213,14 @@ func TestACrashingBotStopsTheRunPastTheRestartLimit(t *testing.T) {
 	cfg := testConfig(t, 20, testEntrant(t, "crasher", "exit:1"), testEntrant(t, "good", "first"))
 	cfg.MaxRestarts = 2
 	cfg.MaxForfeitShare = -1 // the restart limit, not disqualification, is under test
-	_, err := Run(context.Background(), cfg)
+	rep, err := Run(context.Background(), cfg)
 	var limit *ErrRestartLimit
 	require.True(t, errors.As(err, &limit), "got %v", err)
+	require.NotNil(t, rep, "a stopped run reports what it completed")
+	assert.True(t, rep.Partial)
+	assert.Equal(t, err.Error(), rep.StoppedBy)
+	assert.Equal(t, 2*rep.Deals, rep.Games, "whole deals only")
+	assert.Less(t, rep.Games, 20)
 	assert.Equal(t, 2, limit.Restarts)
 	assert.Contains(t, err.Error(), "exiting on purpose", "the bot's last stderr line is in the message")
 	kept, err := os.ReadFile(filepath.Join(cfg.ReplayDir, "stderr-0-crasher.log"))
