@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -202,7 +203,7 @@ func newProgress(w io.Writer) *progress {
 }
 
 func (p *progress) match(m *arena.MatchResult, done, total int) {
-	p.n = total
+	p.n = max(total, done)
 	if !p.tty {
 		var seats []string
 		for _, s := range m.Seats {
@@ -212,16 +213,28 @@ func (p *progress) match(m *arena.MatchResult, done, total int) {
 			}
 			seats = append(seats, t)
 		}
-		fmt.Fprintf(p.w, "%d/%d %s: %s\n", done, total, m.ID, strings.Join(seats, ", "))
+		fmt.Fprintf(p.w, "%s %s: %s\n", count(done, total), m.ID, strings.Join(seats, ", "))
 		return
 	}
-	if done < total && time.Since(p.last) < 100*time.Millisecond {
+	if (total == 0 || done < total) && time.Since(p.last) < 100*time.Millisecond {
 		return
 	}
 	p.last = time.Now()
+	if total == 0 { // until a test decides: no end to draw
+		fmt.Fprintf(p.w, "\r%d games", done)
+		return
+	}
 	const width = 40
 	fill := width * done / total
 	fmt.Fprintf(p.w, "\r[%s%s] %d/%d games", strings.Repeat("#", fill), strings.Repeat(".", width-fill), done, total)
+}
+
+// count is "done/total", or "done" when the run has no set length.
+func count(done, total int) string {
+	if total == 0 {
+		return strconv.Itoa(done)
+	}
+	return fmt.Sprintf("%d/%d", done, total)
 }
 
 func (p *progress) done() {
