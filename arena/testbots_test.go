@@ -21,6 +21,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/arena-games/arena/engine"
+	"github.com/arena-games/arena/internal/poll"
 	"github.com/arena-games/arena/plugins/random"
 	"github.com/arena-games/arena/protocol"
 	"github.com/arena-games/arena/protocol/botpb"
@@ -252,17 +253,14 @@ func leftovers(t *testing.T) []string {
 	return out
 }
 
-// requireNoLeftovers waits a moment for killed processes to vanish, then fails on any.
+// requireNoLeftovers waits (poll.Limit at most) for killed processes to vanish, then
+// fails on any.
 func requireNoLeftovers(t *testing.T) {
 	t.Helper()
 	var left []string
-	for i := 0; i < 50; i++ {
-		if left = leftovers(t); len(left) == 0 {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
+	if !poll.Eventually(func() bool { left = leftovers(t); return len(left) == 0 }) {
+		t.Fatalf("processes left running: %v", left)
 	}
-	t.Fatalf("processes left running: %v", left)
 }
 
 var (

@@ -13,6 +13,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/arena-games/arena/internal/poll"
 	"google.golang.org/grpc"
 
 	"github.com/arena-games/arena/engine"
@@ -360,19 +362,6 @@ func procsWith(s string) []int {
 	return out
 }
 
-// waitUntil polls cond, failing after 10 s: what it waits for takes milliseconds on an
-// idle machine, and 10 s is far beyond a load of 16's delays.
-func waitUntil(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("waited 10 s for %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
 // A launch that waits for a silent bot (a minute's start-up allowance) ends as soon as
 // its context does, and leaves nothing running.
 func TestLaunchEndsWithItsContext(t *testing.T) {
@@ -384,7 +373,7 @@ func TestLaunchEndsWithItsContext(t *testing.T) {
 		_, err := Launch(ctx, LaunchConfig{Path: silent, StartTimeout: time.Minute})
 		done <- err
 	}()
-	waitUntil(t, "the silent bot to start", func() bool { return len(procsWith("3029")) > 0 })
+	poll.Until(t, "the silent bot to start", func() bool { return len(procsWith("3029")) > 0 })
 	cancel()
 	select {
 	case err := <-done:
@@ -392,7 +381,7 @@ func TestLaunchEndsWithItsContext(t *testing.T) {
 	case <-time.After(10 * time.Second): // a minute without the cancellation
 		t.Fatal("Launch did not end with its context")
 	}
-	waitUntil(t, "the silent bot to be gone", func() bool { return len(procsWith("3029")) == 0 })
+	poll.Until(t, "the silent bot to be gone", func() bool { return len(procsWith("3029")) == 0 })
 	_, err := Launch(ctx, LaunchConfig{Path: silent})
 	assert.ErrorIs(t, err, context.Canceled, "nothing starts after the context ended")
 }

@@ -16,6 +16,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/arena-games/arena/internal/poll"
+
 	"github.com/arena-games/arena/engine"
 	"github.com/arena-games/arena/protocol"
 )
@@ -46,19 +48,6 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
-}
-
-// waitFor polls cond until it holds, failing after 10 s: what it waits for takes
-// milliseconds on an idle machine, and 10 s is far beyond a load of 16's delays.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("waited 10 s for %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
 }
 
 // exitWithin waits for cmd to exit, failing past limit, and returns how long it took
@@ -133,7 +122,7 @@ func TestInterruptEndsEveryPhase(t *testing.T) {
 			var out, errb syncBuffer
 			cmd.Stdout, cmd.Stderr = &out, &errb
 			require.NoError(t, cmd.Start())
-			waitFor(t, p.name, func() bool { return p.ready(errb.String()) })
+			poll.Until(t, p.name, func() bool { return p.ready(errb.String()) })
 			require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
 			took, code := exitWithin(t, cmd, 1500*time.Millisecond)
 			t.Logf("Ctrl-C during %s: exit %d after %s", p.name, code, took.Round(time.Millisecond))
@@ -153,7 +142,7 @@ func TestInterruptEndsEveryPhase(t *testing.T) {
 				assert.Equal(t, 2, rep.Games, "every game was played before the shutdown")
 			}
 			requireNoLeftovers(t)
-			waitFor(t, "the silent bots to be gone", func() bool { return procsWith("3017") == 0 })
+			poll.Until(t, "the silent bots to be gone", func() bool { return procsWith("3017") == 0 })
 		})
 	}
 }
@@ -166,11 +155,11 @@ func TestASecondInterruptQuitsAtOnce(t *testing.T) {
 	var errb syncBuffer
 	cmd.Stderr = &errb
 	require.NoError(t, cmd.Start())
-	waitFor(t, "the first match", func() bool { return strings.Contains(errb.String(), "d0000-r1") })
+	poll.Until(t, "the first match", func() bool { return strings.Contains(errb.String(), "d0000-r1") })
 	require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
-	waitFor(t, "the first interrupt to be heard", func() bool { return strings.Contains(errb.String(), "stopping") })
+	poll.Until(t, "the first interrupt to be heard", func() bool { return strings.Contains(errb.String(), "stopping") })
 	require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
 	_, code := exitWithin(t, cmd, 3*time.Second)
 	assert.Equal(t, exitInterrupted, code)
-	waitFor(t, "the bots to be gone", func() bool { return len(leftovers()) == 0 })
+	poll.Until(t, "the bots to be gone", func() bool { return len(leftovers()) == 0 })
 }

@@ -8,10 +8,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/arena-games/arena/internal/poll"
 )
 
 // bin holds the binaries the tests build once: the arena itself, the standalone random
@@ -83,13 +84,9 @@ func leftovers() []string {
 func requireNoLeftovers(t *testing.T) {
 	t.Helper()
 	var left []string
-	for i := 0; i < 50; i++ {
-		if left = leftovers(); len(left) == 0 {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
+	if !poll.Eventually(func() bool { left = leftovers(); return len(left) == 0 }) {
+		t.Fatalf("processes left running: %v", left)
 	}
-	t.Fatalf("processes left running: %v", left)
 }
 
 type report struct {
@@ -206,12 +203,12 @@ func TestBotsDoNotOutliveAKilledArena(t *testing.T) {
 	var errb syncBuffer
 	cmd.Stderr = &errb
 	require.NoError(t, cmd.Start())
-	waitFor(t, "the first match", func() bool { return strings.Contains(errb.String(), "/") })
+	poll.Until(t, "the first match", func() bool { return strings.Contains(errb.String(), "/") })
 	require.Len(t, leftovers(), 3, "the arena and two bots")
 	require.NoError(t, cmd.Process.Kill())
 	_ = cmd.Wait()
-	// The parent-death signal is immediate; 5 s covers a loaded machine's scheduling.
-	waitFor(t, "the bots to die with their arena", func() bool { return len(leftovers()) == 0 })
+	// The parent-death signal is immediate; poll.Limit covers a loaded machine.
+	poll.Until(t, "the bots to die with their arena", func() bool { return len(leftovers()) == 0 })
 }
 
 func TestEveryGamePlaysThroughBotProcesses(t *testing.T) {
