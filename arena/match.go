@@ -116,7 +116,7 @@ func (r *runner) playMatch(ctx context.Context, m matchSpec) (*MatchResult, erro
 // newTable deals the game and opens the replay.
 func (r *runner) newTable(m matchSpec) (*table, error) {
 	n := len(m.entrants)
-	g, err := engine.New(r.cfg.Game, m.seed, n)
+	g, err := r.cfg.start(m.seed, n)
 	if err != nil {
 		return nil, err
 	}
@@ -176,7 +176,7 @@ func (t *table) startSeats(ctx context.Context) error {
 		t.seats[s].proc = proc
 		start := &botpb.StartRequest{MatchId: t.m.id, Game: cfg.Game, Seat: int32(s), Players: int32(n),
 			Seed: mix(t.m.seed, uint64(t.m.rotation)<<8|uint64(s)), DecisionDeadlineUs: cfg.Clock.Decision.Microseconds(),
-			BankUs: cfg.Clock.Bank.Microseconds()}
+			BankUs: cfg.Clock.Bank.Microseconds(), Options: cfg.Options}
 		conn, err := proc.OpenSeat(ctx, start, cfg.Clock.Startup)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -442,7 +442,7 @@ func (r *runner) openReplay(m matchSpec, res *MatchResult) (*replayWriter, error
 		boxes[s].Bot = bots[s]
 	}
 	c := r.cfg.Clock
-	rw.write(Record{Type: "match", Format: ReplayFormat, Match: m.id, Game: r.cfg.Game, Seed: m.seed, Players: len(m.entrants),
+	rw.write(Record{Type: "match", Format: ReplayFormat, Match: m.id, Game: r.cfg.Game, Options: r.cfg.Options, Seed: m.seed, Players: len(m.entrants),
 		Deal: m.deal, Rotation: m.rotation, Bots: bots, Sandbox: boxes,
 		Clock: &ClockJSON{DecisionMs: c.Decision.Milliseconds(), BankMs: c.Bank.Milliseconds(), GraceMs: c.Grace.Milliseconds(), MatchMs: c.Match.Milliseconds()}})
 	return rw, nil
