@@ -185,9 +185,11 @@ func TestEachMisbehaviourGetsItsEnding(t *testing.T) {
 }
 
 func TestASpentBankIsATimeout(t *testing.T) {
-	cfg := testConfig(t, 2, testEntrant(t, "slow", "slow:120"), testEntrant(t, "good", "first"))
-	cfg.Clock.Decision = time.Second
-	cfg.Clock.Bank = 300 * time.Millisecond
+	// Two 400 ms answers leave 200 ms of a 1 s bank for their transport, 100 ms each:
+	// beyond a load of 16's delays (p99 65 ms); the third overdraws it.
+	cfg := testConfig(t, 2, testEntrant(t, "slow", "slow:400"), testEntrant(t, "good", "first"))
+	cfg.Clock.Decision = 2 * time.Second
+	cfg.Clock.Bank = time.Second
 	rep, err := Run(context.Background(), cfg)
 	require.NoError(t, err)
 	assert.Equal(t, 2, rep.Bots[0].Endings["timeout"], "each decision is within its deadline, the third overdraws the bank")

@@ -19,8 +19,10 @@ import (
 	"github.com/arena-games/arena/protocol/sandbox"
 )
 
-// hostileClock is short: every misbehaviour shows within a second or two.
-var hostileClock = Clock{Decision: 500 * time.Millisecond, Bank: 10 * time.Second, Startup: 2 * time.Second,
+// hostileClock is short where a case waits for it (a hang shows within a second); the
+// start-up and the bank, which no case exhausts on purpose, are long, so that a loaded
+// machine's slow starts and OOM kills are never taken for timeouts.
+var hostileClock = Clock{Decision: 500 * time.Millisecond, Bank: time.Minute, Startup: 30 * time.Second,
 	Shutdown: 300 * time.Millisecond, Grace: 50 * time.Millisecond}
 
 // hostileGames are the games and the number of seats each case plays (the smallest
