@@ -48,6 +48,8 @@ type SeatResult struct {
 	// Answered counts the decisions the bot answered (their times are in the report's
 	// per-bot latencies).
 	Answered int `json:"-"`
+	// Spent is the time the seat's bank was charged in the match.
+	Spent time.Duration `json:"-"`
 }
 
 // matchSpec is one match to play: a deal in one rotation.
@@ -253,6 +255,7 @@ func (t *table) ask(ctx context.Context, s int, opts []engine.Option, wall time.
 	req.BankUs, req.DeadlineUs = st.bank.Microseconds(), limit.Microseconds()
 	rep, elapsed, err := st.conn.Decide(req, limit+cfg.Clock.Grace)
 	st.bank -= elapsed
+	t.res.Seats[s].Spent += elapsed
 	cfg.Observer.Decision(cfg.Game, t.res.Seats[s].Bot, elapsed)
 	switch {
 	case err != nil && ctx.Err() != nil:

@@ -154,9 +154,9 @@ func TestABotThatDoesNotStartStopsTheRunAtTheRestartLimit(t *testing.T) {
 	assert.Equal(t, 1, r.code)
 	lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
 	last := lines[len(lines)-1]
-	assert.Contains(t, last, "arena: bot ./script does not start (2 restarts tried); stopping the run")
+	assert.Contains(t, last, "arena: bot script does not start (2 restarts tried); stopping the run")
 	assert.Contains(t, last, "Unrecognized remote plugin message: hello")
-	assert.Contains(t, r.stderr, "./script 2 (protocol)", "its seats forfeit as protocol errors meanwhile")
+	assert.Contains(t, r.stderr, "script 2 (protocol)", "a program is named by its base name; its seats forfeit as protocol errors meanwhile")
 	requireNoLeftovers(t)
 }
 
@@ -203,6 +203,7 @@ func TestBotsDoNotOutliveAKilledArena(t *testing.T) {
 	var errb syncBuffer
 	cmd.Stderr = &errb
 	require.NoError(t, cmd.Start())
+	t.Cleanup(func() { _ = cmd.Process.Kill() }) // a failed check below must not leave the run going
 	poll.Until(t, "the first match", func() bool { return strings.Contains(errb.String(), "/") })
 	require.Len(t, leftovers(), 3, "the arena and two bots")
 	require.NoError(t, cmd.Process.Kill())
