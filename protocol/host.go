@@ -190,7 +190,7 @@ func checkExecutable(path string) error {
 }
 
 // Pid is the bot's process id, which is also its process group id.
-func (p *Process) Pid() int { return p.run.pid }
+func (p *Process) Pid() int { return p.run.leader() }
 
 // Exited reports whether the bot process has ended.
 func (p *Process) Exited() bool {
@@ -313,6 +313,13 @@ func (r *groupRunner) killGroup() {
 	r.box.Kill()
 }
 
+// leader is the process ID of the bot's main process (and its group's ID).
+func (r *groupRunner) leader() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.pid
+}
+
 // waitExited waits until process pid has exited without reaping it (WNOWAIT), so that
 // its IDs stay reserved until the caller reaps it.
 func waitExited(pid int) {
@@ -329,7 +336,7 @@ func (r *groupRunner) Diagnose(context.Context) string { return "" }
 func (r *groupRunner) Stdout() io.ReadCloser           { return r.out }
 func (r *groupRunner) Stderr() io.ReadCloser           { return io.NopCloser(strings.NewReader("")) }
 func (r *groupRunner) Name() string                    { return r.cmd.Path }
-func (r *groupRunner) ID() string                      { return strconv.Itoa(r.pid) }
+func (r *groupRunner) ID() string                      { return strconv.Itoa(r.leader()) }
 func (r *groupRunner) Wait(context.Context) error {
 	<-r.exited
 	// go-plugin calls Wait once it has read stdout to its end.
