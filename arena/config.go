@@ -50,7 +50,8 @@ type Config struct {
 	Options engine.Options
 	// Entrants are the bots, one per seat.
 	Entrants []Entrant
-	// Games is rounded up to a whole number of deals, each played in every rotation.
+	// Games is rounded up to a whole number of deals, each played in every rotation;
+	// 0 plays until Stop decides (or ctx ends).
 	Games int
 	Seed  uint64
 	// Parallel is the number of matches played at once (default 1).
@@ -78,10 +79,13 @@ type Config struct {
 	// Observer, when set, hears of bot processes, matches and decisions as they happen.
 	Observer Observer
 	// Stop, when set, is asked after every completed deal (all its rotations played),
-	// with every completed deal so far in the order they completed; returning true ends
-	// the run early (a sequential test that has decided, say). Matches in flight are
-	// abandoned, and the report covers the completed deals only.
-	Stop func(deals []DealBlock) bool
+	// with that deal, in the order deals complete; returning true ends the run early (a
+	// sequential test that has decided, say). Matches in flight are abandoned, and the
+	// report covers the completed deals only.
+	Stop func(deal DealBlock) bool
+	// KeepMatches makes the report list every match and every deal. Without it the
+	// runner's memory stays flat however long the run: the report has sums per bot.
+	KeepMatches bool
 
 	// start starts a game with Options, prepared once by check (a board is read once
 	// per run, not once per match).
@@ -105,8 +109,8 @@ func (c *Config) check() (engine.Spec, error) {
 	if err := spec.CheckPlayers(len(c.Entrants)); err != nil {
 		return spec, fmt.Errorf("%w: %v (one bot per seat)", ErrConfig, err)
 	}
-	if c.Games < 1 {
-		return spec, fmt.Errorf("%w: %d games", ErrConfig, c.Games)
+	if c.Games < 0 || c.Games == 0 && c.Stop == nil {
+		return spec, fmt.Errorf("%w: %d games (0, unbounded, needs a Stop)", ErrConfig, c.Games)
 	}
 	if c.Parallel < 1 {
 		c.Parallel = 1

@@ -162,7 +162,7 @@ func Smoke(ctx context.Context, game string, lc protocol.LaunchConfig, opponent 
 	for i := 1; i < max(spec.MinPlayers, 2); i++ {
 		entrants = append(entrants, arena.Entrant{Name: fmt.Sprintf("opponent%d", i), Launch: opponent})
 	}
-	rep, err := arena.Run(ctx, arena.Config{Game: game, Entrants: entrants, Games: len(entrants), Seed: 1, MaxRestarts: -1, Sandbox: sb})
+	rep, err := arena.Run(ctx, arena.Config{Game: game, Entrants: entrants, Games: len(entrants), Seed: 1, MaxRestarts: -1, Sandbox: sb, KeepMatches: true})
 	if err != nil {
 		return err
 	}
