@@ -3,8 +3,11 @@ package arena
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strconv"
 
 	"github.com/arena-games/arena/engine"
@@ -224,5 +227,91 @@ func WriteReadable(w io.Writer, rep *Replay, hidden bool) error {
 	for s := range r.Place {
 		fmt.Fprintf(w, "  place %d: seat %d %s (score %d)\n", r.Place[s]+1, s, h.Bots[s], r.Score[s])
 	}
+	return nil
+}
+
+// replayWriter writes one match's replay; with no replay directory it writes nothing.
+type replayWriter struct {
+	f   *os.File
+	w   *bufio.Writer
+	enc *json.Encoder
+	err error
+}
+
+func (r *runner) openReplay(m matchSpec, res *MatchResult) (*replayWriter, error) {
+	rw := &replayWriter{}
+	if r.cfg.ReplayDir == "" {
+		return rw, nil
+	}
+	path := filepath.Join(r.cfg.ReplayDir, m.id+".jsonl")
+	// A replay already on disk is a record of another run and is never overwritten.
+	if _, err := os.Lstat(path); err == nil {
+		return nil, fmt.Errorf("replay %s already exists", path)
+	}
+	// Written under a temporary name, it takes its own once the match is committed
+	// (commitReplay), so that a match cut short leaves nothing that looks like a
+	// replay. A temporary file left by a killed run is a leftover and is overwritten.
+	f, err := os.OpenFile(path+TempReplaySuffix, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	res.Replay, res.replayTemp = path, path+TempReplaySuffix
+	rw.f, rw.w = f, bufio.NewWriter(f)
+	rw.enc = json.NewEncoder(rw.w)
+	bots := make([]string, len(m.entrants))
+	boxes := make([]SandboxJSON, len(m.entrants))
+	for s, e := range m.entrants {
+		bots[s] = r.bots[e].entrant.Name
+		boxes[s] = r.sandbox
+		boxes[s].Bot = bots[s]
+	}
+	c := r.cfg.Clock
+	rw.write(Record{Type: "match", Format: ReplayFormat, Match: m.id, Game: r.cfg.Game, Seed: m.seed, Players: len(m.entrants),
+		Deal: m.deal, Rotation: m.rotation, Bots: bots, Sandbox: boxes,
+		Clock: &ClockJSON{DecisionMs: c.Decision.Milliseconds(), BankMs: c.Bank.Milliseconds(), GraceMs: c.Grace.Milliseconds(), MatchMs: c.Match.Milliseconds()}})
+	return rw, nil
+}
+
+func (rw *replayWriter) write(rec Record) {
+	if rw.enc == nil || rw.err != nil {
+		return
+	}
+	rw.err = rw.enc.Encode(rec)
+}
+
+func (rw *replayWriter) close() error {
+	if rw.f == nil {
+		return rw.err
+	}
+	if err := rw.w.Flush(); err != nil && rw.err == nil {
+		rw.err = err
+	}
+	if err := rw.f.Close(); err != nil && rw.err == nil {
+		rw.err = err
+	}
+	rw.f = nil
+	return rw.err
+}
+
+// TempReplaySuffix ends the name of a replay still being written, or of a match that
+// was never committed: not a replay.
+const TempReplaySuffix = ".tmp"
+
+// commitReplay moves a finished match's replay from its temporary name to its own,
+// refusing to replace a file already there (a link, then the temporary name removed).
+func commitReplay(m *MatchResult) error {
+	if m.replayTemp == "" {
+		return nil
+	}
+	if err := os.Link(m.replayTemp, m.Replay); err != nil {
+		if errors.Is(err, os.ErrExist) {
+			return fmt.Errorf("replay %s already exists", m.Replay)
+		}
+		return fmt.Errorf("replay: %w", err)
+	}
+	if err := os.Remove(m.replayTemp); err != nil {
+		return fmt.Errorf("replay: %w", err)
+	}
+	m.replayTemp = ""
 	return nil
 }

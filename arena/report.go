@@ -77,7 +77,7 @@ func (r *runner) report(results []*MatchResult, elapsed time.Duration) *Report {
 	slices.SortFunc(results, func(a, b *MatchResult) int { return strings.Compare(a.ID, b.ID) })
 	rep := &Report{Game: r.cfg.Game, Seed: r.cfg.Seed, Players: n, Games: len(results), Elapsed: elapsed,
 		ElapsedS: elapsed.Seconds(), ReplayDir: r.cfg.ReplayDir, Matches: results}
-	deals := newDealTally(n)
+	deals := newDealTally(n, r.dealSize())
 	pairW, pairL := make([]float64, n), make([]float64, n)
 	lat := make([][]float64, n)
 	rep.Bots = make([]BotStats, n)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -102,12 +103,17 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 
 	started := time.Now()
 	results := make([]*MatchResult, 0, len(matches))
-	dq := &disqualifier{share: cfg.MaxForfeitShare, matches: len(matches), forfeits: make([]int, len(r.bots)), bots: r.bots}
-	deals := newDealTally(len(cfg.Entrants))
+	dq := newDisqualifier(cfg.MaxForfeitShare, r.bots)
+	deals := newDealTally(len(cfg.Entrants), r.dealSize())
 	stopped := false
 	for res := range done {
 		if stopped {
 			continue // draining what was in flight when the run was stopped
+		}
+		if err := r.commit(res); err != nil {
+			cancel(err)
+			stopped = true // nothing after a failed commit is kept
+			continue
 		}
 		results = append(results, res)
 		if err := dq.add(res); err != nil && ctx.Err() == nil {
@@ -136,28 +142,41 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	return rep, nil
 }
 
+// commit hands a finished match to Config.Commit, then moves its replay into place.
+func (r *runner) commit(m *MatchResult) error {
+	if r.cfg.Commit != nil {
+		if err := r.cfg.Commit(m); err != nil {
+			return err
+		}
+	}
+	return commitReplay(m)
+}
+
 // errStopped is the cause of a run that Config.Stop ended.
 var errStopped = errors.New("stopped early")
 
 // dealTally follows which deals have all their rotations played.
 type dealTally struct {
-	n         int
+	n         int // entrants
+	size      int // matches of a deal
 	played    map[int][]*MatchResult
 	completed []DealBlock
 }
 
-func newDealTally(n int) *dealTally { return &dealTally{n: n, played: map[int][]*MatchResult{}} }
+func newDealTally(n, size int) *dealTally {
+	return &dealTally{n: n, size: size, played: map[int][]*MatchResult{}}
+}
 
 // add counts a finished match and reports whether it completed its deal.
 func (d *dealTally) add(m *MatchResult) bool {
 	d.played[m.Deal] = append(d.played[m.Deal], m)
-	if len(d.played[m.Deal]) < d.n {
+	if len(d.played[m.Deal]) < d.size {
 		return false
 	}
 	b := DealBlock{Deal: m.Deal, Seed: m.Seed, Points: make([]float64, d.n)}
 	for _, g := range d.played[m.Deal] {
 		for _, s := range g.Seats {
-			b.Points[s.Entrant] += s.Points / float64(d.n)
+			b.Points[s.Entrant] += s.Points / float64(d.size)
 		}
 	}
 	d.completed = append(d.completed, b)
@@ -168,7 +187,7 @@ func (d *dealTally) add(m *MatchResult) bool {
 func (d *dealTally) only(results []*MatchResult) []*MatchResult {
 	var out []*MatchResult
 	for _, m := range results {
-		if len(d.played[m.Deal]) == d.n {
+		if len(d.played[m.Deal]) == d.size {
 			out = append(out, m)
 		}
 	}
@@ -185,6 +204,9 @@ func (r *runner) schedule() []matchSpec {
 	for d := 0; d < deals; d++ {
 		seed := mix(r.cfg.Seed, uint64(d))
 		for rot := 0; rot < n; rot++ {
+			if !r.playsRotation(rot) {
+				continue
+			}
 			ent := make([]int, n)
 			for s := range ent {
 				ent[s] = (s + rot) % n
@@ -193,6 +215,26 @@ func (r *runner) schedule() []matchSpec {
 		}
 	}
 	return out
+}
+
+// playsRotation reports whether the run plays rotation rot of its deals
+// (Config.Rotations; every rotation when it is empty).
+func (r *runner) playsRotation(rot int) bool {
+	return len(r.cfg.Rotations) == 0 || slices.Contains(r.cfg.Rotations, rot)
+}
+
+// dealSize is the number of matches a deal is played in.
+func (r *runner) dealSize() int {
+	if len(r.cfg.Rotations) == 0 {
+		return len(r.cfg.Entrants)
+	}
+	n := 0
+	for rot := range r.cfg.Entrants {
+		if r.playsRotation(rot) {
+			n++
+		}
+	}
+	return n
 }
 
 // stopBots ends every bot process and keeps what each wrote to stderr (its last
