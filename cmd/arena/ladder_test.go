@@ -194,7 +194,10 @@ func TestLadderInterruptStopsCleanly(t *testing.T) {
 	for lines.Scan() {
 		rest.WriteString(lines.Text() + "\n")
 	}
-	require.NoError(t, cmd.Wait(), "Ctrl-C is how an open-ended run ends: exit 0")
+	err = cmd.Wait()
+	var ee *exec.ExitError
+	require.ErrorAs(t, err, &ee)
+	assert.Equal(t, exitStopped, ee.ExitCode(), "Ctrl-C exits with the documented status for a stop by the user")
 	assert.Contains(t, rest.String(), "interrupted: ")
 	assert.Contains(t, rest.String(), "the next run resumes")
 	requireNoLeftovers(t)

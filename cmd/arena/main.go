@@ -22,7 +22,7 @@ func main() {
 	app := newApp()
 	if err := app.Run(flagsFirst(app, os.Args)); err != nil {
 		fmt.Fprintln(os.Stderr, "arena:", err)
-		os.Exit(1)
+		os.Exit(exitCode(err))
 	}
 }
 
@@ -45,7 +45,7 @@ func newApp() *cli.App {
 			matchCommand(),
 			replayCommand(),
 			serveBotCommand(),
-			withSubcommands(botCommand(), botCheckCommand()),
+			withSubcommands(botCommand(), botCheckCommand(), botReinstateCommand()),
 			ladderCommand(),
 			sandboxExecCommand(),
 		),
