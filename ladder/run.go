@@ -257,7 +257,8 @@ func (r *runner) run(ctx context.Context) (RunSummary, error) {
 	return r.summary, context.Cause(ctx)
 }
 
-// playable reports whether every bot of an open block still plays.
+// playable reports whether every bot of an open block still plays; the caller holds
+// mu or owns r.
 func (r *runner) playable(b store.Block) bool {
 	for _, id := range b.Bots {
 		if bot, ok := r.bots[id]; !ok || !bot.Active() || r.forfeits.suspended[id] {
@@ -318,6 +319,19 @@ func (r *runner) newBlock(ctx context.Context) (store.Block, error) {
 }
 
 func (r *runner) play(ctx context.Context, b store.Block) error {
+	r.mu.Lock()
+	ok := r.playable(b)
+	if !ok { // a bot was suspended while the block waited: it stays open
+		left := b.Rotations - len(b.Done)
+		r.planned -= left
+		for _, id := range b.Bots {
+			r.games[id] -= left
+		}
+	}
+	r.mu.Unlock()
+	if !ok {
+		return nil
+	}
 	bots := make([]store.Bot, len(b.Bots))
 	for i, id := range b.Bots {
 		bots[i] = r.bots[id]
