@@ -119,6 +119,9 @@ func TestADamagedReplayIsAnErrorNeverAPanic(t *testing.T) {
 
 // FuzzReadReplay feeds the reader (and the re-simulation and printing behind it)
 // anything: it may refuse, never panic. Seeded with real replays and their damages.
+// To fuzz (bound the minimization: the inputs are kilobytes long):
+//
+//	go test -run '^$' -fuzz FuzzReadReplay -fuzztime 60s -fuzzminimizetime 50x ./arena/
 func FuzzReadReplay(f *testing.F) {
 	for _, b := range realReplays(f) {
 		f.Add(b)
