@@ -28,7 +28,7 @@ import (
 // buildSleepyBot builds the test bot that sleeps before every decision.
 func buildSleepyBot(t *testing.T, sleep time.Duration) string {
 	t.Helper()
-	out := filepath.Join(bin, "sleepybot")
+	out := filepath.Join(bin, "sleepybot-"+sleep.String())
 	cmd := exec.Command("go", "build", "-ldflags", "-X main.sleep="+sleep.String(), "-o", out, "./testdata/sleepybot")
 	b, err := cmd.CombinedOutput()
 	require.NoError(t, err, "%s", b)
