@@ -77,7 +77,7 @@ func (r *runner) play(ctx context.Context, m matchSpec) (res *MatchResult, err e
 func (r *runner) playMatch(ctx context.Context, m matchSpec) (*MatchResult, error) {
 	cfg := &r.cfg
 	n := len(m.entrants)
-	g, err := engine.New(cfg.Game, m.seed, n)
+	g, err := cfg.start(m.seed, n)
 	if err != nil {
 		return nil, err
 	}
@@ -121,7 +121,7 @@ func (r *runner) playMatch(ctx context.Context, m matchSpec) (*MatchResult, erro
 		seats[s].proc = proc
 		start := &botpb.StartRequest{MatchId: m.id, Game: cfg.Game, Seat: int32(s), Players: int32(n),
 			Seed: mix(m.seed, uint64(m.rotation)<<8|uint64(s)), DecisionDeadlineUs: cfg.Clock.Decision.Microseconds(),
-			BankUs: cfg.Clock.Bank.Microseconds()}
+			BankUs: cfg.Clock.Bank.Microseconds(), Options: cfg.Options}
 		conn, err := proc.OpenSeat(ctx, start, cfg.Clock.Startup)
 		if err != nil {
 			if ctx.Err() != nil {

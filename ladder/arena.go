@@ -79,6 +79,8 @@ type ArenaPlayer struct {
 	Logger    hclog.Logger
 	// Observer, when set, hears of the runner's bots, matches and decisions (metrics).
 	Observer arena.Observer
+	// Options are the game's options; a block's game must be their engine.Variant.
+	Options engine.Options
 }
 
 // PlayBlock runs the rotations of block b not yet recorded through arena.Run and
@@ -86,6 +88,10 @@ type ArenaPlayer struct {
 // is taken as the end of the block's previous game (the block's start for the first),
 // since the games of a block are played one after another.
 func (p *ArenaPlayer) PlayBlock(ctx context.Context, b store.Block, bots []store.Bot, record func(store.Match) error) error {
+	game := engine.VariantGame(b.Game)
+	if v := engine.Variant(game, p.Options); v != b.Game {
+		return fmt.Errorf("block %d is of %s, but this player plays %s", b.ID, b.Game, v)
+	}
 	entrants := make([]arena.Entrant, len(bots))
 	for i, bot := range bots {
 		lc, err := p.Launch(bot)
@@ -100,7 +106,7 @@ func (p *ArenaPlayer) PlayBlock(ctx context.Context, b store.Block, bots []store
 	}
 	started := time.Now()
 	_, err := arena.Run(ctx, arena.Config{
-		Game: b.Game, Entrants: entrants, Games: b.Rotations, Seed: b.Seed, Parallel: 1, Rotations: missing(b),
+		Game: game, Options: p.Options, Entrants: entrants, Games: b.Rotations, Seed: b.Seed, Parallel: 1, Rotations: missing(b),
 		Clock: p.Clock, MaxRestarts: p.MaxRestarts, Sandbox: p.Sandbox, MaxForfeitShare: -1,
 		ReplayDir: replays, Logger: p.Logger, Observer: p.Observer,
 		Commit: func(m *arena.MatchResult) error {
