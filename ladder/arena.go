@@ -175,9 +175,14 @@ func tidyBlock(ctx context.Context, st store.Store, dir string, block int64) err
 	if err != nil {
 		return err
 	}
+	// Compared by name within the block's directory: the ladder may have moved.
+	names := make([]string, len(recorded))
+	for i, p := range recorded {
+		names[i] = filepath.Base(p)
+	}
 	for _, tmp := range temps {
 		final := strings.TrimSuffix(tmp, arena.TempReplaySuffix)
-		if _, err := os.Lstat(final); err != nil && slices.Contains(recorded, final) {
+		if _, err := os.Lstat(final); err != nil && slices.Contains(names, filepath.Base(final)) {
 			if err := os.Link(tmp, final); err != nil {
 				return fmt.Errorf("replay of a recorded game: %w", err)
 			}
