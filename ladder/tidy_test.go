@@ -29,7 +29,7 @@ func TestTidySettlesTheReplaysAKillLeft(t *testing.T) {
 	require.NoError(t, os.WriteFile(final0+arena.TempReplaySuffix, []byte("game 0\n"), 0o644))
 	require.NoError(t, os.WriteFile(final1+arena.TempReplaySuffix, []byte("half a ga"), 0o644))
 	_, err = st.RecordMatch(ctx, store.Match{Block: b.ID, Rotation: 0, Game: "ivanhoe", Replay: final0,
-		Seats: []store.Seat{{Bot: bots[0].ID, Ending: "ok"}, {Bot: bots[1].ID, Place: 1, Ending: "ok"}},
+		Seats:   []store.Seat{{Bot: bots[0].ID, Ending: "ok"}, {Bot: bots[1].ID, Place: 1, Ending: "ok"}},
 		Started: time.Now(), Finished: time.Now()})
 	require.NoError(t, err)
 
