@@ -5,11 +5,8 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -113,7 +110,7 @@ func ladderRun(c *cli.Context) error {
 		return fmt.Errorf("tidying the replays a killed run left: %w", err)
 	}
 
-	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible(c.Context, c.App.ErrWriter)
 	defer stop()
 	var m *metrics.Metrics
 	var suspended *prometheus.GaugeVec
@@ -181,8 +178,8 @@ func ladderRun(c *cli.Context) error {
 	if sum.Resumed > 0 {
 		resumed = fmt.Sprintf(", finished %d blocks an earlier run left", sum.Resumed)
 	}
-	if err != nil && ctx.Err() != nil && c.Context.Err() == nil {
-		return stoppedByUser(fmt.Errorf("interrupted: %d games recorded%s; games in flight were dropped and the next run resumes their blocks", sum.Recorded, resumed))
+	if err != nil && userStopped(ctx) {
+		return fmt.Errorf("%w: %d games recorded%s; games in flight were dropped and the next run resumes their blocks", errInterrupted, sum.Recorded, resumed)
 	}
 	if err != nil {
 		return err

@@ -197,7 +197,7 @@ func TestLadderInterruptStopsCleanly(t *testing.T) {
 	err = cmd.Wait()
 	var ee *exec.ExitError
 	require.ErrorAs(t, err, &ee)
-	assert.Equal(t, exitStopped, ee.ExitCode(), "Ctrl-C exits with the documented status for a stop by the user")
+	assert.Equal(t, exitInterrupted, ee.ExitCode(), "Ctrl-C exits with the documented status for a stop by the user")
 	assert.Contains(t, rest.String(), "interrupted: ")
 	assert.Contains(t, rest.String(), "the next run resumes")
 	requireNoLeftovers(t)

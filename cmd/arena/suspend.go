@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -10,28 +9,6 @@ import (
 	"github.com/arena-games/arena/arena/metrics"
 	"github.com/arena-games/arena/ladder/store"
 )
-
-// exitStopped is the exit status of a command stopped by the user (Ctrl-C or
-// SIGTERM): 128 + SIGINT, the shell's convention.
-const exitStopped = 130
-
-// errStoppedByUser marks the error of a command the user stopped; main exits with
-// exitStopped.
-type errStoppedByUser struct{ err error }
-
-func (e *errStoppedByUser) Error() string { return e.err.Error() }
-func (e *errStoppedByUser) Unwrap() error { return e.err }
-
-func stoppedByUser(err error) error { return &errStoppedByUser{err} }
-
-// exitCode is the process's exit status for the error a command returned.
-func exitCode(err error) int {
-	var s *errStoppedByUser
-	if errors.As(err, &s) {
-		return exitStopped
-	}
-	return 1
-}
 
 // ladderSandboxFlags are match's sandbox and limit flags, worded for the ladder,
 // where a bot past its share of forfeits is suspended rather than disqualified.

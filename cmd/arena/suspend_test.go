@@ -88,7 +88,7 @@ func TestLadderSuspendsABotThatTimesOutAndLocksTheDatabase(t *testing.T) {
 	err = k.cmd.Wait()
 	var ee *exec.ExitError
 	require.ErrorAs(t, err, &ee)
-	assert.Equal(t, exitStopped, ee.ExitCode())
+	assert.Equal(t, exitInterrupted, ee.ExitCode())
 	waitNoLeftovers(t)
 
 	r = runArena(t, dir, "bot", "reinstate", "slow", "--db", db)
