@@ -179,7 +179,7 @@ func ladderRun(c *cli.Context) error {
 		resumed = fmt.Sprintf(", finished %d blocks an earlier run left", sum.Resumed)
 	}
 	if err != nil && userStopped(ctx) {
-		return fmt.Errorf("%w: %d games recorded%s; games in flight were dropped and the next run resumes their blocks", errInterrupted, sum.Recorded, resumed)
+		return interrupted{fmt.Errorf("%w: %d games recorded%s; games in flight were dropped and the next run resumes their blocks", errInterrupted, sum.Recorded, resumed)}
 	}
 	if err != nil {
 		return err
