@@ -3,10 +3,8 @@ package main
 import (
 	"fmt"
 
-	"github.com/prometheus/client_golang/prometheus"
 	"github.com/urfave/cli/v2"
 
-	"github.com/arena-games/arena/arena/metrics"
 	"github.com/arena-games/arena/ladder/store"
 )
 
@@ -22,33 +20,6 @@ func ladderSandboxFlags() []cli.Flag {
 		}
 	}
 	return flags
-}
-
-// publishSuspensions registers arena_ladder_bot_suspended on m and sets it for every
-// active bot: 1 while suspended, else 0.
-func publishSuspensions(c *cli.Context, st store.Store, game string, m *metrics.Metrics) (*prometheus.GaugeVec, error) {
-	g := prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "arena_ladder_bot_suspended",
-		Help: "1 while a ladder bot is suspended for timing out or crashing too often (arena bot reinstate lifts it), else 0."},
-		[]string{"game", "bot"})
-	if err := m.Registry.Register(g); err != nil {
-		return nil, err
-	}
-	held, err := suspensions(c, st)
-	if err != nil {
-		return nil, err
-	}
-	bots, err := st.Bots(c.Context, false)
-	if err != nil {
-		return nil, err
-	}
-	for _, b := range bots {
-		v := 0.0
-		if _, ok := held[b.ID]; ok {
-			v = 1
-		}
-		g.WithLabelValues(game, fmt.Sprintf("%s v%d", b.Name, b.Version)).Set(v)
-	}
-	return g, nil
 }
 
 // suspensions maps the bots suspended now to their suspension.

@@ -78,8 +78,9 @@ func TestLadderSuspendsABotThatTimesOutAndLocksTheDatabase(t *testing.T) {
 	require.NoError(t, err)
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	assert.Contains(t, string(body), `arena_ladder_bot_suspended{bot="slow v1",game="ivanhoe"} 1`)
-	assert.Contains(t, string(body), `arena_ladder_bot_suspended{bot="random v1",game="ivanhoe"} 0`)
+	assert.Contains(t, string(body), `arena_ladder_bot_suspended{bot="slow",version="1"} 1`)
+	assert.Contains(t, string(body), `arena_ladder_bot_suspended{bot="random",version="1"} 0`)
+	assert.Contains(t, string(body), `arena_ladder_active_bots 2`, "a suspended bot does not play")
 	require.NoError(t, k.cmd.Process.Signal(syscall.SIGINT))
 	go func() {
 		for range k.lines {
