@@ -246,12 +246,16 @@ func (r *runner) stopBots() {
 		go func() {
 			defer wg.Done()
 			b.stop(r.cfg.Clock.Shutdown)
-			if r.cfg.ReplayDir == "" {
+			dir := r.cfg.ReplayDir
+			if dir == "" {
+				dir = r.cfg.StderrDir
+			}
+			if dir == "" {
 				return
 			}
 			if tail := b.stderr(); tail != "" {
 				name := fmt.Sprintf("stderr-%d-%s.log", i, strings.Map(safeRune, b.entrant.Name))
-				_ = os.WriteFile(filepath.Join(r.cfg.ReplayDir, name), []byte(tail), 0o644)
+				_ = os.WriteFile(filepath.Join(dir, name), []byte(tail), 0o644)
 			}
 		}()
 	}

@@ -43,8 +43,8 @@ func StoreLauncher(dir string, builtin func(name string) (protocol.LaunchConfig,
 			return protocol.LaunchConfig{}, fmt.Errorf("bot %s: %w", label(b), err)
 		}
 		if sum != b.SHA256 {
-			return protocol.LaunchConfig{}, fmt.Errorf("bot %s: %s has SHA-256 %.12s, not the %.12s it was added with; retire it or add it again",
-				label(b), path, sum, b.SHA256)
+			return protocol.LaunchConfig{}, fmt.Errorf("bot %s: %s has SHA-256 %.12s, not the %.12s it was added with: put the original back with `arena bot add ORIGINAL --name %s` (the store's copy is replaced), or `arena bot retire %s`",
+				label(b), path, sum, b.SHA256, b.Name, b.Name)
 		}
 		return protocol.LaunchConfig{Path: path}, nil
 	}
@@ -275,11 +275,30 @@ func AddBot(ctx context.Context, st store.Store, opt AddOptions) (store.Bot, err
 		}
 	}
 	b, err := st.AddBot(ctx, store.Bot{Name: opt.Name, SHA256: sum, Path: rel})
+	if errors.Is(err, store.ErrDuplicate) && created {
+		if active, ok := activeWithDigest(ctx, st, opt.Name, sum); ok {
+			return active, nil // the store's changed copy of this very bot was put back
+		}
+	}
 	if err != nil {
 		undo()
 		return store.Bot{}, err
 	}
 	return b, nil
+}
+
+// activeWithDigest finds the active version of name when it is the program sum.
+func activeWithDigest(ctx context.Context, st store.Store, name, sum string) (store.Bot, bool) {
+	bots, err := st.Bots(ctx, false)
+	if err != nil {
+		return store.Bot{}, false
+	}
+	for _, b := range bots {
+		if b.Name == name && b.SHA256 == sum {
+			return b, true
+		}
+	}
+	return store.Bot{}, false
 }
 
 // builtinDigest stands for a built-in bot's digest: it has no file of its own.
@@ -331,9 +350,11 @@ func copyIn(dir, src string) (rel string, created bool, err error) {
 	sum := hex.EncodeToString(h.Sum(nil))
 	rel = filepath.Join("bots", sum)
 	dst := filepath.Join(dir, rel)
-	if _, err := os.Stat(dst); err == nil {
+	if have, err := fileSHA256(dst); err == nil && have == sum {
 		return rel, false, nil
 	}
+	// Missing, or changed since it was copied in: the program's true content takes
+	// its name (again).
 	if err := os.Rename(tmp.Name(), dst); err != nil {
 		return "", false, err
 	}

@@ -35,6 +35,36 @@ func openLadder(c *cli.Context) (*store.SQLite, error) {
 	return store.Open(path)
 }
 
+// openLadderToRead opens an existing database of --db for a command that only reads
+// it: a missing file is one error, not a new ladder, and a read-only one is read.
+func openLadderToRead(c *cli.Context) (*store.SQLite, error) {
+	path, err := ladderPath(c)
+	if err != nil {
+		return nil, err
+	}
+	return store.OpenExisting(path)
+}
+
+// openLadderToChange opens an existing database of --db for a command that changes
+// what is there (retire, reactivate): a missing file is one error, not a new ladder.
+func openLadderToChange(c *cli.Context) (*store.SQLite, error) {
+	path, err := ladderPath(c)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("no ladder database at %s (check --db; a ladder starts with `arena bot add`)", path)
+	}
+	return store.Open(path)
+}
+
+func ladderPath(c *cli.Context) (string, error) {
+	if p := c.String("db"); p != "" {
+		return p, nil
+	}
+	return store.DefaultPath()
+}
+
 // builtinLaunch runs this very binary as `arena serve-bot NAME`.
 func builtinLaunch(name string) (protocol.LaunchConfig, error) {
 	if !builtin.Has(name) {
@@ -71,7 +101,7 @@ func botCommand() *cli.Command {
 					if c.NArg() > 0 {
 						return fmt.Errorf("bot list takes no arguments, got %q", c.Args().First())
 					}
-					st, err := openLadder(c)
+					st, err := openLadderToRead(c)
 					if err != nil {
 						return err
 					}
@@ -105,28 +135,10 @@ func botCommand() *cli.Command {
 					return tw.Flush()
 				},
 			},
-			&cli.Command{
-				Name:      "retire",
-				Usage:     "retire a bot: it plays no more, its games stay in the ratings",
-				ArgsUsage: "NAME",
-				Flags:     []cli.Flag{dbFlag()},
-				Action: func(c *cli.Context) error {
-					if c.NArg() != 1 {
-						return fmt.Errorf("bot retire takes one bot name, got %d arguments", c.NArg())
-					}
-					st, err := openLadder(c)
-					if err != nil {
-						return err
-					}
-					defer st.Close()
-					b, err := st.RetireBot(c.Context, c.Args().First())
-					if err != nil {
-						return err
-					}
-					fmt.Fprintf(c.App.Writer, "retired %s v%d\n", b.Name, b.Version)
-					return nil
-				},
-			},
+			botNameCommand("retire", "retire a bot: it plays no more, its games stay in the ratings", "retired",
+				(*store.SQLite).RetireBot),
+			botNameCommand("reactivate", "bring back a retired bot: its latest version plays again, its games keep counting",
+				"reactivated", (*store.SQLite).ReactivateBot),
 		),
 	}
 }

@@ -187,7 +187,7 @@ func ladderStandings(c *cli.Context) error {
 		}
 		game = engine.Variant(game, opts)
 	}
-	st, err := openLadder(c)
+	st, err := openLadderToRead(c)
 	if err != nil {
 		return err
 	}

@@ -99,9 +99,15 @@ func runMatch(c *cli.Context) error {
 	if sprt != nil && srv != nil {
 		sprt.publish(srv.m, entrants[0].Name)
 	}
+	keep, err := newStderrKeeper(&cfg)
+	if err != nil {
+		return err
+	}
 	rep, err := arena.Run(ctx, cfg)
 	progress.done()
 	srv.stopped(err, ctx.Err() != nil && c.Context.Err() == nil, rep != nil && rep.Stopped)
+	runErr := err
+	defer func() { keep.finish(rep, runErr, c.App.ErrWriter) }() // after the report
 	srv.linger(ctx, c.Duration("metrics-linger"), c.App.ErrWriter)
 	if err != nil {
 		if ctx.Err() != nil && c.Context.Err() == nil {

@@ -17,6 +17,7 @@ func replayCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "hidden", Usage: "also print what only some seats see"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "only check, print nothing but errors"},
+			&cli.IntFlag{Name: "seat", Value: -1, Usage: "step through one seat's game: at each of its decisions what it saw, its view, its options, its choice and time"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
@@ -31,7 +32,9 @@ func replayCommand() *cli.Command {
 			if err != nil {
 				return fmt.Errorf("%s: %w", c.Args().First(), err)
 			}
-			if c.Bool("quiet") {
+			if c.IsSet("seat") {
+				err = writeSeat(c.App.Writer, rep, c.Int("seat"))
+			} else if c.Bool("quiet") {
 				_, err = arena.Resimulate(rep, nil)
 			} else {
 				err = arena.WriteReadable(c.App.Writer, rep, c.Bool("hidden"))

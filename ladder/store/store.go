@@ -118,6 +118,8 @@ type Store interface {
 	SuspendBot(ctx context.Context, bot int64, reason string) error
 	// ReinstateBot lifts the suspension of name's active version.
 	ReinstateBot(ctx context.Context, name string) (Bot, error)
+	// ReactivateBot brings back the latest version of name after it was retired.
+	ReactivateBot(ctx context.Context, name string) (Bot, error)
 	// NewBlock records a block about to be played and returns it with its ID.
 	NewBlock(ctx context.Context, b Block) (Block, error)
 	// OpenBlocks lists the blocks of game that still miss rotations, oldest first.
