@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 
 	"github.com/urfave/cli/v2"
 
@@ -39,26 +38,6 @@ func suspensions(c *cli.Context, st store.Store) (map[int64]store.Suspension, er
 
 // botReinstateCommand lifts a suspension.
 func botReinstateCommand() *cli.Command {
-	return &cli.Command{
-		Name:      "reinstate",
-		Usage:     "lift a bot's suspension: it gets tables again, and its timeouts and crashes count afresh",
-		ArgsUsage: "NAME",
-		Flags:     []cli.Flag{dbFlag()},
-		Action: func(c *cli.Context) error {
-			if c.NArg() != 1 {
-				return fmt.Errorf("bot reinstate takes one bot name, got %d arguments", c.NArg())
-			}
-			st, err := openLadder(c)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			b, err := st.ReinstateBot(c.Context, c.Args().First())
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(c.App.Writer, "reinstated %s v%d\n", b.Name, b.Version)
-			return nil
-		},
-	}
+	return botNameCommand("reinstate", "lift a bot's suspension: it gets tables again, and its timeouts and crashes count afresh",
+		"reinstated", (*store.SQLite).ReinstateBot)
 }
