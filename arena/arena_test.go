@@ -109,7 +109,7 @@ func TestReplaysReSimulateExactly(t *testing.T) {
 		before, err := os.ReadFile(rep.Matches[0].Replay)
 		require.NoError(t, err)
 		_, err = Run(context.Background(), cfg)
-		require.ErrorContains(t, err, "file exists")
+		require.ErrorContains(t, err, "already exists")
 		after, err := os.ReadFile(rep.Matches[0].Replay)
 		require.NoError(t, err)
 		assert.Equal(t, before, after)

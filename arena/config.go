@@ -78,6 +78,15 @@ type Config struct {
 	OnMatch func(m *MatchResult, done, total int)
 	// Observer, when set, hears of bot processes, matches and decisions as they happen.
 	Observer Observer
+	// Rotations, when set, plays only these rotations of every deal (a ladder block
+	// resumed after a kill plays the rotations it has not recorded). A deal then counts
+	// as completed for Stop when all of these are played.
+	Rotations []int
+	// Commit, when set, hears of every finished match before OnMatch and before its
+	// replay is moved from its temporary name to its own (a ladder records the game
+	// here). An error stops the run, and that match's replay stays under its
+	// temporary name, which no reader takes for a replay.
+	Commit func(m *MatchResult) error
 	// Stop, when set, is asked after every completed deal (all its rotations played),
 	// with that deal, in the order deals complete; returning true ends the run early (a
 	// sequential test that has decided, say). Matches in flight are abandoned, and the
@@ -114,6 +123,11 @@ func (c *Config) check() (engine.Spec, error) {
 	}
 	if c.Parallel < 1 {
 		c.Parallel = 1
+	}
+	for _, rot := range c.Rotations {
+		if rot < 0 || rot >= len(c.Entrants) {
+			return spec, fmt.Errorf("%w: rotation %d of a %d-player deal", ErrConfig, rot, len(c.Entrants))
+		}
 	}
 	if c.Clock == (Clock{}) {
 		c.Clock = DefaultClock

@@ -1,13 +1,9 @@
 package arena
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"time"
 
 	"google.golang.org/grpc/codes"
@@ -30,6 +26,8 @@ type MatchResult struct {
 	Decisions   int    `json:"decisions"`
 	Hash        string `json:"hash"`
 	Replay      string `json:"replay,omitempty"`
+	// replayTemp is where the replay is written until the match is committed.
+	replayTemp string
 }
 
 // SeatResult is one seat of a finished match.
@@ -415,61 +413,4 @@ func mix(a, b uint64) uint64 {
 	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
 	z = (z ^ z>>27) * 0x94d049bb133111eb
 	return z ^ z>>31
-}
-
-// replayWriter writes one match's replay; with no replay directory it writes nothing.
-type replayWriter struct {
-	f   *os.File
-	w   *bufio.Writer
-	enc *json.Encoder
-	err error
-}
-
-func (r *runner) openReplay(m matchSpec, res *MatchResult) (*replayWriter, error) {
-	rw := &replayWriter{}
-	if r.cfg.ReplayDir == "" {
-		return rw, nil
-	}
-	path := filepath.Join(r.cfg.ReplayDir, m.id+".jsonl")
-	// O_EXCL: a replay already on disk is a record of another run and is never overwritten.
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		return nil, err
-	}
-	res.Replay = path
-	rw.f, rw.w = f, bufio.NewWriter(f)
-	rw.enc = json.NewEncoder(rw.w)
-	bots := make([]string, len(m.entrants))
-	boxes := make([]SandboxJSON, len(m.entrants))
-	for s, e := range m.entrants {
-		bots[s] = r.bots[e].entrant.Name
-		boxes[s] = r.sandbox
-		boxes[s].Bot = bots[s]
-	}
-	c := r.cfg.Clock
-	rw.write(Record{Type: "match", Format: ReplayFormat, Match: m.id, Game: r.cfg.Game, Options: r.cfg.Options, Seed: m.seed, Players: len(m.entrants),
-		Deal: m.deal, Rotation: m.rotation, Bots: bots, Sandbox: boxes,
-		Clock: &ClockJSON{DecisionMs: c.Decision.Milliseconds(), BankMs: c.Bank.Milliseconds(), GraceMs: c.Grace.Milliseconds(), MatchMs: c.Match.Milliseconds()}})
-	return rw, nil
-}
-
-func (rw *replayWriter) write(rec Record) {
-	if rw.enc == nil || rw.err != nil {
-		return
-	}
-	rw.err = rw.enc.Encode(rec)
-}
-
-func (rw *replayWriter) close() error {
-	if rw.f == nil {
-		return rw.err
-	}
-	if err := rw.w.Flush(); err != nil && rw.err == nil {
-		rw.err = err
-	}
-	if err := rw.f.Close(); err != nil && rw.err == nil {
-		rw.err = err
-	}
-	rw.f = nil
-	return rw.err
 }

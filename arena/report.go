@@ -87,7 +87,8 @@ type DealBlock struct {
 // in play (at most a few per match played at once) and, after a deal completes, only
 // sums per bot, unless the report is to list every match and deal (keep).
 type tally struct {
-	n       int
+	n       int // entrants
+	size    int // matches of a deal (its rotations played)
 	keep    bool
 	pending map[int][]*MatchResult
 	deals   int
@@ -107,8 +108,8 @@ type botTally struct {
 	ahead, even, behind int
 }
 
-func newTally(n int, keep bool) *tally {
-	return &tally{n: n, keep: keep, pending: map[int][]*MatchResult{}, bots: make([]botTally, n)}
+func newTally(n, size int, keep bool) *tally {
+	return &tally{n: n, size: size, keep: keep, pending: map[int][]*MatchResult{}, bots: make([]botTally, n)}
 }
 
 // add counts a finished match; when it completes its deal, the deal is summed up and
@@ -116,7 +117,7 @@ func newTally(n int, keep bool) *tally {
 func (t *tally) add(m *MatchResult) (DealBlock, bool) {
 	t.pending[m.Deal] = append(t.pending[m.Deal], m)
 	played := t.pending[m.Deal]
-	if len(played) < t.n {
+	if len(played) < t.size {
 		return DealBlock{}, false
 	}
 	delete(t.pending, m.Deal)
@@ -124,7 +125,7 @@ func (t *tally) add(m *MatchResult) (DealBlock, bool) {
 	for _, g := range played {
 		t.addGame(g)
 		for _, s := range g.Seats {
-			b.Points[s.Entrant] += s.Points / float64(t.n)
+			b.Points[s.Entrant] += s.Points / float64(t.size)
 		}
 	}
 	for e, p := range b.Points {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -64,7 +65,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	started := time.Now()
 	defer r.stopBots(ctx)
 	if err := r.startBots(ctx, sb); err != nil {
-		return r.partial(newTally(len(cfg.Entrants), false), time.Since(started), err), err
+		return r.partial(newTally(len(cfg.Entrants), r.dealSize(), false), time.Since(started), err), err
 	}
 	results, stopped, err := r.playAll(ctx)
 	rep := r.report(results, time.Since(started))
@@ -142,6 +143,9 @@ func (r *runner) playAll(parent context.Context) (results *tally, stopped bool, 
 		defer close(todo)
 		for i := 0; total == 0 || i < total; i++ {
 			m := r.match(i)
+			if !r.playsRotation(m.rotation) {
+				continue
+			}
 			if ctx.Err() != nil {
 				return
 			}
@@ -155,23 +159,24 @@ func (r *runner) playAll(parent context.Context) (results *tally, stopped bool, 
 	go func() { wg.Wait(); close(done) }()
 
 	n := len(cfg.Entrants)
-	dq := &disqualifier{share: cfg.MaxForfeitShare, matches: total, forfeits: make([]int, len(r.bots)), bots: r.bots}
-	results = newTally(n, cfg.KeepMatches)
-	played := 0
+	dq := newDisqualifier(cfg.MaxForfeitShare, r.bots)
+	results = newTally(n, r.dealSize(), cfg.KeepMatches)
+	played, want := 0, total/n*r.dealSize() // want: the matches to play (0: unbounded)
 	for res := range done {
 		if ctx.Err() != nil {
 			continue // draining what was in flight when the run stopped
 		}
-		played++
-		if total == 0 {
-			dq.matches = played // no schedule to take a share of
+		if err := r.commit(res); err != nil {
+			cancel(err) // nothing after a failed commit is kept
+			continue
 		}
+		played++
 		if err := dq.add(res); err != nil {
 			cfg.Logger.Warn("bot disqualified", "error", err)
 			cancel(err)
 		}
 		if cfg.OnMatch != nil {
-			cfg.OnMatch(res, played, total)
+			cfg.OnMatch(res, played, want)
 		}
 		if deal, ok := results.add(res); ok && cfg.Stop != nil && cfg.Stop(deal) {
 			stopped = true
@@ -185,10 +190,20 @@ func (r *runner) playAll(parent context.Context) (results *tally, stopped bool, 
 	default:
 		return results, stopped, err
 	}
-	if !stopped && total > 0 && played != total {
-		return results, false, fmt.Errorf("only %d of %d matches were played", played, total)
+	if !stopped && want > 0 && played != want {
+		return results, false, fmt.Errorf("only %d of %d matches were played", played, want)
 	}
 	return results, stopped, nil
+}
+
+// commit hands a finished match to Config.Commit, then moves its replay into place.
+func (r *runner) commit(m *MatchResult) error {
+	if r.cfg.Commit != nil {
+		if err := r.cfg.Commit(m); err != nil {
+			return err
+		}
+	}
+	return commitReplay(m)
 }
 
 // errStopped is the cause of a run that Config.Stop ended.
@@ -197,9 +212,10 @@ var errStopped = errors.New("stopped early")
 // The schedule is made as it is played: match i is deal i/n in rotation i%n (n
 // entrants), so that every bot sits in every seat of every deal once. (All permutations
 // would also balance who sits after whom, but grow as n!; for two players both agree.)
+// Config.Rotations leaves some rotations out.
 
-// total is the number of matches scheduled; 0 is unbounded (until Config.Stop decides
-// or ctx ends).
+// total is the number of matches the schedule counts through, rotations left out
+// included; 0 is unbounded (until Config.Stop decides or ctx ends).
 func (r *runner) total() int {
 	if r.cfg.Games == 0 {
 		return 0
@@ -226,6 +242,26 @@ func (r *runner) match(i int) matchSpec {
 		ent[s] = (s + rot) % n
 	}
 	return matchSpec{id: fmt.Sprintf("d%04d-r%d", d, rot), deal: d, rotation: rot, seed: mix(r.cfg.Seed, uint64(d)), entrants: ent}
+}
+
+// playsRotation reports whether the run plays rotation rot of its deals
+// (Config.Rotations; every rotation when it is empty).
+func (r *runner) playsRotation(rot int) bool {
+	return len(r.cfg.Rotations) == 0 || slices.Contains(r.cfg.Rotations, rot)
+}
+
+// dealSize is the number of matches a deal is played in.
+func (r *runner) dealSize() int {
+	if len(r.cfg.Rotations) == 0 {
+		return len(r.cfg.Entrants)
+	}
+	n := 0
+	for rot := range r.cfg.Entrants {
+		if r.playsRotation(rot) {
+			n++
+		}
+	}
+	return n
 }
 
 // stopBots ends every bot process and keeps what each wrote to stderr (its last

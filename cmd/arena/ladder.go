@@ -5,12 +5,9 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -43,10 +40,11 @@ func ladderCommand() *cli.Command {
 					&cli.DurationFlag{Name: "decision", Value: d.Decision, Usage: "time allowed per decision"},
 					&cli.DurationFlag{Name: "bank", Value: d.Bank, Usage: "time bank of a seat for a whole game"},
 					&cli.IntFlag{Name: "max-restarts", Value: 3, Usage: "restarts of a crashed bot per block before the run stops"},
+					&cli.DurationFlag{Name: "startup", Value: d.Startup, Usage: "time allowed to start a bot and to begin a game"},
 					&cli.DurationFlag{Name: "refresh", Value: time.Minute, Usage: "how often the official ratings on the metrics are refitted"},
 					&cli.StringFlag{Name: "log-level", Value: "warn", Usage: "arena log level: trace, debug, info, warn, error"},
 					dbFlag(),
-				}, append(metricsFlags(ladderMetricsAddr), gameOptionFlags()...)...),
+				}, append(append(metricsFlags(ladderMetricsAddr), gameOptionFlags()...), ladderSandboxFlags()...)...),
 				Action: ladderRun,
 			},
 			&cli.Command{
@@ -81,33 +79,45 @@ func ladderRun(c *cli.Context) error {
 	if c.Int("matches") < 0 || c.Duration("for") < 0 || c.Int("jobs") < 1 {
 		return fmt.Errorf("--matches and --for must not be negative, --jobs at least 1")
 	}
+	sb, share, err := sandboxConfig(c)
+	if err != nil {
+		return err
+	}
 	st, err := openLadder(c)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
+	unlock, err := ladder.Lock(st.Path())
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	seed := c.Uint64("seed")
 	if !c.IsSet("seed") {
 		seed = uint64(time.Now().UnixNano())
 	}
 	clock := arena.DefaultClock
-	clock.Decision, clock.Bank = c.Duration("decision"), c.Duration("bank")
+	clock.Decision, clock.Bank, clock.Startup = c.Duration("decision"), c.Duration("bank"), c.Duration("startup")
+	clock.Match = c.Duration("match-time")
 	restarts := c.Int("max-restarts")
 	if restarts == 0 {
 		restarts = -1 // the flag's 0 means none, the config's 0 means the default
 	}
 	log := hclog.New(&hclog.LoggerOptions{Name: "arena", Level: hclog.LevelFromString(c.String("log-level")), Output: c.App.ErrWriter})
-	sb, err := ladderSandbox(st.Dir())
-	if err != nil {
-		return err
-	}
+	// No bot sees the ladder's data directory (the database, the stored bots, the
+	// replays).
+	sb = ladder.Sandbox(sb, st.Dir())
 	// A database that keeps the bot programs (shared by many machines) keeps the
 	// replays too.
 	_, shared := st.(store.Programs)
 	player := &ladder.ArenaPlayer{Launch: ladder.Launch(st, builtinLaunch), Clock: clock, MaxRestarts: restarts,
 		ReplayDir: filepath.Join(st.Dir(), "replays"), Logger: log, Options: opts, Sandbox: sb, StoreReplays: shared}
+	if err := player.Tidy(c.Context, st, game); err != nil {
+		return fmt.Errorf("tidying the replays a killed run left: %w", err)
+	}
 
-	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible(c.Context, c.App.ErrWriter)
 	defer stop()
 	ms, lst, err := serveLadderMetrics(ctx, c, st, game)
 	if err != nil {
@@ -118,7 +128,10 @@ func ladderRun(c *cli.Context) error {
 		player.Observer = ladderprom.Observer(ms.m.Observer())
 	}
 	cfg := ladder.RunConfig{Store: lst, Player: player, Game: game, Players: c.Int("players"), Parallel: c.Int("jobs"),
-		Matches: c.Int("matches"), Duration: c.Duration("for"), Seed: seed,
+		Matches: c.Int("matches"), Duration: c.Duration("for"), Seed: seed, MaxForfeitShare: share,
+		OnSuspend: func(b store.Bot, reason string) {
+			fmt.Fprintf(c.App.ErrWriter, "suspended %s v%d: %s (arena bot reinstate %s)\n", b.Name, b.Version, reason, b.Name)
+		},
 		OnGame: func(g store.Match, bots map[int64]store.Bot, live map[int64]float64) {
 			printGame(c.App.ErrWriter, g, bots)
 			if ms != nil {
@@ -137,9 +150,8 @@ func ladderRun(c *cli.Context) error {
 	if sum.Resumed > 0 {
 		resumed = fmt.Sprintf(", finished %d blocks an earlier run left", sum.Resumed)
 	}
-	if err != nil && ctx.Err() != nil && c.Context.Err() == nil {
-		fmt.Fprintf(c.App.ErrWriter, "interrupted: %d games recorded%s; games in flight were dropped and the next run resumes their blocks\n", sum.Recorded, resumed)
-		return nil
+	if err != nil && userStopped(ctx) {
+		return interrupted{fmt.Errorf("%w: %d games recorded%s; games in flight were dropped and the next run resumes their blocks", errInterrupted, sum.Recorded, resumed)}
 	}
 	if err != nil {
 		return err
@@ -224,6 +236,11 @@ func writeStandings(w io.Writer, tables []ladder.Table) error {
 		if err := tw.Flush(); err != nil {
 			return err
 		}
+		for _, s := range t.Standings {
+			if s.Suspended != "" {
+				fmt.Fprintf(w, "suspended: %s v%d %s (arena bot reinstate %s)\n", s.Bot.Name, s.Bot.Version, s.Suspended, s.Bot.Name)
+			}
+		}
 	}
 	return nil
 }
@@ -251,6 +268,8 @@ type standingJSON struct {
 	EloLow  *float64 `json:"elo_low"`
 	EloHigh *float64 `json:"elo_high"`
 	Score   *float64 `json:"score"`
+	// Suspended is the reason the bot is suspended, when it is.
+	Suspended string `json:"suspended,omitempty"`
 }
 
 type tableJSON struct {
@@ -272,7 +291,7 @@ func writeStandingsJSON(w io.Writer, tables []ladder.Table) error {
 		tj := tableJSON{Game: t.Game, Games: t.Games, Anchor: t.Anchor, Standings: []standingJSON{}}
 		for _, s := range t.Standings {
 			tj.Standings = append(tj.Standings, standingJSON{Rank: s.Rank, Bot: s.Bot.Name, Version: s.Bot.Version, Active: s.Bot.Active(),
-				Games: s.Games, LiveElo: num(s.Live), Elo: num(s.Elo), EloLow: num(s.Low), EloHigh: num(s.High), Score: num(s.Score)})
+				Games: s.Games, LiveElo: num(s.Live), Elo: num(s.Elo), EloLow: num(s.Low), EloHigh: num(s.High), Score: num(s.Score), Suspended: s.Suspended})
 		}
 		out = append(out, tj)
 	}

@@ -48,7 +48,7 @@ func newApp() *cli.App {
 			matchCommand(),
 			replayCommand(),
 			serveBotCommand(),
-			withSubcommands(botCommand(), botCheckCommand()),
+			withSubcommands(botCommand(), botCheckCommand(), botReinstateCommand()),
 			ladderCommand(),
 			sandboxExecCommand(),
 		),
