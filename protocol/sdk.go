@@ -164,6 +164,7 @@ func (s *botServer) Match(st botpb.Bot_MatchServer) error {
 }
 
 func (st *seatState) decide(req *botpb.DecideRequest) (choice int, err error) {
+	received := time.Now()
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	defer func() {
@@ -180,6 +181,9 @@ func (st *seatState) decide(req *botpb.DecideRequest) (choice int, err error) {
 	}
 	if st.events, err = DecodeEvents(st.events[:0], req.Events, st.seat); err != nil {
 		return 0, err
+	}
+	if t, ok := st.policy.(Timed); ok && req.DeadlineUs > 0 {
+		return t.ChooseBy(received.Add(time.Duration(req.DeadlineUs)*time.Microsecond), view, st.events, st.opts), nil
 	}
 	return st.policy.Choose(view, st.events, st.opts), nil
 }

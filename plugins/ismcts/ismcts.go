@@ -66,7 +66,7 @@ func (c Config) withDefaults() Config {
 		c.C = DefaultC
 	}
 	if c.Rollout == nil {
-		c.Rollout = EpsilonGreedy(heuristic.New(), DefaultEpsilon)
+		c.Rollout = EpsilonGreedy(heuristicPolicy(), DefaultEpsilon)
 	}
 	if c.Evaluate == nil {
 		c.Evaluate = MatchScore
@@ -112,3 +112,5 @@ func EpsilonGreedy(policy engine.Policy, epsilon float64) Rollout {
 
 // Uniform is the cheapest rollout: uniformly random options.
 func Uniform(g engine.Game, r *engine.Rand) int { return r.Intn(len(g.Options())) }
+
+func heuristicPolicy() engine.Policy { return heuristic.New() }
