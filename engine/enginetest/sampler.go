@@ -77,12 +77,21 @@ func checkOne(t *testing.T, s engine.Sampler, g engine.Game, seat int, seed uint
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := s.Sample(a.Clone(), a.View(seat), engine.EventsFor(nil, a.Log(), seat, 0), &r2)
+	c, err := s.Sample(nil, a.View(seat), engine.EventsFor(nil, a.Log(), seat, 0), &r2)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if b.Hash() != c.Hash() {
 		t.Fatal("two states the seat cannot tell apart gave different samples with one seed")
+	}
+	// A reused sample is overwritten whole: sampling into b gives what a fresh one does.
+	r1, r2 = engine.NewRand(seed^2), engine.NewRand(seed^2)
+	fresh, err := s.Sample(nil, view, events, &r1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reused, err := s.Sample(b, view, events, &r2); err != nil || reused.Hash() != fresh.Hash() {
+		t.Fatalf("sampling into a used game differs from a fresh sample (%v)", err)
 	}
 	playOn(t, a, seed)
 }
