@@ -183,7 +183,8 @@ func (st *seatState) decide(req *botpb.DecideRequest) (choice int, err error) {
 		return 0, err
 	}
 	if t, ok := st.policy.(Timed); ok && req.DeadlineUs > 0 {
-		return t.ChooseBy(received.Add(time.Duration(req.DeadlineUs)*time.Microsecond), view, st.events, st.opts), nil
+		c := Clock{Deadline: received.Add(time.Duration(req.DeadlineUs) * time.Microsecond), Bank: time.Duration(req.BankUs) * time.Microsecond}
+		return t.ChooseWithin(c, view, st.events, st.opts), nil
 	}
 	return st.policy.Choose(view, st.events, st.opts), nil
 }

@@ -6,10 +6,20 @@ import (
 	"github.com/arena-games/arena/engine"
 )
 
+// Clock is the time a decision may take, as the bot's clock reads it from when the
+// request arrived.
+type Clock struct {
+	// Deadline is when the arena stops waiting for this decision: the per-decision
+	// limit or the end of the seat's bank, whichever comes first.
+	Deadline time.Time
+	// Bank is what is left of the seat's time bank for the whole match.
+	Bank time.Duration
+}
+
 // Timed is implemented by policies that budget their time, such as search bots: the
-// SDK calls ChooseBy instead of Choose with the moment the arena's deadline for this
-// decision passes (as the bot's clock reads it, from when the request arrived). A
-// policy must answer well before it: the answer still has to travel back.
+// SDK calls ChooseWithin instead of Choose. A policy must answer well before the
+// deadline (the answer still has to travel back) and should spend its bank so that it
+// lasts the match.
 type Timed interface {
-	ChooseBy(deadline time.Time, view engine.View, events []engine.Event, options []engine.Option) int
+	ChooseWithin(c Clock, view engine.View, events []engine.Event, options []engine.Option) int
 }

@@ -5,11 +5,12 @@ import (
 
 	"github.com/arena-games/arena/engine"
 	"github.com/arena-games/arena/plugins/heuristic"
+	"github.com/arena-games/arena/protocol"
 )
 
 // Player is the ismcts bot for one seat of one match: an engine.Policy that keeps every
 // event its seat has seen (a Policy hears only those since its previous decision) and
-// searches each decision. The SDK gives it the arena's deadline through ChooseBy.
+// searches each decision. The SDK gives it the arena's clock through ChooseWithin.
 type Player struct {
 	search   *Search
 	events   []engine.Event
@@ -30,17 +31,23 @@ func New(game string, seed uint64, cfg Config) (*Player, error) {
 
 // Choose searches within the configured budget.
 func (p *Player) Choose(view engine.View, events []engine.Event, options []engine.Option) int {
-	return p.ChooseBy(time.Time{}, view, events, options)
+	return p.ChooseBy(time.Time{}, 0, view, events, options)
 }
 
 // ChooseBy searches within the configured budget and never past deadline less its
-// Margin.
-func (p *Player) ChooseBy(deadline time.Time, view engine.View, events []engine.Event, options []engine.Option) int {
+// Margin, nor past bankShare of bank (0: no bank), so that a bank lasts the match.
+func (p *Player) ChooseBy(deadline time.Time, bank time.Duration, view engine.View, events []engine.Event, options []engine.Option) int {
 	p.events = append(p.events, events...)
 	var stop time.Time
 	if !deadline.IsZero() {
-		stop = deadline.Add(-Margin(time.Until(deadline)))
-		if time.Now().After(stop) { // no time to search: the heuristic answers at once
+		now := time.Now()
+		stop = deadline.Add(-Margin(deadline.Sub(now)))
+		if bank > 0 {
+			if t := now.Add(bank / bankShare); t.Before(stop) {
+				stop = t
+			}
+		}
+		if now.After(stop) { // no time to search: the heuristic answers at once
 			return p.fallback.Choose(view, events, options)
 		}
 	}
@@ -50,6 +57,15 @@ func (p *Player) ChooseBy(deadline time.Time, view engine.View, events []engine.
 		return p.fallback.Choose(view, events, options)
 	}
 	return i
+}
+
+// bankShare: a decision spends at most this fraction of the bank left, so the bank
+// shrinks geometrically and never runs out.
+const bankShare = 20
+
+// ChooseWithin is ChooseBy with the arena's clock, for the SDK (protocol.Timed).
+func (p *Player) ChooseWithin(c protocol.Clock, view engine.View, events []engine.Event, options []engine.Option) int {
+	return p.ChooseBy(c.Deadline, c.Bank, view, events, options)
 }
 
 // Iterations is the number of iterations of the last decision.
