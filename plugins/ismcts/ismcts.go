@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/arena-games/arena/engine"
+	"github.com/arena-games/arena/engine/ivanhoe"
+	"github.com/arena-games/arena/engine/ninjas"
 	"github.com/arena-games/arena/plugins/heuristic"
 )
 
@@ -39,7 +41,14 @@ type Config struct {
 	Time       time.Duration
 	// C is UCB's exploration constant (rewards are in [0, 1]); 0 means DefaultC.
 	C float64
-	// Rollout plays out sampled states; nil means EpsilonGreedy(heuristic, DefaultEpsilon).
+	// Policy plays out sampled states from the mover's view, epsilon-greedy: with
+	// probability Epsilon (0: DefaultEpsilon; negative: never) a uniform option
+	// instead. nil means the game's default (withGame): the heuristic bot.
+	Policy  engine.Policy
+	Epsilon float64
+	// Rollout, when set, plays out instead of Policy, seeing the whole sampled state.
+	// Every search made with this Config calls it, so it must be safe for concurrent
+	// use when searches run at once (one bot process plays many matches).
 	Rollout Rollout
 	// Cutoff stops a play-out after that many decisions (0: play to the end) and
 	// Evaluate scores where it stopped; nil means MatchScore, which needs the end.
@@ -65,11 +74,17 @@ func (c Config) withDefaults() Config {
 	if c.C <= 0 {
 		c.C = DefaultC
 	}
-	if c.Rollout == nil {
-		c.Rollout = EpsilonGreedy(heuristicPolicy(), DefaultEpsilon)
+	if c.Policy == nil {
+		c.Policy = heuristic.New()
+	}
+	switch {
+	case c.Epsilon == 0:
+		c.Epsilon = DefaultEpsilon
+	case c.Epsilon < 0:
+		c.Epsilon = 0
 	}
 	if c.Evaluate == nil {
-		c.Evaluate = MatchScore
+		c.Evaluate, c.Cutoff = MatchScore, 0 // the match score needs the end
 	}
 	return c
 }
@@ -95,9 +110,11 @@ func MatchScore(g engine.Game, reward []float64) {
 }
 
 // EpsilonGreedy is a rollout that follows policy on the mover's view, and with
-// probability epsilon picks uniformly instead.
+// probability epsilon picks uniformly instead. The rollout it returns reuses one view
+// per game (no allocation per decision), so it serves one search at a time.
 func EpsilonGreedy(policy engine.Policy, epsilon float64) Rollout {
 	cut := uint64(epsilon * (1 << 53))
+	var views viewBuffer
 	return func(g engine.Game, r *engine.Rand) int {
 		opts := g.Options()
 		if len(opts) == 1 {
@@ -106,11 +123,27 @@ func EpsilonGreedy(policy engine.Policy, epsilon float64) Rollout {
 		if r.Uint64()>>11 < cut {
 			return r.Intn(len(opts))
 		}
-		return policy.Choose(g.View(g.ToMove()), nil, opts)
+		return policy.Choose(views.of(g, g.ToMove()), nil, opts)
 	}
+}
+
+// viewBuffer fills one reused view per game where the game can.
+type viewBuffer struct {
+	ivanhoe ivanhoe.View
+	ninjas  ninjas.View
+}
+
+func (b *viewBuffer) of(g engine.Game, seat int) engine.View {
+	switch x := g.(type) {
+	case *ivanhoe.Game:
+		x.FillView(&b.ivanhoe, seat)
+		return &b.ivanhoe
+	case *ninjas.Game:
+		x.FillView(&b.ninjas, seat)
+		return &b.ninjas
+	}
+	return g.View(seat)
 }
 
 // Uniform is the cheapest rollout: uniformly random options.
 func Uniform(g engine.Game, r *engine.Rand) int { return r.Intn(len(g.Options())) }
-
-func heuristicPolicy() engine.Policy { return heuristic.New() }

@@ -106,7 +106,7 @@ func TestSettings(t *testing.T) {
 	} {
 		got, err := ParseSettings(in)
 		require.NoError(t, err, in)
-		got.Rollout = nil
+		got.Rollout, got.Policy = nil, nil
 		assert.Equal(t, want, got, in)
 	}
 	for _, bad := range []string{"iterations=0", "iterations=x", "time=-1s", "time=soon", "c=0", "epsilon=2",

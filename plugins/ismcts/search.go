@@ -27,7 +27,11 @@ func NewSearch(game string, seed uint64, cfg Config) (*Search, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Search{cfg: cfg.withDefaults(), sampler: s, rnd: engine.NewRand(seed), reward: make([]float64, engine.MaxSeats)}, nil
+	cfg = cfg.withGame(game)
+	if cfg.Rollout == nil {
+		cfg.Rollout = EpsilonGreedy(cfg.Policy, cfg.Epsilon) // this search's own view buffers
+	}
+	return &Search{cfg: cfg, sampler: s, rnd: engine.NewRand(seed), reward: make([]float64, engine.MaxSeats)}, nil
 }
 
 // Choose searches the decision of the seat of view and returns an index into options.

@@ -1,0 +1,31 @@
+package kardinal
+
+// ProjectedScores writes into score each seat's points if the game ended now: the
+// points so far plus the final scoring of K10 (monasteries, alliances, chains) on the
+// table as it stands. Search bots use it to judge a position without playing it out.
+func (g *Game) ProjectedScores(score []int) {
+	n := int(g.players)
+	for s := 0; s < n; s++ {
+		score[s] = int(g.score[s])
+	}
+	for _, c := range g.board.order {
+		pts := g.table.CountryPoints(c, n)
+		for s := 0; s < n; s++ {
+			score[s] += pts[s]
+		}
+	}
+	for _, a := range g.board.alliances {
+		pts := g.table.AlliancePoints(a, n)
+		for s := 0; s < n; s++ {
+			score[s] += pts[s]
+		}
+	}
+	var buf [MaxSpaces]int
+	for s := 0; s < n; s++ {
+		for _, k := range g.table.Chains(g.board, s, buf[:0]) {
+			if k >= MinChain {
+				score[s] += k
+			}
+		}
+	}
+}
