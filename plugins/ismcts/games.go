@@ -10,10 +10,13 @@ import (
 // decision), so its play-outs are short and random and end in an evaluation: the
 // points every seat would have if the game ended there.
 func (c Config) withGame(game string) Config {
-	if game == kardinal.Name && c.Rollout == nil && c.Policy == nil && c.Evaluate == nil {
-		c.Rollout, c.Evaluate = Uniform, KardinalProjection
+	if game == kardinal.Name && c.Evaluate == nil {
+		c.Evaluate = KardinalProjection
 		if c.Cutoff == 0 {
 			c.Cutoff = kardinalCutoff
+		}
+		if c.Rollout == nil && c.Policy == nil {
+			c.Rollout = Uniform
 		}
 	}
 	return c.withDefaults()
