@@ -2,6 +2,7 @@ package ismcts
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/arena-games/arena/engine"
@@ -31,16 +32,18 @@ var benchTables = []struct {
 
 // BenchmarkIterations measures search iterations per second on one core, from a state
 // 30 decisions into a game, the tree restarted every 1,000 iterations as a decision
-// would (so its nodes are reused: the steady state).
+// would (so its nodes are reused: the steady state), with the bot's default settings
+// (epsilon-greedy heuristic play-outs; Kardinal: short random ones and a projection)
+// and with uniformly random play-outs to the end.
 func BenchmarkIterations(b *testing.B) {
 	for _, tc := range benchTables {
 		for _, n := range tc.players {
-			for _, rollout := range []string{"heuristic", "random"} {
-				b.Run(fmt.Sprintf("%s/%dp/%s", tc.game, n, rollout), func(b *testing.B) {
+			for _, settings := range []string{"default", "rollout=random"} {
+				b.Run(fmt.Sprintf("%s/%dp/%s", tc.game, n, settings), func(b *testing.B) {
 					g := midGame(b, tc.game, n, 30)
 					seat := g.ToMove()
 					view, events := g.View(seat), engine.EventsFor(nil, g.Log(), seat, 0)
-					cfg, _ := ParseSettings("rollout=" + rollout)
+					cfg, _ := ParseSettings(strings.TrimPrefix(settings, "default"))
 					s, err := NewSearch(tc.game, 1, cfg)
 					if err != nil {
 						b.Fatal(err)
