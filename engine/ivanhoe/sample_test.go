@@ -51,3 +51,49 @@ func TestSamplerDistribution(t *testing.T) {
 	}
 	enginetest.ChiSquare(t, observed, expected)
 }
+
+// TestSamplerProofsHold: what the sampler reads as proven (R7 hands shown, Knock Down,
+// Retreat, the R23 holder) is true in the real game at every decision, and every sample
+// keeps it.
+func TestSamplerProofsHold(t *testing.T) {
+	proofs, reactions := 0, 0
+	for seed := uint64(0); seed < 60; seed++ {
+		n := MinPlayers + int(seed)%4
+		g, _ := New(seed, n)
+		r := engine.NewRand(seed)
+		for !g.Terminal() {
+			me := int(seed) % n
+			events := engine.EventsFor(nil, g.Log(), me, 0)
+			var k knowledge
+			if err := k.read(me, n, events); err != nil {
+				t.Fatal(err)
+			}
+			v := g.ViewOf(me)
+			s, err := Sampler.Sample(nil, v, events, &r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sg := s.(*Game)
+			for o := 0; o < n; o++ {
+				for c, x := range k.known[o] {
+					if o != me && (x > g.hands[o][c] || x > sg.hands[o][c]) {
+						t.Fatalf("seed %d: seat %d is proven to hold %d %s, holds %d, sampled %d", seed, o, x, Card(c), g.hands[o][c], sg.hands[o][c])
+					}
+					proofs += int(x)
+				}
+			}
+			if g.phase == PhaseReaction && g.toMove != me {
+				reactions++
+				if sg.hands[g.toMove][Ivanhoe] == 0 {
+					t.Fatalf("seed %d: the seat asked to react was sampled without Ivanhoe (R23)", seed)
+				}
+			}
+			if err := g.Apply(r.Intn(len(g.Options()))); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if proofs == 0 || reactions == 0 {
+		t.Fatalf("%d proven cards and %d reactions came up", proofs, reactions)
+	}
+}

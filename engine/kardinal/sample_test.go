@@ -47,3 +47,40 @@ func TestSamplerDistribution(t *testing.T) {
 		enginetest.ChiSquare(t, observed, expected)
 	}
 }
+
+// TestSamplerProofsHold: what the sampler reads as proven (face-up cards another seat
+// took) is true in the real game at every decision, and every sample keeps it.
+func TestSamplerProofsHold(t *testing.T) {
+	proofs := 0
+	for seed := uint64(0); seed < 30; seed++ {
+		n := MinPlayers + int(seed)%3
+		g, _ := New(seed, n)
+		r := engine.NewRand(seed)
+		for !g.Terminal() {
+			me := int(seed) % n
+			events := engine.EventsFor(nil, g.Log(), me, 0)
+			known, err := provenCards(me, n, events)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := Sampler.Sample(nil, g.SeatView(me), events, &r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for o := 0; o < n; o++ {
+				for k, c := range known[o] {
+					if c > g.hands[o][k] || c > s.(*Game).hands[o][k] {
+						t.Fatalf("seed %d: seat %d is proven to hold %d of kind %d, holds %d, sampled %d", seed, o, c, k, g.hands[o][k], s.(*Game).hands[o][k])
+					}
+					proofs += int(c)
+				}
+			}
+			if err := g.Apply(r.Intn(len(g.Options()))); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if proofs == 0 {
+		t.Fatal("no proven card came up")
+	}
+}
