@@ -156,3 +156,74 @@ func ChiSquare(t *testing.T, observed []int, expected []float64) {
 		t.Fatalf("chi-square %.1f with %d degrees of freedom is above %.1f: the hidden cards do not follow the stated distribution", stat, df, crit)
 	}
 }
+
+// SampledCounts samples g for seat me n times and sums, per kind, the counts hidden
+// returns for each sample (for example one opponent's hand), for ChiSquare.
+func SampledCounts(t *testing.T, s engine.Sampler, g engine.Game, me, n int, hidden func(engine.Game) []uint8) []int {
+	t.Helper()
+	view, events := g.View(me), engine.EventsFor(nil, g.Log(), me, 0)
+	r := engine.NewRand(uint64(n))
+	var dst engine.Game
+	var sum []int
+	for i := 0; i < n; i++ {
+		var err error
+		if dst, err = s.Sample(dst, view, events, &r); err != nil {
+			t.Fatal(err)
+		}
+		h := hidden(dst)
+		if sum == nil {
+			sum = make([]int, len(h))
+		}
+		for k, c := range h {
+			sum[k] += int(c)
+		}
+	}
+	return sum
+}
+
+// Proportions turns counts into probabilities.
+func Proportions(counts []int) []float64 {
+	total := 0
+	for _, c := range counts {
+		total += c
+	}
+	p := make([]float64, len(counts))
+	for k, c := range counts {
+		p[k] = float64(c) / float64(total)
+	}
+	return p
+}
+
+// EveryDecision plays seeded random games of the named game (players from the seed by
+// players) and calls check at every decision with the seat of the seed's choosing, its
+// events and a sample for it.
+func EveryDecision(t *testing.T, game string, games int, players func(seed int) int, check func(g, sample engine.Game, me int, events []engine.Event)) {
+	t.Helper()
+	s, err := engine.SamplerFor(game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seed := 0; seed < games; seed++ {
+		n := players(seed)
+		g, err := engine.New(game, uint64(seed), n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := engine.NewRand(uint64(seed))
+		me := seed % n
+		for !g.Terminal() {
+			events := engine.EventsFor(nil, g.Log(), me, 0)
+			sample, err := s.Sample(nil, g.View(me), events, &r)
+			if err != nil {
+				t.Fatalf("game %d: %v", seed, err)
+			}
+			check(g, sample, me, events)
+			if t.Failed() {
+				t.Fatalf("game %d, decision %d", seed, g.Decisions())
+			}
+			if err := g.Apply(r.Intn(len(g.Options()))); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}

@@ -20,31 +20,13 @@ func TestSamplerDistribution(t *testing.T) {
 	for n := MinPlayers; n <= MaxPlayers; n++ {
 		g, _ := New(5, n)
 		me := g.ToMove()
-		other := (me + 1) % n
 		v := g.SeatView(me)
-		expected := make([]float64, NumKinds)
-		total := 0.0
+		unseen := make([]int, NumKinds)
 		for k := Kind(0); k < NumKinds; k++ {
-			expected[k] = float64(k.Count() - v.Removed - int(v.Hand[k]) - int(v.FaceUp[k]) - int(v.Discard[k]))
-			total += expected[k]
+			unseen[k] = k.Count() - v.Removed - int(v.Hand[k]) - int(v.FaceUp[k]) - int(v.Discard[k])
 		}
-		for k := range expected {
-			expected[k] /= total
-		}
-		observed := make([]int, NumKinds)
-		events := engine.EventsFor(nil, g.Log(), me, 0)
-		r := engine.NewRand(11)
-		var dst engine.Game
-		for i := 0; i < 3000; i++ {
-			var err error
-			if dst, err = Sampler.Sample(dst, v, events, &r); err != nil {
-				t.Fatal(err)
-			}
-			for k, c := range dst.(*Game).hands[other] {
-				observed[k] += int(c)
-			}
-		}
-		enginetest.ChiSquare(t, observed, expected)
+		observed := enginetest.SampledCounts(t, Sampler, g, me, 3000, func(s engine.Game) []uint8 { return s.(*Game).hands[(me+1)%n][:] })
+		enginetest.ChiSquare(t, observed, enginetest.Proportions(unseen))
 	}
 }
 
@@ -52,34 +34,20 @@ func TestSamplerDistribution(t *testing.T) {
 // took) is true in the real game at every decision, and every sample keeps it.
 func TestSamplerProofsHold(t *testing.T) {
 	proofs := 0
-	for seed := uint64(0); seed < 30; seed++ {
-		n := MinPlayers + int(seed)%3
-		g, _ := New(seed, n)
-		r := engine.NewRand(seed)
-		for !g.Terminal() {
-			me := int(seed) % n
-			events := engine.EventsFor(nil, g.Log(), me, 0)
-			known, err := provenCards(me, n, events)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s, err := Sampler.Sample(nil, g.SeatView(me), events, &r)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for o := 0; o < n; o++ {
-				for k, c := range known[o] {
-					if c > g.hands[o][k] || c > s.(*Game).hands[o][k] {
-						t.Fatalf("seed %d: seat %d is proven to hold %d of kind %d, holds %d, sampled %d", seed, o, c, k, g.hands[o][k], s.(*Game).hands[o][k])
-					}
-					proofs += int(c)
+	enginetest.EveryDecision(t, Name, 30, func(seed int) int { return MinPlayers + seed%3 }, func(g, s engine.Game, me int, events []engine.Event) {
+		known, err := provenCards(me, g.Players(), events)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for o := 0; o < g.Players(); o++ {
+			for k, c := range known[o] {
+				if c > g.(*Game).hands[o][k] || c > s.(*Game).hands[o][k] {
+					t.Fatalf("seat %d is proven to hold %d of kind %d, holds %d, sampled %d", o, c, k, g.(*Game).hands[o][k], s.(*Game).hands[o][k])
 				}
-			}
-			if err := g.Apply(r.Intn(len(g.Options()))); err != nil {
-				t.Fatal(err)
+				proofs += int(c)
 			}
 		}
-	}
+	})
 	if proofs == 0 {
 		t.Fatal("no proven card came up")
 	}
