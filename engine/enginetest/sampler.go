@@ -227,3 +227,17 @@ func EveryDecision(t *testing.T, game string, games int, players func(seed int) 
 		}
 	}
 }
+
+// ProvenHeld fails t unless a seat's proven cards (counts per kind) are in its real hand
+// and in its sampled hand; it returns how many cards were proven.
+func ProvenHeld(t *testing.T, seat int, proven, real, sampled []uint8) int {
+	t.Helper()
+	n := 0
+	for k, c := range proven {
+		if c > real[k] || c > sampled[k] {
+			t.Fatalf("seat %d is proven to hold %d of kind %d, holds %d, sampled %d", seat, c, k, real[k], sampled[k])
+		}
+		n += int(c)
+	}
+	return n
+}
