@@ -43,7 +43,7 @@ func (sampler) Sample(dst engine.Game, view engine.View, events []engine.Event, 
 		g = &Game{}
 	}
 	g.public(v, events, r)
-	if err := g.dealHidden(v, known, r); err != nil {
+	if err := g.dealHidden(v, &known, r); err != nil {
 		return nil, err
 	}
 	g.computeOptions()
@@ -51,8 +51,7 @@ func (sampler) Sample(dst engine.Game, view engine.View, events []engine.Event, 
 }
 
 // provenCards is, per seat, the face-up cards it took and has not paid out since.
-func provenCards(me, players int, events []engine.Event) (*[MaxPlayers][NumKinds]uint8, error) {
-	var known [MaxPlayers][NumKinds]uint8
+func provenCards(me, players int, events []engine.Event) (known [MaxPlayers][NumKinds]uint8, err error) {
 	for _, e := range events {
 		s := int(e.Seat)
 		forget := func(k, n int) {
@@ -63,7 +62,7 @@ func provenCards(me, players int, events []engine.Event) (*[MaxPlayers][NumKinds
 		switch EventKind(e.Kind) {
 		case EvTakeFaceUp, EvPlace, EvDiscard:
 			if s < 0 || s >= players {
-				return nil, fmt.Errorf("kardinal sample: event %+v out of range", e)
+				return known, fmt.Errorf("kardinal sample: event %+v out of range", e)
 			}
 		default:
 			continue
@@ -71,7 +70,7 @@ func provenCards(me, players int, events []engine.Event) (*[MaxPlayers][NumKinds
 		switch EventKind(e.Kind) {
 		case EvTakeFaceUp:
 			if e.A < 0 || int(e.A) >= int(NumKinds) {
-				return nil, fmt.Errorf("kardinal sample: event %+v out of range", e)
+				return known, fmt.Errorf("kardinal sample: event %+v out of range", e)
 			}
 			known[s][e.A]++
 		case EvPlace:
@@ -81,7 +80,7 @@ func provenCards(me, players int, events []engine.Event) (*[MaxPlayers][NumKinds
 		}
 	}
 	known[me] = [NumKinds]uint8{}
-	return &known, nil
+	return known, nil
 }
 
 // public copies everything the view shows into g.

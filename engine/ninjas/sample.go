@@ -54,7 +54,7 @@ func (sp sampler) Sample(dst engine.Game, view engine.View, events []engine.Even
 		return nil, err
 	}
 	for try := 0; try < maxDeals; try++ {
-		if err := g.dealHidden(v, known, r); err != nil {
+		if err := g.dealHidden(v, &known, r); err != nil {
 			return nil, err
 		}
 		g.listOptions()
@@ -82,8 +82,7 @@ func played(e engine.Event) (Kind, int) {
 
 // princessCards is, per seat, the attack cards a Princess took into its hand that have
 // not provably left it.
-func princessCards(me, players int, events []engine.Event) (*[MaxPlayers][NumKinds]uint8, error) {
-	var known [MaxPlayers][NumKinds]uint8
+func princessCards(me, players int, events []engine.Event) (known [MaxPlayers][NumKinds]uint8, err error) {
 	for _, e := range events {
 		switch EventKind(e.Kind) {
 		case EvPrincess, EvAttack, EvFortify, EvDiscard, EvRespond, EvHighwayman:
@@ -93,7 +92,7 @@ func princessCards(me, players int, events []engine.Event) (*[MaxPlayers][NumKin
 		s := int(e.Seat)
 		k, count := played(e)
 		if s < 0 || s >= players || k >= NumKinds || count < 0 {
-			return nil, fmt.Errorf("ninjas sample: event %+v out of range", e)
+			return known, fmt.Errorf("ninjas sample: event %+v out of range", e)
 		}
 		if EventKind(e.Kind) == EvPrincess {
 			known[s][k]++
@@ -102,7 +101,7 @@ func princessCards(me, players int, events []engine.Event) (*[MaxPlayers][NumKin
 		known[s][k] -= uint8(min(count, int(known[s][k])))
 	}
 	known[me] = [NumKinds]uint8{}
-	return &known, nil
+	return known, nil
 }
 
 // public copies everything the view shows into g, and what the events tell of the

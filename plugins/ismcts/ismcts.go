@@ -15,6 +15,7 @@
 package ismcts
 
 import (
+	"math"
 	"time"
 
 	"github.com/arena-games/arena/engine"
@@ -90,23 +91,36 @@ func (c Config) withDefaults() Config {
 }
 
 // MatchScore is the arena's score of a finished game for every seat: the share of
-// opponents it finished ahead of, ties counted half.
+// opponents it finished ahead of, ties counted half. Ivanhoe and Ninjas rank by their
+// winner and then tokens or gems, read without the allocations of Result.
 func MatchScore(g engine.Game, reward []float64) {
-	res := g.Result()
-	n := len(res.Place)
-	for s, p := range res.Place {
-		beaten := 0.0
-		for o, q := range res.Place {
-			switch {
-			case o == s:
-			case q > p:
-				beaten++
-			case q == p:
-				beaten += 0.5
+	var key [engine.MaxSeats]int
+	n := g.Players()
+	winner := engine.NoSeat
+	switch x := g.(type) {
+	case *ivanhoe.Game:
+		winner = x.Winner()
+		for s := 0; s < n; s++ {
+			for _, has := range x.Tokens(s) {
+				if has {
+					key[s]++
+				}
 			}
 		}
-		reward[s] = beaten / float64(n-1)
+	case *ninjas.Game:
+		winner = x.Winner()
+		for s := 0; s < n; s++ {
+			key[s] = x.Gems(s)
+		}
+	default:
+		for s, p := range g.Result().Place {
+			key[s] = -p
+		}
 	}
+	if winner >= 0 && winner < n {
+		key[winner] = math.MaxInt32
+	}
+	ShareBeaten(key[:n], reward)
 }
 
 // EpsilonGreedy is a rollout that follows policy on the mover's view, and with

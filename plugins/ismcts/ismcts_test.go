@@ -142,3 +142,34 @@ func TestBankIsSpentSparingly(t *testing.T) {
 	p.ChooseBy(start.Add(time.Hour), time.Second, g.View(seat), engine.EventsFor(nil, g.Log(), seat, 0), g.Options())
 	assert.Less(t, time.Since(start), time.Second, "a decision spent the whole bank")
 }
+
+// TestMatchScoreIsTheArenasScore: at the end of random games of every game, the
+// rewards are the share of opponents each seat's Result place beats, ties half.
+func TestMatchScoreIsTheArenasScore(t *testing.T) {
+	for _, tc := range benchTables {
+		for _, n := range tc.players {
+			for seed := uint64(0); seed < 20; seed++ {
+				g, err := engine.New(tc.game, seed, n)
+				require.NoError(t, err)
+				r := engine.NewRand(seed)
+				for !g.Terminal() {
+					require.NoError(t, g.Apply(r.Intn(len(g.Options()))))
+				}
+				got := make([]float64, n)
+				MatchScore(g, got)
+				place := g.Result().Place
+				for s := range place {
+					want := 0.0
+					for o := range place {
+						if o != s && place[o] > place[s] {
+							want++
+						} else if o != s && place[o] == place[s] {
+							want += 0.5
+						}
+					}
+					assert.InDelta(t, want/float64(n-1), got[s], 1e-9, "%s %dp seed %d seat %d", tc.game, n, seed, s)
+				}
+			}
+		}
+	}
+}
