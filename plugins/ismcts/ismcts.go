@@ -44,7 +44,8 @@ type Config struct {
 	C float64
 	// Policy plays out sampled states from the mover's view, epsilon-greedy: with
 	// probability Epsilon (0: DefaultEpsilon; negative: never) a uniform option
-	// instead. nil means the game's default (withGame): the heuristic bot.
+	// instead. nil means the heuristic bot, except in Kardinal, where play-outs are
+	// uniformly random and short (see Cutoff).
 	Policy  engine.Policy
 	Epsilon float64
 	// Rollout, when set, plays out instead of Policy, seeing the whole sampled state.
@@ -52,7 +53,9 @@ type Config struct {
 	// use when searches run at once (one bot process plays many matches).
 	Rollout Rollout
 	// Cutoff stops a play-out after that many decisions (0: play to the end) and
-	// Evaluate scores where it stopped; nil means MatchScore, which needs the end.
+	// Evaluate scores where it stopped. nil means MatchScore, which needs the end, so
+	// Cutoff is then ignored; in Kardinal it means KardinalProjection after Cutoff
+	// decisions (0: 8).
 	Cutoff   int
 	Evaluate Evaluate
 }
