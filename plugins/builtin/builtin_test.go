@@ -27,7 +27,8 @@ func TestSettingsAfterTheName(t *testing.T) {
 	assert.False(t, IsBuiltinName("deep-blue"))
 }
 
-// TestIsmctsPlaysEveryGameWithASampler and refuses (no policy) a game without one.
+// TestIsmctsRefusesAGameWithoutASampler: a policy for every game with a sampler, none
+// (the match is refused) for another.
 func TestIsmctsRefusesAGameWithoutASampler(t *testing.T) {
 	f, err := lookup("ismcts:iterations=10")
 	require.NoError(t, err)
