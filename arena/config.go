@@ -44,6 +44,10 @@ var DefaultClock = Clock{Decision: time.Second, Bank: time.Minute, Startup: 10 *
 // Config is one run.
 type Config struct {
 	Game string
+	// Options are the game's options (a board, a deck: see engine.Options); every match
+	// is played with them, they reach every bot at the start of a match, and every
+	// replay's header records them.
+	Options engine.Options
 	// Entrants are the bots, one per seat.
 	Entrants []Entrant
 	// Games is rounded up to a whole number of deals, each played in every rotation.
@@ -75,6 +79,10 @@ type Config struct {
 	// the run early (a sequential test that has decided, say). Matches in flight are
 	// abandoned, and the report covers the completed deals only.
 	Stop func(deals []DealBlock) bool
+
+	// start starts a game with Options, prepared once by check (a board is read once
+	// per run, not once per match).
+	start engine.Starter
 }
 
 // ErrConfig wraps every error about the configuration itself.
@@ -83,6 +91,9 @@ var ErrConfig = errors.New("bad configuration")
 func (c *Config) check() (engine.Spec, error) {
 	spec, err := engine.Lookup(c.Game)
 	if err != nil {
+		return spec, fmt.Errorf("%w: %v", ErrConfig, err)
+	}
+	if c.start, err = engine.PrepareGame(c.Game, c.Options); err != nil {
 		return spec, fmt.Errorf("%w: %v", ErrConfig, err)
 	}
 	if _, err := protocol.CodecFor(c.Game); err != nil {

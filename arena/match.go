@@ -79,7 +79,7 @@ func (r *runner) play(ctx context.Context, m matchSpec) (res *MatchResult, err e
 func (r *runner) playMatch(ctx context.Context, m matchSpec) (*MatchResult, error) {
 	cfg := &r.cfg
 	n := len(m.entrants)
-	g, err := engine.New(cfg.Game, m.seed, n)
+	g, err := cfg.start(m.seed, n)
 	if err != nil {
 		return nil, err
 	}
@@ -123,7 +123,7 @@ func (r *runner) playMatch(ctx context.Context, m matchSpec) (*MatchResult, erro
 		seats[s].proc = proc
 		start := &botpb.StartRequest{MatchId: m.id, Game: cfg.Game, Seat: int32(s), Players: int32(n),
 			Seed: mix(m.seed, uint64(m.rotation)<<8|uint64(s)), DecisionDeadlineUs: cfg.Clock.Decision.Microseconds(),
-			BankUs: cfg.Clock.Bank.Microseconds()}
+			BankUs: cfg.Clock.Bank.Microseconds(), Options: cfg.Options}
 		conn, err := proc.OpenSeat(ctx, start, cfg.Clock.Startup)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -331,7 +331,7 @@ func (r *runner) openReplay(m matchSpec, res *MatchResult) (*replayWriter, error
 		boxes[s].Bot = bots[s]
 	}
 	c := r.cfg.Clock
-	rw.write(Record{Type: "match", Format: ReplayFormat, Match: m.id, Game: r.cfg.Game, Seed: m.seed, Players: len(m.entrants),
+	rw.write(Record{Type: "match", Format: ReplayFormat, Match: m.id, Game: r.cfg.Game, Options: r.cfg.Options, Seed: m.seed, Players: len(m.entrants),
 		Deal: m.deal, Rotation: m.rotation, Bots: bots, Sandbox: boxes,
 		Clock: &ClockJSON{DecisionMs: c.Decision.Milliseconds(), BankMs: c.Bank.Milliseconds(), GraceMs: c.Grace.Milliseconds(), MatchMs: c.Match.Milliseconds()}})
 	return rw, nil

@@ -15,8 +15,9 @@ const ReplayFormat = 1
 
 // Record is one line of a replay file (JSON lines). Type says which fields are set:
 //
-//	match     the header: Format, Match, Game, Seed, Players, Deal, Rotation, Bots, Clock,
-//	          Sandbox (per seat)
+//	match     the header: Format, Match, Game, Options (the game's options, each in full:
+//	          a board file's text), Seed, Players, Deal, Rotation, Bots, Clock, Sandbox
+//	          (per seat)
 //	decision  N (decision number), Seat, Choice (index), Option, Text, Micros (time the
 //	          bot took), Forfeit (the game's fallback played for a forfeited seat)
 //	ending    Seat, Ending, Detail, N (the decision at which it happened)
@@ -25,15 +26,17 @@ const ReplayFormat = 1
 type Record struct {
 	Type string `json:"type"`
 
-	Format   int        `json:"format,omitempty"`
-	Match    string     `json:"match,omitempty"`
-	Game     string     `json:"game,omitempty"`
-	Seed     uint64     `json:"seed,omitempty"`
-	Players  int        `json:"players,omitempty"`
-	Deal     int        `json:"deal,omitempty"`
-	Rotation int        `json:"rotation,omitempty"`
-	Bots     []string   `json:"bots,omitempty"`
-	Clock    *ClockJSON `json:"clock,omitempty"`
+	Format int    `json:"format,omitempty"`
+	Match  string `json:"match,omitempty"`
+	Game   string `json:"game,omitempty"`
+	// Options are the game's options the match was played with (absent: the defaults).
+	Options  engine.Options `json:"options,omitempty"`
+	Seed     uint64         `json:"seed,omitempty"`
+	Players  int            `json:"players,omitempty"`
+	Deal     int            `json:"deal,omitempty"`
+	Rotation int            `json:"rotation,omitempty"`
+	Bots     []string       `json:"bots,omitempty"`
+	Clock    *ClockJSON     `json:"clock,omitempty"`
 	// Sandbox is the header's record of what confined each seat's bot.
 	Sandbox []SandboxJSON `json:"sandbox,omitempty"`
 	N       int           `json:"n,omitempty"`
@@ -134,7 +137,7 @@ func ReadReplay(r io.Reader) (*Replay, error) {
 // and calls step (when not nil) after every decision with the game and the record.
 func Resimulate(rep *Replay, step func(g engine.Game, before []engine.Event, d Record)) (engine.Game, error) {
 	h := rep.Header
-	g, err := engine.New(h.Game, h.Seed, h.Players)
+	g, err := engine.NewWith(h.Game, h.Seed, h.Players, h.Options)
 	if err != nil {
 		return nil, err
 	}
@@ -179,6 +182,9 @@ func Resimulate(rep *Replay, step func(g engine.Game, before []engine.Event, d R
 func WriteReadable(w io.Writer, rep *Replay, hidden bool) error {
 	h := rep.Header
 	fmt.Fprintf(w, "match %s: %s, seed %d, %d players\n", h.Match, h.Game, h.Seed, h.Players)
+	for _, k := range h.Options.Names() {
+		fmt.Fprintf(w, "  option %s: %d bytes, sha256 %s...\n", k, len(h.Options[k]), engine.Digest(h.Options[k]))
+	}
 	for s, b := range h.Bots {
 		fmt.Fprintf(w, "  seat %d: %s\n", s, b)
 	}
@@ -196,7 +202,7 @@ func WriteReadable(w io.Writer, rep *Replay, hidden bool) error {
 			}
 		}
 	}
-	g0, err := engine.New(h.Game, h.Seed, h.Players)
+	g0, err := engine.NewWith(h.Game, h.Seed, h.Players, h.Options)
 	if err != nil {
 		return err
 	}

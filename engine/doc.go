@@ -9,7 +9,13 @@
 //
 // What a seat may know is its View plus the events of the log that it is in the audience
 // of (Visible). Engines do no I/O, read no clock, start no goroutine and keep no global
-// state beyond their registration; their only randomness is the Rand seeded at New.
+// state; their only randomness is the Rand seeded at New.
+//
+// Games do not register themselves: package games registers every game (its Spec, and
+// the Options it takes with RegisterOptions), and a program imports it to find games by
+// name. A game's options (a board, a deck) are text, checked and parsed once by
+// PrepareGame; NewWith starts one game with them, and Variant names a game with its
+// options wherever results must be kept apart.
 //
 // Start with New:
 //

@@ -71,12 +71,18 @@ type ArenaPlayer struct {
 	Logger    hclog.Logger
 	// Observer, when set, hears of the runner's bots, matches and decisions (metrics).
 	Observer arena.Observer
+	// Options are the game's options; a block's game must be their engine.Variant.
+	Options engine.Options
 }
 
 // PlayBlock runs block b through arena.Run and records each game as it ends. A
 // game's start time is taken as the end of the block's previous game (the block's
 // start for the first), since the games of a block are played one after another.
 func (p *ArenaPlayer) PlayBlock(ctx context.Context, b store.Block, bots []store.Bot, record func(store.Match) error) error {
+	game := engine.VariantGame(b.Game)
+	if v := engine.Variant(game, p.Options); v != b.Game {
+		return fmt.Errorf("block %d is of %s, but this player plays %s", b.ID, b.Game, v)
+	}
 	entrants := make([]arena.Entrant, len(bots))
 	for i, bot := range bots {
 		lc, err := p.Launch(bot)
@@ -93,7 +99,7 @@ func (p *ArenaPlayer) PlayBlock(ctx context.Context, b store.Block, bots []store
 	defer cancel(nil)
 	started := time.Now()
 	_, err := arena.Run(ctx, arena.Config{
-		Game: b.Game, Entrants: entrants, Games: b.Rotations, Seed: b.Seed, Parallel: 1,
+		Game: game, Options: p.Options, Entrants: entrants, Games: b.Rotations, Seed: b.Seed, Parallel: 1,
 		Clock: p.Clock, MaxRestarts: p.MaxRestarts, ReplayDir: replays, Logger: p.Logger, Observer: p.Observer,
 		OnMatch: func(m *arena.MatchResult, _, _ int) {
 			now := time.Now()

@@ -25,7 +25,10 @@ type Player interface {
 type RunConfig struct {
 	Store  store.Store
 	Player Player
-	Game   string
+	// Game is what the ladder is kept by: a game's name, or for a game played with
+	// options its engine.Variant ("kardinal@board-3f2a9c1e04b7"), so that games on
+	// another board never mix with games on the default one. The Player plays it.
+	Game string
 	// Players is the number of seats per table; 0 takes as many active bots as the
 	// game seats.
 	Players int
@@ -89,7 +92,7 @@ type runner struct {
 }
 
 func newRun(ctx context.Context, cfg RunConfig) (*runner, error) {
-	spec, err := engine.Lookup(cfg.Game)
+	spec, err := engine.Lookup(engine.VariantGame(cfg.Game))
 	if err != nil {
 		return nil, err
 	}

@@ -16,6 +16,18 @@ type Codec struct {
 	Game       string
 	EncodeView func(engine.View) (*botpb.View, error)
 	DecodeView func(*botpb.View) (engine.View, error)
+	// ForOptions, when set, gives the decoder for a match played with options that
+	// change what a view means (another board). Without it, DecodeView serves every
+	// match whatever its options.
+	ForOptions func(engine.Options) (func(*botpb.View) (engine.View, error), error)
+}
+
+// Decoder is the view decoder for a match played with opts.
+func (c Codec) Decoder(opts engine.Options) (func(*botpb.View) (engine.View, error), error) {
+	if c.ForOptions == nil || len(opts) == 0 {
+		return c.DecodeView, nil
+	}
+	return c.ForOptions(opts)
 }
 
 var (

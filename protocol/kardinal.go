@@ -9,10 +9,19 @@ import (
 )
 
 // Kardinal und König's views travel as KardinalView (kardinal.proto). The board travels
-// by name; the registered game plays the default board, the only one a Go bot can be
-// given back.
+// by name in the view and in full once, as the match's "board" option at its start; a
+// Go bot decodes its views on that board, and a view naming another board is refused.
 func init() {
-	RegisterCodec(Codec{Game: "kardinal", EncodeView: encodeKardinal, DecodeView: decodeKardinal})
+	RegisterCodec(Codec{Game: "kardinal", EncodeView: encodeKardinal,
+		DecodeView: decodeKardinalOn(kardinal.DefaultBoard()), ForOptions: kardinalDecoder})
+}
+
+func kardinalDecoder(opts engine.Options) (func(*botpb.View) (engine.View, error), error) {
+	b, err := kardinal.BoardOf(opts)
+	if err != nil {
+		return nil, fmt.Errorf("kardinal: the match's board option: %w", err)
+	}
+	return decodeKardinalOn(b), nil
 }
 
 func encodeKardinal(ev engine.View) (*botpb.View, error) {
@@ -40,14 +49,18 @@ func encodeKardinal(ev engine.View) (*botpb.View, error) {
 	return &botpb.View{Game: &botpb.View_Kardinal{Kardinal: m}}, nil
 }
 
-func decodeKardinal(pv *botpb.View) (engine.View, error) {
+// decodeKardinalOn decodes views of matches played on board.
+func decodeKardinalOn(board *kardinal.Board) func(*botpb.View) (engine.View, error) {
+	return func(pv *botpb.View) (engine.View, error) { return decodeKardinal(pv, board) }
+}
+
+func decodeKardinal(pv *botpb.View, board *kardinal.Board) (engine.View, error) {
 	m := pv.GetKardinal()
 	if m == nil {
 		return nil, fmt.Errorf("kardinal: the view holds no KardinalView")
 	}
-	board := kardinal.DefaultBoard()
 	if m.Board != board.Name() {
-		return nil, fmt.Errorf("kardinal view: board %q, this bot knows only %q", m.Board, board.Name())
+		return nil, fmt.Errorf("kardinal view: board %q, but the match started on %q", m.Board, board.Name())
 	}
 	n := int(m.Players)
 	perSeat := [][]int32{m.HandSizes, m.MonasteriesLeft, m.AdvisorsLeft, m.Score}

@@ -12,8 +12,7 @@ import (
 
 	"github.com/arena-games/arena/engine"
 	"github.com/arena-games/arena/engine/ivanhoe"
-	_ "github.com/arena-games/arena/engine/kardinal"
-	_ "github.com/arena-games/arena/engine/ninjas"
+	"github.com/arena-games/arena/engine/kardinal"
 	"github.com/arena-games/arena/protocol/botpb"
 	"github.com/arena-games/arena/protocol/internal/benchpb"
 )
@@ -208,15 +207,26 @@ func BenchmarkTransport(b *testing.B) {
 }
 
 func TestEveryViewOfRandomGamesSurvivesTheWire(t *testing.T) {
-	for _, game := range []string{"ivanhoe", "kardinal", "ninjas"} {
-		t.Run(game, func(t *testing.T) {
+	island, err := os.ReadFile("../engine/kardinal/testdata/island.txt")
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		name, game string
+		opts       engine.Options
+	}{
+		{"ivanhoe", "ivanhoe", nil}, {"kardinal", "kardinal", nil}, {"ninjas", "ninjas", nil},
+		{"kardinal on another board", "kardinal", engine.Options{kardinal.OptionBoard: string(island)}},
+	} {
+		game := tc.game
+		t.Run(tc.name, func(t *testing.T) {
 			spec, err := engine.Lookup(game)
 			require.NoError(t, err)
 			codec, err := CodecFor(game)
 			require.NoError(t, err)
+			decode, err := codec.Decoder(tc.opts)
+			require.NoError(t, err)
 			for seed := uint64(1); seed <= 4; seed++ {
 				players := spec.MinPlayers + int(seed)%(spec.MaxPlayers-spec.MinPlayers+1)
-				g, err := engine.New(game, seed, players)
+				g, err := engine.NewWith(game, seed, players, tc.opts)
 				require.NoError(t, err)
 				rnd := engine.NewRand(seed)
 				for !g.Terminal() {
@@ -224,7 +234,7 @@ func TestEveryViewOfRandomGamesSurvivesTheWire(t *testing.T) {
 						want := g.View(s)
 						pv, err := codec.EncodeView(want)
 						require.NoError(t, err)
-						got, err := codec.DecodeView(pv)
+						got, err := decode(pv)
 						require.NoError(t, err)
 						if w, ok := want.(*ivanhoe.View); ok {
 							want = withEmptyDisplays(w)
@@ -271,7 +281,7 @@ func TestDecodeRejectsBadKardinalAndNinjasMessages(t *testing.T) {
 		t.Run("kardinal "+name, func(t *testing.T) {
 			m := kv()
 			mutate(m)
-			_, err := decodeKardinal(&botpb.View{Game: &botpb.View_Kardinal{Kardinal: m}})
+			_, err := decodeKardinal(&botpb.View{Game: &botpb.View_Kardinal{Kardinal: m}}, kardinal.DefaultBoard())
 			assert.Error(t, err)
 		})
 	}
@@ -292,7 +302,7 @@ func TestDecodeRejectsBadKardinalAndNinjasMessages(t *testing.T) {
 			assert.Error(t, err)
 		})
 	}
-	_, err = decodeKardinal(&botpb.View{})
+	_, err = decodeKardinal(&botpb.View{}, kardinal.DefaultBoard())
 	assert.Error(t, err)
 	_, err = decodeNinjas(&botpb.View{})
 	assert.Error(t, err)

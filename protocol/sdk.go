@@ -28,6 +28,9 @@ type Match struct {
 	// Seed is for the bot's own randomness in this match; the arena derives it from the
 	// deal so that runs repeat.
 	Seed uint64
+	// Options are the game's options (engine.Options: a board, a deck, in full); nil is
+	// the defaults. The views a policy gets are already decoded with them.
+	Options engine.Options
 }
 
 // Outcome is how a match ended, for bots that implement Ender.
@@ -103,7 +106,7 @@ type botServer struct {
 type seatState struct {
 	mu     sync.Mutex
 	policy engine.Policy
-	codec  Codec
+	decode func(*botpb.View) (engine.View, error)
 	seat   int
 	opts   []engine.Option
 	events []engine.Event
@@ -114,12 +117,16 @@ func (s *botServer) StartMatch(_ context.Context, req *botpb.StartRequest) (*bot
 	if err != nil {
 		return nil, status.Error(codes.InvalidArgument, err.Error())
 	}
-	m := Match{ID: req.MatchId, Game: req.Game, Seat: int(req.Seat), Players: int(req.Players), Seed: req.Seed}
+	decode, err := codec.Decoder(req.Options)
+	if err != nil {
+		return nil, status.Error(codes.InvalidArgument, err.Error())
+	}
+	m := Match{ID: req.MatchId, Game: req.Game, Seat: int(req.Seat), Players: int(req.Players), Seed: req.Seed, Options: req.Options}
 	p, err := s.callNew(m)
 	if err != nil {
 		return nil, status.Error(codes.Internal, err.Error())
 	}
-	s.matches.Store(matchKey{req.MatchId, req.Seat}, &seatState{policy: p, codec: codec, seat: int(req.Seat)})
+	s.matches.Store(matchKey{req.MatchId, req.Seat}, &seatState{policy: p, decode: decode, seat: int(req.Seat)})
 	return &botpb.StartReply{}, nil
 }
 
@@ -172,7 +179,7 @@ func (st *seatState) decide(req *botpb.DecideRequest) (choice int, err error) {
 			err = fmt.Errorf("the policy panicked: %v", r)
 		}
 	}()
-	view, err := st.codec.DecodeView(req.View)
+	view, err := st.decode(req.View)
 	if err != nil {
 		return 0, err
 	}

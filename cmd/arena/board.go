@@ -6,7 +6,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/arena-games/arena/engine"
 	"github.com/arena-games/arena/engine/kardinal"
 )
 
@@ -45,19 +44,4 @@ func loadBoard(path string) (*kardinal.Board, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return b, nil
-}
-
-// newGame starts a game by name; a board file applies to kardinal only.
-func newGame(game, boardFile string, seed uint64, players int) (engine.Game, error) {
-	if boardFile == "" {
-		return engine.New(game, seed, players)
-	}
-	if game != kardinal.Name {
-		return nil, fmt.Errorf("--board is for kardinal, not %s", game)
-	}
-	b, err := loadBoard(boardFile)
-	if err != nil {
-		return nil, err
-	}
-	return kardinal.NewOnBoard(b, seed, players)
 }

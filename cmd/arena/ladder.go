@@ -45,18 +45,18 @@ func ladderCommand() *cli.Command {
 					&cli.DurationFlag{Name: "refresh", Value: time.Minute, Usage: "how often the official ratings on the metrics are refitted"},
 					&cli.StringFlag{Name: "log-level", Value: "warn", Usage: "arena log level: trace, debug, info, warn, error"},
 					dbFlag(),
-				}, metricsFlags()...),
+				}, append(metricsFlags(), gameOptionFlags()...)...),
 				Action: ladderRun,
 			},
 			&cli.Command{
 				Name:  "standings",
 				Usage: "rank the ladder's bots: games, live Elo, official Elo with its 95% interval, score rate",
-				Flags: []cli.Flag{
-					&cli.StringFlag{Name: "game", Usage: "only this game (default: every game with recorded games)"},
+				Flags: append([]cli.Flag{
+					&cli.StringFlag{Name: "game", Usage: "only this game (default: every game with recorded games); with --board or --deck, only games played with that file"},
 					&cli.BoolFlag{Name: "json", Usage: "print JSON"},
 					&cli.BoolFlag{Name: "all", Usage: "also list retired versions"},
 					dbFlag(),
-				},
+				}, gameOptionFlags()...),
 				Action: ladderStandings,
 			},
 		),
@@ -67,10 +67,12 @@ func ladderRun(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return fmt.Errorf("ladder run takes no arguments, got %q", c.Args().First())
 	}
-	game := c.String("game")
-	if _, err := engine.Lookup(game); err != nil {
+	opts, err := gameOptions(c, c.String("game"))
+	if err != nil {
 		return err
 	}
+	// The ladder keeps a game played with options apart from the game on its defaults.
+	game := engine.Variant(c.String("game"), opts)
 	if c.IsSet("matches") && c.IsSet("for") {
 		return fmt.Errorf("choose one of --matches and --for")
 	}
@@ -94,7 +96,7 @@ func ladderRun(c *cli.Context) error {
 	}
 	log := hclog.New(&hclog.LoggerOptions{Name: "arena", Level: hclog.LevelFromString(c.String("log-level")), Output: c.App.ErrWriter})
 	player := &ladder.ArenaPlayer{Launch: ladder.StoreLauncher(st.Dir(), builtinLaunch), Clock: clock, MaxRestarts: restarts,
-		ReplayDir: filepath.Join(st.Dir(), "replays"), Logger: log}
+		ReplayDir: filepath.Join(st.Dir(), "replays"), Logger: log, Options: opts}
 
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -193,17 +195,25 @@ func ladderStandings(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return fmt.Errorf("ladder standings takes no arguments, got %q", c.Args().First())
 	}
-	if g := c.String("game"); g != "" {
-		if _, err := engine.Lookup(g); err != nil {
+	game := c.String("game")
+	for _, name := range optionNames() {
+		if game == "" && c.IsSet(name) {
+			return fmt.Errorf("--%s needs --game", name)
+		}
+	}
+	if game != "" {
+		opts, err := gameOptions(c, game)
+		if err != nil {
 			return err
 		}
+		game = engine.Variant(game, opts)
 	}
 	st, err := openLadder(c)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	tables, err := ladder.Standings(c.Context, st, c.String("game"), ladder.StandingsOptions{Retired: c.Bool("all")})
+	tables, err := ladder.Standings(c.Context, st, game, ladder.StandingsOptions{Retired: c.Bool("all")})
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	_ "github.com/arena-games/arena/games" // every game, registered
 	"github.com/arena-games/arena/protocol/sandbox"
 
 	// The games the arena knows register themselves.

@@ -78,7 +78,10 @@ func TestBadInputGivesOneLineAndFailure(t *testing.T) {
 		{[]string{"nosuch"}, `unknown command "nosuch"`},
 		{[]string{"board", "--file", "/no/such/board"}, "no such file"},
 		{[]string{"board", "--file", "main.go"}, "main.go:"},
-		{[]string{"play", "--game", "ivanhoe", "--board", "x"}, "--board is for kardinal"},
+		{[]string{"play", "--game", "ivanhoe", "--board", "x"}, `--board: ivanhoe takes no option "board" (it takes none)`},
+		{[]string{"play", "--game", "kardinal", "--board", "main.go"}, "--board main.go: kardinal: board line"},
+		{[]string{"play", "--game", "kardinal", "--board", "/no/such/board"}, "--board: open /no/such/board: no such file"},
+		{[]string{"play", "--game", "ninjas", "--deck", "main.go"}, "--deck main.go: ninjas: deck line"},
 	} {
 		cmd := exec.Command(bin, tc.args...)
 		var stderr, stdout bytes.Buffer

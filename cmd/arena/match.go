@@ -41,7 +41,7 @@ func matchCommand() *cli.Command {
 			&cli.BoolFlag{Name: "json", Usage: "print the report as JSON"},
 			&cli.StringFlag{Name: "sprt", Usage: "elo0,elo1[,alpha,beta]: stop when a sequential test of the first bot against the second decides (normalized Elo bounds, as fishtest)"},
 			&cli.StringFlag{Name: "log-level", Value: "warn", Usage: "arena log level: trace, debug, info, warn, error"},
-		}, append(metricsFlags(), sandboxFlags()...)...),
+		}, append(append(metricsFlags(), sandboxFlags()...), gameOptionFlags()...)...),
 		Action: runMatch,
 	}
 }
@@ -50,7 +50,8 @@ func runMatch(c *cli.Context) error {
 	if c.NArg() < 1 {
 		return fmt.Errorf("match needs one bot per seat, e.g. `arena match random random`")
 	}
-	if _, err := engine.Lookup(c.String("game")); err != nil {
+	opts, err := gameOptions(c, c.String("game"))
+	if err != nil {
 		return err
 	}
 	entrants, err := resolveBots(c.Args().Slice())
@@ -73,7 +74,7 @@ func runMatch(c *cli.Context) error {
 	log := hclog.New(&hclog.LoggerOptions{Name: "arena", Level: hclog.LevelFromString(c.String("log-level")), Output: c.App.ErrWriter})
 	progress := newProgress(c.App.ErrWriter)
 	cfg := arena.Config{
-		Game: c.String("game"), Entrants: entrants, Games: c.Int("games"), Seed: c.Uint64("seed"), Parallel: c.Int("jobs"),
+		Game: c.String("game"), Options: opts, Entrants: entrants, Games: c.Int("games"), Seed: c.Uint64("seed"), Parallel: c.Int("jobs"),
 		Clock: arena.Clock{Decision: c.Duration("decision"), Bank: c.Duration("bank"), Startup: c.Duration("startup"),
 			Shutdown: c.Duration("shutdown"), Grace: c.Duration("grace"), Match: c.Duration("match-time")},
 		MaxRestarts: c.Int("max-restarts"), ReplayDir: replays, Logger: log, OnMatch: progress.match,

@@ -16,18 +16,21 @@ func playCommand() *cli.Command {
 		Name:      "play",
 		Usage:     "play one seeded game in-process between built-in random players and print its log",
 		ArgsUsage: " ",
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "game", Value: "ivanhoe", Usage: "the game: " + fmt.Sprint(engine.Names())},
 			&cli.IntFlag{Name: "players", Aliases: []string{"p"}, Value: 4, Usage: "number of seats"},
 			&cli.Uint64Flag{Name: "seed", Aliases: []string{"s"}, Value: 1, Usage: "seed of the deal and of the random players"},
 			&cli.BoolFlag{Name: "hidden", Usage: "also print what only some seats see (drawn cards, stolen cards)"},
-			&cli.StringFlag{Name: "board", Usage: "kardinal: a board file to play on instead of the default board"},
-		},
+		}, gameOptionFlags()...),
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return fmt.Errorf("play takes no arguments, got %q", c.Args().First())
 			}
-			g, err := newGame(c.String("game"), c.String("board"), c.Uint64("seed"), c.Int("players"))
+			opts, err := gameOptions(c, c.String("game"))
+			if err != nil {
+				return err
+			}
+			g, err := engine.NewWith(c.String("game"), c.Uint64("seed"), c.Int("players"), opts)
 			if err != nil {
 				return err
 			}

@@ -22,7 +22,9 @@
 //     (R8): no action card and no withdrawing before the first card.
 //   - Action cards are listed only where they change the state (R12). Dodge, Retreat and
 //     Outwit list display positions, but two positions holding the same kind next to each
-//     other give the same result and are listed once.
+//     other give the same result and are listed once. An Outwit of two equal cards is
+//     listed only if it reorders a display (a run of equal cards reaching both tops would
+//     come back as it was).
 //   - Outwit needs an unshielded opponent (R22 with R13), so an opponent's Shield can
 //     never be taken by it; one's own Shield can be given away.
 //   - A starter who cannot name a colour reveals the hand (R7); the rotation goes on until

@@ -20,11 +20,12 @@ const (
 	maxFailedStarts = 1000
 )
 
-func init() {
-	engine.Register(engine.Spec{
+// Spec is the game's entry for the registry (package games registers it).
+func Spec() engine.Spec {
+	return engine.Spec{
 		Name: "ivanhoe", MinPlayers: MinPlayers, MaxPlayers: MaxPlayers, MaxDecisions: MaxDecisions,
 		New: func(seed uint64, players int) (engine.Game, error) { return New(seed, players) },
-	})
+	}
 }
 
 type display struct {

@@ -324,8 +324,19 @@ func (g *Game) swapLegal(s, t, mp, tp int, mc, tc Card) bool {
 	if mc == Maiden && maidenElsewhere(dt, tp) {
 		return false
 	}
-	if mp >= 0 && tp >= 0 && mc == tc && mp == int(ds.n)-1 && tp == int(dt.n)-1 {
-		return false // the same card on top of both displays: nothing would change
+	// Equal cards whose runs both reach the top change nothing (R12): each display loses
+	// a card of the run and gets the same kind back on top. Shield and Stunned have one
+	// holder each, so two face-up cards of one kind are always display cards.
+	return mc != tc || !runToTop(ds, mp) || !runToTop(dt, tp)
+}
+
+// runToTop reports whether every card of d from position pos to the top is d's card at
+// pos: then taking that card and putting its kind back on top leaves d as it was.
+func runToTop(d *display, pos int) bool {
+	for i := pos + 1; i < int(d.n); i++ {
+		if d.cards[i] != d.cards[pos] {
+			return false
+		}
 	}
 	return true
 }

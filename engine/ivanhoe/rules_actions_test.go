@@ -280,3 +280,69 @@ func TestR28_ResultRanksTheWinnerFirstThenByTokensWithTies(t *testing.T) {
 	assert.Equal(t, []int{2, 2, 1, 4}, r.Score)
 	assert.False(t, r.Adjudicated)
 }
+
+func TestR12_OutwitNeverOffersASwapOfEqualCardsThatChangesNothing(t *testing.T) {
+	g := fixture(t, 2)
+	turnOf(g, 0, Red)
+	lay(t, g, 0, Red3, Red4, Red4)
+	lay(t, g, 1, Red5, Red4)
+	deal(t, g, 0, Outwit)
+	assert.False(t, has(g, action(Outwit, 1, 1, 1)), "my red 4 for their red 4 leaves both displays as they were")
+	assert.True(t, has(g, action(Outwit, 1, 1, 0)), "my red 4 for their red 5 changes both")
+	assert.True(t, has(g, action(Outwit, 1, 0, 1)), "my red 3 for their red 4 changes both")
+
+	// An equal swap that reorders one display changes something, so it stays legal.
+	h := fixture(t, 2)
+	turnOf(h, 0, Red)
+	lay(t, h, 0, Red4, Red4, Red3)
+	lay(t, h, 1, Red5, Red4)
+	deal(t, h, 0, Outwit)
+	do(t, h, action(Outwit, 1, 0, 1))
+	assert.Equal(t, []Card{Red4, Red3, Red4}, h.disp[0].slice())
+	assert.Equal(t, []Card{Red5, Red4}, h.disp[1].slice())
+}
+
+// TestR12_NoOutwitOptionInRandomGamesLeavesBothDisplaysUnchanged plays every Outwit option
+// offered in seeded random games on a copy and checks that it changed a display or who
+// holds Shield or Stunned.
+func TestR12_NoOutwitOptionInRandomGamesLeavesBothDisplaysUnchanged(t *testing.T) {
+	games := 400
+	if testing.Short() {
+		games = 100
+	}
+	tried := 0
+	for i := 0; i < games; i++ {
+		players := MinPlayers + i%(MaxPlayers-MinPlayers+1)
+		g, err := New(uint64(7000+i), players)
+		require.NoError(t, err)
+		r := engine.NewRand(uint64(i))
+		for !g.Terminal() {
+			for _, o := range g.Options() {
+				if OptionKind(o.Kind) == PlayAction && Card(o.A) == Outwit {
+					requireOutwitChanges(t, g, o)
+					tried++
+				}
+			}
+			require.NoError(t, g.Apply(r.Intn(len(g.Options()))))
+		}
+	}
+	t.Logf("%d Outwit options played", tried)
+	assert.Greater(t, tried, 100, "too few Outwit options to mean anything")
+}
+
+// requireOutwitChanges plays o on a copy of g, lets any Ivanhoe holder decline, and
+// requires that the displays or the Shield and Stunned holders changed.
+func requireOutwitChanges(t *testing.T, g *Game, o engine.Option) {
+	t.Helper()
+	w := g.Clone().(*Game)
+	i, ok := engine.Find(w, o)
+	require.True(t, ok)
+	require.NoError(t, w.Apply(i))
+	for w.phase == PhaseReaction {
+		j, ok := engine.Find(w, option(LetStand))
+		require.True(t, ok)
+		require.NoError(t, w.Apply(j))
+	}
+	same := w.disp == g.disp && w.shield == g.shield && w.stunned == g.stunned
+	require.False(t, same, "decision %d: %q changed nothing", g.decisions, g.Describe(o))
+}

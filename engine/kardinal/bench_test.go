@@ -2,6 +2,7 @@ package kardinal
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/arena-games/arena/engine"
@@ -55,5 +56,16 @@ func BenchmarkClone(b *testing.B) {
 	}
 	for i := 0; i < b.N; i++ {
 		_ = g.Clone()
+	}
+}
+
+// BenchmarkLoadBoard is the cost of reading a board file: what starting a game with a
+// board option adds when the options are not prepared once (engine.NewWith).
+func BenchmarkLoadBoard(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := LoadBoard(strings.NewReader(defaultBoardText)); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

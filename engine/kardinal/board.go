@@ -8,6 +8,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/arena-games/arena/engine"
 )
 
 // Board limits: the state keeps per-space arrays of MaxSpaces entries, and a space's
@@ -47,6 +49,9 @@ type Board struct {
 	alliances []Alliance
 	allied    [NumCountries][NumCountries]bool
 	order     [NumCountries]Country
+	// digest sums the board's contents (not its comments or name), so that the same
+	// position on two boards hashes apart (Game.Hash).
+	digest uint64
 }
 
 // Name is the board's name line.
@@ -259,7 +264,9 @@ func LoadBoard(r io.Reader) (*Board, error) {
 		b.allied[al.a.A][al.a.B] = true
 		b.allied[al.a.B][al.a.A] = true
 	}
-	var crossed [NumCountries][NumCountries]bool
+	// Roads and alliances are independent (ruling of 2026-11-23): the rulebook puts
+	// alliance spaces on land and sea borders, so an alliance may join countries no road
+	// joins (a sea border) and a road may cross a border that carries no alliance.
 	for _, r := range roads {
 		for _, end := range [2]int{r.a, r.b} {
 			if _, ok := spaces[end]; !ok {
@@ -267,10 +274,6 @@ func LoadBoard(r io.Reader) (*Board, error) {
 			}
 		}
 		x, y := r.a-1, r.b-1
-		cx, cy := b.country[x], b.country[y]
-		if cx != cy && !b.allied[cx][cy] {
-			return nil, fmt.Errorf("board line %d: road %d-%d joins %s and %s, which share no alliance border", r.line, r.a, r.b, cx, cy)
-		}
 		for _, z := range b.Roads(x) {
 			if int(z) == y {
 				return nil, fmt.Errorf("board line %d: duplicate road %d-%d", r.line, r.a, r.b)
@@ -285,15 +288,27 @@ func LoadBoard(r io.Reader) (*Board, error) {
 		b.degree[x]++
 		b.roads[y][b.degree[y]] = uint8(x)
 		b.degree[y]++
-		crossed[cx][cy], crossed[cy][cx] = true, true
-	}
-	for _, al := range alliances {
-		if !crossed[al.a.A][al.a.B] {
-			return nil, fmt.Errorf("board line %d: alliance %d joins %s and %s, which share no road", al.line, al.a.Number, al.a.A, al.a.B)
-		}
 	}
 	copy(b.order[:], order)
+	b.digest = b.contentDigest()
 	return b, nil
+}
+
+func (b *Board) contentDigest() uint64 {
+	h := engine.NewHasher()
+	h.Int(b.spaces)
+	for s := 0; s < b.spaces; s++ {
+		h.Byte(uint8(b.country[s]))
+		h.Bytes(b.Roads(s))
+	}
+	for _, a := range b.alliances {
+		h.Byte(uint8(a.A))
+		h.Byte(uint8(a.B))
+	}
+	for _, c := range b.order {
+		h.Byte(uint8(c))
+	}
+	return h.Sum()
 }
 
 // String prints the board for people: countries with their spaces, the roads of every

@@ -36,12 +36,15 @@
 // Lothringen, Schwaben, Franken, Bayern, Italien). LoadBoard rejects, naming the line:
 // a missing header or another version, unknown directives and countries, duplicate or
 // missing space numbers, a country without spaces, a road to a space that does not
-// exist, to itself or twice, more than MaxRoads roads at a space, a road between
-// countries that share no alliance border, an alliance between countries no road
-// joins, duplicate or missing alliance numbers, and a scoring line that does not name
-// every country once. The default board is a reconstruction (its header says so): 53
-// spaces with the counts of the rulings page, the fifteen alliances in the rulings'
-// order, every space with 2 to 4 roads.
+// exist, to itself or twice, more than MaxRoads roads at a space, an alliance of a
+// country with itself or repeated, duplicate or missing alliance numbers, and a
+// scoring line that does not name every country once. Roads and alliances are
+// independent: the rulebook puts alliance spaces on land and sea borders, so an
+// alliance may join countries no road joins (a sea border), and a road may cross a
+// border without an alliance. The default board is a reconstruction (its header says
+// so): 53 spaces with the counts of the rulings page, the fifteen alliances in the
+// rulings' order, every space with 2 to 4 roads, every road inside a country or across
+// an alliance border, and a road across every alliance border.
 //
 // # Where the rules are silent
 //

@@ -13,8 +13,10 @@ const Name = "kardinal"
 // MaxDecisions is the decision bound after which a game is adjudicated (K14).
 const MaxDecisions = 5000
 
-func init() {
-	engine.Register(engine.Spec{
+// Spec is the game's entry for the registry (package games registers it, with Options
+// and PrepareOptions).
+func Spec() engine.Spec {
+	return engine.Spec{
 		Name:         Name,
 		MinPlayers:   MinPlayers,
 		MaxPlayers:   MaxPlayers,
@@ -26,7 +28,7 @@ func init() {
 			}
 			return g, nil
 		},
-	})
+	}
 }
 
 // state is everything that makes up a position, as value arrays so that copying it is
@@ -536,6 +538,11 @@ func (g *Game) addPlacements(seat int, c Country) {
 func (g *Game) Hash() uint64 {
 	h := engine.NewHasher()
 	s := &g.state
+	if g.board.digest != defaultBoard.digest {
+		// Another board is part of the state. The default board adds nothing, so that
+		// replays recorded before boards were hashed still reproduce.
+		h.U64(g.board.digest)
+	}
 	h.Byte(uint8(s.players))
 	h.Byte(uint8(s.start))
 	h.Byte(uint8(s.toMove))

@@ -122,7 +122,12 @@ func invariantError(g *Game) error {
 // playRandom plays a seeded random game, checking the invariants after each decision,
 // and returns the decisions made.
 func playRandom(t testing.TB, seed uint64, players int) (*Game, []int) {
-	g, err := New(seed, players)
+	return playRandomOn(t, DefaultBoard(), seed, players)
+}
+
+// playRandomOn is playRandom on another board.
+func playRandomOn(t testing.TB, b *Board, seed uint64, players int) (*Game, []int) {
+	g, err := NewOnBoard(b, seed, players)
 	require.NoError(t, err)
 	r := engine.NewRand(seed ^ 0x9e3779b97f4a7c15)
 	var picks []int

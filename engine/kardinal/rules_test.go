@@ -42,11 +42,10 @@ func TestK1_PlayerCountsAndRemovedCards(t *testing.T) {
 		assert.Equal(t, tc.cards, total)
 		assert.Equal(t, FaceUpSize, g.faceUpSize())
 	}
-	spec, err := engine.Lookup("kardinal")
-	require.NoError(t, err)
+	spec := Spec()
 	assert.Equal(t, 3, spec.MinPlayers)
 	assert.Equal(t, 5, spec.MaxPlayers)
-	g, err := engine.New("kardinal", 3, 4)
+	g, err := spec.New(3, 4)
 	require.NoError(t, err)
 	assert.Equal(t, 4, g.Players())
 }
@@ -465,7 +464,6 @@ func TestK14_DecisionBound(t *testing.T) {
 	assert.Equal(t, []int{0, 2, 1}, r.Place)
 	assert.Equal(t, engine.NoSeat, g.ToMove())
 	assert.Empty(t, g.Options())
-	spec, _ := engine.Lookup("kardinal")
-	assert.Equal(t, MaxDecisions, spec.MaxDecisions)
+	assert.Equal(t, MaxDecisions, Spec().MaxDecisions)
 	assert.Equal(t, 5000, MaxDecisions)
 }

@@ -30,34 +30,10 @@ func TestChoice_BreakersOnlyWhileTheyHaveAnEffect(t *testing.T) {
 	}
 	g = table{players: 2, hands: [][]Kind{hand(Ladder, Ladder, Soldier, Soldier), hand(Soldier)}, forts: [][]Kind{nil, {Castle}}}.build(t)
 	play(t, g, 0, attack(Ladder, 1))
-	play(t, g, 1, decline())
 	assert.False(t, legal(g, attack(Ladder, 1)), "one Ladder a turn")
 	play(t, g, 0, attack(Soldier, 1))
 	play(t, g, 1, respond(Soldier))
 	assert.True(t, legal(g, attack(Soldier, 1)), "the Ladder stands for the rest of the turn")
-}
-
-func TestChoice_ValueCardsAndTraitorsAnswerOnlyValueCards(t *testing.T) {
-	defender := hand(Peasant, King, Traitor, Executioner, Minstrel, Princess)
-	cases := []struct {
-		attack Kind
-		forts  []Kind
-		want   []engine.Option
-	}{
-		{Ninja, nil, []engine.Option{decline(), respond(Minstrel), respond(Executioner)}},
-		{Dragon, nil, []engine.Option{decline(), respond(Minstrel), respond(Princess), respond(Executioner)}},
-		{Archer, []Kind{Archer}, []engine.Option{decline(), respond(Minstrel), respond(Executioner)}},
-		{Catapult, []Kind{Castle}, []engine.Option{decline(), respond(Minstrel)}},
-		{Ladder, []Kind{Castle}, []engine.Option{decline(), respond(Minstrel)}},
-		{Soldier, nil, []engine.Option{decline(), respondN(Peasant, 1), respond(King), respond(Minstrel), respond(Executioner), respond(Traitor)}},
-	}
-	for _, c := range cases {
-		t.Run(c.attack.String(), func(t *testing.T) {
-			g := table{players: 2, hands: [][]Kind{hand(c.attack), defender}, forts: [][]Kind{nil, c.forts}}.build(t)
-			play(t, g, 0, attack(c.attack, 1))
-			assert.Equal(t, c.want, g.Options())
-		})
-	}
 }
 
 func TestChoice_AJesterPlaysAlone(t *testing.T) {

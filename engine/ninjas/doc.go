@@ -21,23 +21,26 @@
 // Each has a test named TestChoice_... (choices_test.go), or is a case of the ruling's
 // test it refines.
 //
-//   - Every response decision and every seat of a Highwayman window is asked, even when
-//     the seat holds nothing it could play (its only option then is to decline). Which
-//     seat decides thus depends only on public facts, and a bot learns nothing about a
-//     hand from whom the engine waits for.
+//   - Every response decision (to any attack card but a Ladder or a Catapult, N8a) and
+//     every seat of a Highwayman window is asked, even when the seat holds nothing it
+//     could play (its only option then is to decline). Which seat decides thus depends
+//     only on public facts, and a bot learns nothing about a hand from whom the engine
+//     waits for.
 //   - Archer, Ladder and Catapult are legal attack cards only while they have an effect:
 //     an Archer against a standing Archer, a Catapult against a Castle, a Ladder against
 //     a Castle without an Archer and only once a turn. They may follow other attack
 //     cards of the turn; since no value card passes a Castle or an Archer, they still come
 //     before any attack card that needs them ("at the start of an attack").
-//   - Every attack card, fortification breakers included, gets its response decision,
-//     and responses take effect before the card does (the rulebook's Executioner against a
-//     Dragon). A Minstrel answers any attack card (so it saves a Castle from a Catapult);
-//     an Executioner any but a Ladder or a Catapult (so it may kill an attacking Archer).
-//   - Value cards (Peasants, Soldier, Knight, King) answer only value cards, and a
-//     Traitor turns only value cards: Ninja and Dragon are answered only by their enemies
-//     (Executioner; Princess for the Dragon) and a Minstrel; Archer, Ladder and Catapult
-//     have no attack value to turn.
+//   - Which response answers which attack card follows the cards' lists of enemies
+//     (N8a, responses_test.go): value cards are answered by every response (a Princess
+//     only a Knight), a Ninja only by an Executioner, a Dragon only by an Executioner or
+//     a Princess. Ladder and Catapult cannot be answered, so they get no response
+//     decision and act at once; the defender answers the card that follows them.
+//     Responses take effect before the card does (the rulebook's Executioner against a
+//     Dragon).
+//   - The rulings name no list for an attacking Archer, so the response cards' wording
+//     holds: a Minstrel or an Executioner answers it (the Executioner spares only Ladders
+//     and Catapults); a Traitor has no attack value to turn, a value card none to meet.
 //   - A Jester always plays alone, as one card: it does not join a revolt of Peasants.
 //   - At most one Minstrel stands in a kingdom. A Minstrel is discarded at the start of
 //     its owner's next turn, whichever way it came (fortify, or a response, including an

@@ -38,8 +38,9 @@ const decisionsPerTurn = 861
 // first; the engine adjudicates at this bound too, as a second guard.
 const MaxDecisions = MaxTurns * decisionsPerTurn
 
-func init() {
-	engine.Register(engine.Spec{
+// Spec is the game's entry for the registry (package games registers it).
+func Spec() engine.Spec {
+	return engine.Spec{
 		Name:         "ninjas",
 		MinPlayers:   MinPlayers,
 		MaxPlayers:   MaxPlayers,
@@ -51,7 +52,7 @@ func init() {
 			}
 			return g, nil
 		},
-	})
+	}
 }
 
 // attackCard is the attack card in play: the kind it plays as, whether it is a Jester
@@ -353,6 +354,10 @@ func (g *Game) playAttack(k Kind, target, count int, jester bool) {
 	g.att = attackCard{kind: k, jester: jester, count: uint8(count)}
 	g.hit = target
 	g.emit(EvAttack, engine.Everyone, s, int(k), target, count|flag(jester))
+	if unanswered(k) {
+		g.resolve(0)
+		return
+	}
 	g.phase = PhaseRespond
 }
 
@@ -617,20 +622,47 @@ func (g *Game) attackable(k Kind, target int) bool {
 	return k.IsValue() && !archer && (!castle || ladder)
 }
 
-// respondable reports whether seat may answer the pending attack card with kind k.
+// respondable reports whether seat may answer the pending attack card with kind k: the
+// attack card's list of enemies (N8a), and at most one standing Minstrel.
 func (g *Game) respondable(k Kind, seat int) bool {
-	a := g.att.kind
-	switch k {
-	case Minstrel:
-		return g.forts[seat][FortMinstrel] == NoKind
-	case Princess:
-		return a == Knight || a == Dragon
-	case Executioner:
-		return a != Ladder && a != Catapult
+	if k == Minstrel && g.forts[seat][FortMinstrel] != NoKind {
+		return false
 	}
-	// Traitor and the value cards answer only value cards (see the package doc).
-	return a.IsValue()
+	return answeredBy[g.att.kind].has(k)
 }
+
+// kindSet is a set of card kinds, one bit per kind.
+type kindSet uint32
+
+func kinds(ks ...Kind) kindSet {
+	var s kindSet
+	for _, k := range ks {
+		s |= 1 << k
+	}
+	return s
+}
+
+func (s kindSet) has(k Kind) bool { return k < NumKinds && s&(1<<k) != 0 }
+
+// valueAnswers are the responses to a value card: all of them but the Princess (N8a).
+var valueAnswers = kinds(Peasant, Soldier, Knight, King, Minstrel, Executioner, Traitor)
+
+// answeredBy is, per attack card, the responses its "Enemigos" list allows (N8a). Ladder
+// and Catapult are answered by nothing: they get no response decision (see playAttack).
+// The rulings name no list for an attacking Archer, so the general wording of the
+// response cards holds there: a Minstrel or an Executioner (the Executioner's card spares
+// only Ladders and Catapults; a Traitor has no attack value to turn).
+var answeredBy = [NumKinds]kindSet{
+	Peasant: valueAnswers, Soldier: valueAnswers, King: valueAnswers,
+	Knight: valueAnswers | kinds(Princess),
+	Ninja:  kinds(Executioner),
+	Dragon: kinds(Executioner, Princess),
+	Archer: kinds(Minstrel, Executioner),
+}
+
+// unanswered reports the attack cards that cannot be answered themselves (N8a): they act
+// at once, and the defender answers the attack card that follows them.
+func unanswered(k Kind) bool { return k == Ladder || k == Catapult }
 
 func (g *Game) listOptions() {
 	g.opts = g.opts[:0]

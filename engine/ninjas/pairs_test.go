@@ -94,7 +94,11 @@ func TestFortificationAgainstEveryAttack(t *testing.T) {
 					}
 					before := g.discard
 					play(t, g, 0, o)
-					play(t, g, 1, decline())
+					if unanswered(k) {
+						require.Equal(t, 0, g.ToMove(), "a Ladder or a Catapult gets no response (N8a)")
+					} else {
+						play(t, g, 1, decline())
+					}
 					taken := want.taken
 					if taken == value {
 						taken = strength
@@ -125,18 +129,13 @@ func TestFortificationAgainstEveryAttack(t *testing.T) {
 	}
 }
 
-// TestChoice_BreakersAreAnsweredBeforeTheyAct: every attack card gets its response, and
-// a Minstrel saves the Castle from a Catapult; an Executioner may kill an attacking
-// Archer but not a Ladder.
-func TestChoice_BreakersAreAnsweredBeforeTheyAct(t *testing.T) {
-	g := table{players: 2, hands: [][]Kind{hand(Catapult), hand(Minstrel, Executioner)}, forts: [][]Kind{nil, {Castle}}}.build(t)
-	play(t, g, 0, attack(Catapult, 1))
-	assert.Equal(t, []engine.Option{decline(), respond(Minstrel)}, g.Options())
-	play(t, g, 1, respond(Minstrel))
-	assert.Equal(t, Castle, g.forts[1][FortCastle])
-
-	g = table{players: 2, hands: [][]Kind{hand(Archer), hand(Executioner)}, forts: [][]Kind{nil, {Archer}}}.build(t)
+// TestChoice_AnAttackingArcherIsAnsweredByAnExecutionerOrAMinstrel: the rulings name
+// no list of enemies for an attacking Archer, so the response cards' own wording holds:
+// an Executioner kills it (only Ladders and Catapults are spared) and ends the turn.
+func TestChoice_AnAttackingArcherIsAnsweredByAnExecutionerOrAMinstrel(t *testing.T) {
+	g := table{players: 2, hands: [][]Kind{hand(Archer), hand(Executioner, Minstrel, Traitor, King)}, forts: [][]Kind{nil, {Archer}}}.build(t)
 	play(t, g, 0, attack(Archer, 1))
+	assert.Equal(t, []engine.Option{decline(), respond(Minstrel), respond(Executioner)}, g.Options())
 	play(t, g, 1, respond(Executioner))
 	assert.Equal(t, Archer, g.forts[1][FortArcher])
 	assert.Equal(t, 1, g.turnSeat)

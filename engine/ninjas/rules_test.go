@@ -59,9 +59,8 @@ func TestN1_DefaultDeckIsTheRulingsTableAndReplaceable(t *testing.T) {
 			_, err := New(1, p)
 			require.Error(t, err)
 		}
-		_, err := engine.New("ninjas", 1, 7)
-		require.Error(t, err)
-		g, err := engine.New("ninjas", 1, 6)
+		require.Error(t, Spec().CheckPlayers(7))
+		g, err := Spec().New(1, 6)
 		require.NoError(t, err)
 		assert.Equal(t, 6, g.Players())
 	})
@@ -201,7 +200,6 @@ func TestN7_TheArcherFallsBeforeTheCastle(t *testing.T) {
 		assert.False(t, legal(g, attack(Soldier, 1)), "the Castle still stands")
 		assert.True(t, legal(g, attack(Dragon, 1)), "no Archer now")
 		play(t, g, 0, attack(Ladder, 1))
-		play(t, g, 1, decline())
 		assert.True(t, legal(g, attack(Soldier, 1)), "over the Ladder")
 		assert.False(t, legal(g, attack(Ladder, 1)), "one Ladder is enough")
 		play(t, g, 0, attack(Soldier, 1))
@@ -213,7 +211,6 @@ func TestN7_TheArcherFallsBeforeTheCastle(t *testing.T) {
 	t.Run("a Catapult takes the Castle and the Archer on it", func(t *testing.T) {
 		g := build(t)
 		play(t, g, 0, attack(Catapult, 1))
-		play(t, g, 1, decline())
 		assert.Equal(t, [NumForts]Kind{NoKind, NoKind, NoKind}, g.forts[1])
 		assert.True(t, legal(g, attack(Soldier, 1)))
 	})
@@ -306,8 +303,7 @@ func TestN9_ResponseCards(t *testing.T) {
 	t.Run("an Executioner ends the turn; what was destroyed stays destroyed", func(t *testing.T) {
 		g := table{players: 2, hands: [][]Kind{hand(Catapult, King), hand(Executioner)}, forts: [][]Kind{nil, {Castle}}}.build(t)
 		play(t, g, 0, attack(Catapult, 1))
-		assert.False(t, legal(g, respond(Executioner)), "no Executioner against a Catapult")
-		play(t, g, 1, decline())
+		require.Equal(t, 0, g.ToMove(), "no response at all to a Catapult (N8a)")
 		play(t, g, 0, attack(King, 1))
 		play(t, g, 1, respond(Executioner))
 		assert.Equal(t, 5, g.Gems(1))
@@ -447,7 +443,6 @@ func TestN11_Jester(t *testing.T) {
 		play(t, g, 0, stop())
 		assert.False(t, legal(g, attack(Soldier, 0)))
 		play(t, g, 1, attack(Catapult, 0))
-		play(t, g, 0, decline())
 		assert.Equal(t, uint8(1), g.discard[Jester])
 	})
 	t.Run("a Jester named anything answers as that card", func(t *testing.T) {
@@ -506,8 +501,7 @@ func TestN13_TheTurnBoundAdjudicatesByGems(t *testing.T) {
 	assert.Equal(t, engine.NoSeat, g.Winner())
 	assert.Equal(t, EvAdjudicated, EventKind(g.log[len(g.log)-1].Kind))
 
-	spec, err := engine.Lookup("ninjas")
-	require.NoError(t, err)
+	spec := Spec()
 	assert.Equal(t, MaxTurns*decisionsPerTurn, spec.MaxDecisions)
 	assert.Equal(t, 2, spec.MinPlayers)
 	assert.Equal(t, 6, spec.MaxPlayers)

@@ -259,14 +259,7 @@ func ninjasScoreResponse(v *ninjas.View, p ninjas.Play) float64 {
 	switch p.Card {
 	case ninjas.Minstrel, ninjas.Executioner:
 		saved = float64(take) + 0.5
-		switch att.Kind {
-		case ninjas.Catapult:
-			if v.Has(me, ninjas.FortCastle) {
-				saved += 0.9
-			}
-			if v.Has(me, ninjas.FortArcher) {
-				saved += 0.9
-			}
+		switch att.Kind { // a Catapult is never answered (N8a)
 		case ninjas.Archer:
 			saved += 0.9
 		case ninjas.Dragon:

@@ -91,8 +91,11 @@ type StartRequest struct {
 	Seed               uint64                 `protobuf:"varint,5,opt,name=seed,proto3" json:"seed,omitempty"`                                                         // a seed for the bot's own randomness in this match
 	DecisionDeadlineUs int64                  `protobuf:"varint,6,opt,name=decision_deadline_us,json=decisionDeadlineUs,proto3" json:"decision_deadline_us,omitempty"` // per-decision deadline
 	BankUs             int64                  `protobuf:"varint,7,opt,name=bank_us,json=bankUs,proto3" json:"bank_us,omitempty"`                                       // the whole match's time bank
-	unknownFields      protoimpl.UnknownFields
-	sizeCache          protoimpl.SizeCache
+	// The game's options for this match, each in full (a board file's text), by name:
+	// empty is the game's defaults. A bot decodes its views with them (another board).
+	Options       map[string]string `protobuf:"bytes,8,rep,name=options,proto3" json:"options,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *StartRequest) Reset() {
@@ -172,6 +175,13 @@ func (x *StartRequest) GetBankUs() int64 {
 		return x.BankUs
 	}
 	return 0
+}
+
+func (x *StartRequest) GetOptions() map[string]string {
+	if x != nil {
+		return x.Options
+	}
+	return nil
 }
 
 type StartReply struct {
@@ -765,7 +775,7 @@ var File_bot_proto protoreflect.FileDescriptor
 
 const file_bot_proto_rawDesc = "" +
 	"\n" +
-	"\tbot.proto\x12\farena.bot.v1\x1a\rivanhoe.proto\x1a\x0ekardinal.proto\x1a\fninjas.proto\x1a\x0etestgame.proto\"\xca\x01\n" +
+	"\tbot.proto\x12\farena.bot.v1\x1a\rivanhoe.proto\x1a\x0ekardinal.proto\x1a\fninjas.proto\x1a\x0etestgame.proto\"\xc9\x02\n" +
 	"\fStartRequest\x12\x19\n" +
 	"\bmatch_id\x18\x01 \x01(\tR\amatchId\x12\x12\n" +
 	"\x04game\x18\x02 \x01(\tR\x04game\x12\x12\n" +
@@ -773,7 +783,11 @@ const file_bot_proto_rawDesc = "" +
 	"\aplayers\x18\x04 \x01(\x05R\aplayers\x12\x12\n" +
 	"\x04seed\x18\x05 \x01(\x04R\x04seed\x120\n" +
 	"\x14decision_deadline_us\x18\x06 \x01(\x03R\x12decisionDeadlineUs\x12\x17\n" +
-	"\abank_us\x18\a \x01(\x03R\x06bankUs\"\f\n" +
+	"\abank_us\x18\a \x01(\x03R\x06bankUs\x12A\n" +
+	"\aoptions\x18\b \x03(\v2'.arena.bot.v1.StartRequest.OptionsEntryR\aoptions\x1a:\n" +
+	"\fOptionsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\f\n" +
 	"\n" +
 	"StartReply\"\x99\x02\n" +
 	"\rDecideRequest\x12\x19\n" +
@@ -843,7 +857,7 @@ func file_bot_proto_rawDescGZIP() []byte {
 }
 
 var file_bot_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_bot_proto_msgTypes = make([]protoimpl.MessageInfo, 9)
+var file_bot_proto_msgTypes = make([]protoimpl.MessageInfo, 10)
 var file_bot_proto_goTypes = []any{
 	(Ending)(0),           // 0: arena.bot.v1.Ending
 	(*StartRequest)(nil),  // 1: arena.bot.v1.StartRequest
@@ -855,31 +869,33 @@ var file_bot_proto_goTypes = []any{
 	(*Event)(nil),         // 7: arena.bot.v1.Event
 	(*EndRequest)(nil),    // 8: arena.bot.v1.EndRequest
 	(*EndReply)(nil),      // 9: arena.bot.v1.EndReply
-	(*IvanhoeView)(nil),   // 10: arena.bot.v1.IvanhoeView
-	(*KardinalView)(nil),  // 11: arena.bot.v1.KardinalView
-	(*NinjasView)(nil),    // 12: arena.bot.v1.NinjasView
-	(*TestGameView)(nil),  // 13: arena.bot.v1.TestGameView
+	nil,                   // 10: arena.bot.v1.StartRequest.OptionsEntry
+	(*IvanhoeView)(nil),   // 11: arena.bot.v1.IvanhoeView
+	(*KardinalView)(nil),  // 12: arena.bot.v1.KardinalView
+	(*NinjasView)(nil),    // 13: arena.bot.v1.NinjasView
+	(*TestGameView)(nil),  // 14: arena.bot.v1.TestGameView
 }
 var file_bot_proto_depIdxs = []int32{
-	5,  // 0: arena.bot.v1.DecideRequest.view:type_name -> arena.bot.v1.View
-	7,  // 1: arena.bot.v1.DecideRequest.events:type_name -> arena.bot.v1.Event
-	6,  // 2: arena.bot.v1.DecideRequest.options:type_name -> arena.bot.v1.Option
-	10, // 3: arena.bot.v1.View.ivanhoe:type_name -> arena.bot.v1.IvanhoeView
-	11, // 4: arena.bot.v1.View.kardinal:type_name -> arena.bot.v1.KardinalView
-	12, // 5: arena.bot.v1.View.ninjas:type_name -> arena.bot.v1.NinjasView
-	13, // 6: arena.bot.v1.View.testgame:type_name -> arena.bot.v1.TestGameView
-	0,  // 7: arena.bot.v1.EndRequest.endings:type_name -> arena.bot.v1.Ending
-	1,  // 8: arena.bot.v1.Bot.StartMatch:input_type -> arena.bot.v1.StartRequest
-	3,  // 9: arena.bot.v1.Bot.Match:input_type -> arena.bot.v1.DecideRequest
-	8,  // 10: arena.bot.v1.Bot.EndMatch:input_type -> arena.bot.v1.EndRequest
-	2,  // 11: arena.bot.v1.Bot.StartMatch:output_type -> arena.bot.v1.StartReply
-	4,  // 12: arena.bot.v1.Bot.Match:output_type -> arena.bot.v1.DecideReply
-	9,  // 13: arena.bot.v1.Bot.EndMatch:output_type -> arena.bot.v1.EndReply
-	11, // [11:14] is the sub-list for method output_type
-	8,  // [8:11] is the sub-list for method input_type
-	8,  // [8:8] is the sub-list for extension type_name
-	8,  // [8:8] is the sub-list for extension extendee
-	0,  // [0:8] is the sub-list for field type_name
+	10, // 0: arena.bot.v1.StartRequest.options:type_name -> arena.bot.v1.StartRequest.OptionsEntry
+	5,  // 1: arena.bot.v1.DecideRequest.view:type_name -> arena.bot.v1.View
+	7,  // 2: arena.bot.v1.DecideRequest.events:type_name -> arena.bot.v1.Event
+	6,  // 3: arena.bot.v1.DecideRequest.options:type_name -> arena.bot.v1.Option
+	11, // 4: arena.bot.v1.View.ivanhoe:type_name -> arena.bot.v1.IvanhoeView
+	12, // 5: arena.bot.v1.View.kardinal:type_name -> arena.bot.v1.KardinalView
+	13, // 6: arena.bot.v1.View.ninjas:type_name -> arena.bot.v1.NinjasView
+	14, // 7: arena.bot.v1.View.testgame:type_name -> arena.bot.v1.TestGameView
+	0,  // 8: arena.bot.v1.EndRequest.endings:type_name -> arena.bot.v1.Ending
+	1,  // 9: arena.bot.v1.Bot.StartMatch:input_type -> arena.bot.v1.StartRequest
+	3,  // 10: arena.bot.v1.Bot.Match:input_type -> arena.bot.v1.DecideRequest
+	8,  // 11: arena.bot.v1.Bot.EndMatch:input_type -> arena.bot.v1.EndRequest
+	2,  // 12: arena.bot.v1.Bot.StartMatch:output_type -> arena.bot.v1.StartReply
+	4,  // 13: arena.bot.v1.Bot.Match:output_type -> arena.bot.v1.DecideReply
+	9,  // 14: arena.bot.v1.Bot.EndMatch:output_type -> arena.bot.v1.EndReply
+	12, // [12:15] is the sub-list for method output_type
+	9,  // [9:12] is the sub-list for method input_type
+	9,  // [9:9] is the sub-list for extension type_name
+	9,  // [9:9] is the sub-list for extension extendee
+	0,  // [0:9] is the sub-list for field type_name
 }
 
 func init() { file_bot_proto_init() }
@@ -903,7 +919,7 @@ func file_bot_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_bot_proto_rawDesc), len(file_bot_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   9,
+			NumMessages:   10,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
