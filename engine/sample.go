@@ -22,29 +22,37 @@ type Sampler interface {
 	Sample(dst Game, view View, events []Event, r *Rand) (Game, error)
 }
 
+// MakeSampler returns a game's sampler for games played with opts (a deck, say; nil
+// is the defaults).
+type MakeSampler func(opts Options) (Sampler, error)
+
 var (
 	samplerMu sync.RWMutex
-	samplers  = map[string]Sampler{}
+	samplers  = map[string]MakeSampler{}
 )
 
-// RegisterSampler makes a game's sampler available by the game's name; game packages
+// RegisterSampler makes a game's samplers available by the game's name; game packages
 // call it from init.
-func RegisterSampler(game string, s Sampler) {
+func RegisterSampler(game string, mk MakeSampler) {
 	samplerMu.Lock()
 	defer samplerMu.Unlock()
-	samplers[game] = s
+	samplers[game] = mk
 }
 
-// SamplerFor finds the sampler of a registered game.
-func SamplerFor(game string) (Sampler, error) {
+// SamplerFor returns the sampler of a registered game played with opts.
+func SamplerFor(game string, opts Options) (Sampler, error) {
 	samplerMu.RLock()
-	defer samplerMu.RUnlock()
-	s, ok := samplers[game]
+	mk, ok := samplers[game]
+	samplerMu.RUnlock()
 	if !ok {
 		return nil, fmt.Errorf("game %q has no sampler", game)
 	}
-	return s, nil
+	return mk(opts)
 }
+
+// Always is the MakeSampler of a game whose options a sampler does not need (none, or
+// only ones every view carries).
+func Always(s Sampler) MakeSampler { return func(Options) (Sampler, error) { return s, nil } }
 
 // Pool is a multiset of cards as counts per kind: the cards a seat has not seen,
 // from which samplers deal the hidden hands and the draw pile. Drawing every card in

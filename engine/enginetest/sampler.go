@@ -14,16 +14,12 @@ import (
 // move) its options back; it plays on to a legal end; and a sample drawn from another
 // state the seat cannot tell apart (an earlier sample) with the same seed is the same
 // state, by Hash, so nothing hidden went in.
-func CheckSampler(t *testing.T, game string, players, games int) {
+func CheckSampler(t *testing.T, spec engine.Spec, s engine.Sampler, players, games int) {
 	t.Helper()
-	s, err := engine.SamplerFor(game)
-	if err != nil {
-		t.Fatal(err)
-	}
 	r := engine.NewRand(uint64(players))
 	checked := 0
 	for seed := 0; seed < games; seed++ {
-		g, err := engine.New(game, uint64(seed), players)
+		g, err := spec.New(uint64(seed), players)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -33,7 +29,7 @@ func CheckSampler(t *testing.T, game string, players, games int) {
 				if step%2 == 1 {
 					seat = g.ToMove()
 				}
-				checkOne(t, s, g, seat, r.Uint64())
+				checkOne(t, spec, s, g, seat, r.Uint64())
 				checked++
 				if t.Failed() {
 					t.Fatalf("game %d, decision %d, seat %d", seed, g.Decisions(), seat)
@@ -49,7 +45,7 @@ func CheckSampler(t *testing.T, game string, players, games int) {
 	}
 }
 
-func checkOne(t *testing.T, s engine.Sampler, g engine.Game, seat int, seed uint64) {
+func checkOne(t *testing.T, spec engine.Spec, s engine.Sampler, g engine.Game, seat int, seed uint64) {
 	t.Helper()
 	view := g.View(seat)
 	events := engine.EventsFor(nil, g.Log(), seat, 0)
@@ -93,20 +89,16 @@ func checkOne(t *testing.T, s engine.Sampler, g engine.Game, seat int, seed uint
 	if reused, err := s.Sample(b, view, events, &r2); err != nil || reused.Hash() != fresh.Hash() {
 		t.Fatalf("sampling into a used game differs from a fresh sample (%v)", err)
 	}
-	playOn(t, a, seed)
+	playOn(t, a, spec.MaxDecisions, seed)
 }
 
 // playOn plays g to its end at random: every Apply must succeed.
-func playOn(t *testing.T, g engine.Game, seed uint64) {
+func playOn(t *testing.T, g engine.Game, maxDecisions int, seed uint64) {
 	t.Helper()
 	r := engine.NewRand(seed)
-	spec, err := engine.Lookup(g.Name())
-	if err != nil {
-		t.Fatal(err)
-	}
 	for i := 0; !g.Terminal(); i++ {
 		n := len(g.Options())
-		if n == 0 || i > spec.MaxDecisions {
+		if n == 0 || i > maxDecisions {
 			t.Fatalf("the sample does not play on: %d options after %d decisions", n, i)
 		}
 		if err := g.Apply(r.Intn(n)); err != nil {
@@ -194,18 +186,14 @@ func Proportions(counts []int) []float64 {
 	return p
 }
 
-// EveryDecision plays seeded random games of the named game (players from the seed by
+// EveryDecision plays seeded random games of spec's game (players from the seed by
 // players) and calls check at every decision with the seat of the seed's choosing, its
-// events and a sample for it.
-func EveryDecision(t *testing.T, game string, games int, players func(seed int) int, check func(g, sample engine.Game, me int, events []engine.Event)) {
+// events and a sample for it by s.
+func EveryDecision(t *testing.T, spec engine.Spec, s engine.Sampler, games int, players func(seed int) int, check func(g, sample engine.Game, me int, events []engine.Event)) {
 	t.Helper()
-	s, err := engine.SamplerFor(game)
-	if err != nil {
-		t.Fatal(err)
-	}
 	for seed := 0; seed < games; seed++ {
 		n := players(seed)
-		g, err := engine.New(game, uint64(seed), n)
+		g, err := spec.New(uint64(seed), n)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -25,8 +25,6 @@ import (
 // number (it only bounds the game, R27); its random future is drawn from r.
 var Sampler engine.Sampler = sampler{}
 
-func init() { engine.RegisterSampler("ivanhoe", Sampler) }
-
 type sampler struct{}
 
 // knowledge is what one seat's events prove about the other hands.

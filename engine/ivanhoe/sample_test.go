@@ -10,7 +10,7 @@ import (
 
 func TestSampler(t *testing.T) {
 	for n := MinPlayers; n <= MaxPlayers; n++ {
-		t.Run(fmt.Sprintf("%dp", n), func(t *testing.T) { enginetest.CheckSampler(t, "ivanhoe", n, 12) })
+		t.Run(fmt.Sprintf("%dp", n), func(t *testing.T) { enginetest.CheckSampler(t, Spec(), Sampler, n, 12) })
 	}
 }
 
@@ -40,7 +40,7 @@ func TestSamplerDistribution(t *testing.T) {
 // keeps it.
 func TestSamplerProofsHold(t *testing.T) {
 	proofs, reactions := 0, 0
-	enginetest.EveryDecision(t, "ivanhoe", 60, func(seed int) int { return MinPlayers + seed%4 }, func(eg, s engine.Game, me int, events []engine.Event) {
+	enginetest.EveryDecision(t, Spec(), Sampler, 60, func(seed int) int { return MinPlayers + seed%4 }, func(eg, s engine.Game, me int, events []engine.Event) {
 		g, sg := eg.(*Game), s.(*Game)
 		var k knowledge
 		if err := k.read(me, g.players, events); err != nil {

@@ -15,8 +15,6 @@ import (
 // events and its random future is drawn from r; the board is the view's.
 var Sampler engine.Sampler = sampler{}
 
-func init() { engine.RegisterSampler(Name, Sampler) }
-
 type sampler struct{}
 
 // Sample builds a state from v (a *kardinal.View) and the seat's events.

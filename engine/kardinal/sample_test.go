@@ -10,7 +10,7 @@ import (
 
 func TestSampler(t *testing.T) {
 	for n := MinPlayers; n <= MaxPlayers; n++ {
-		t.Run(fmt.Sprintf("%dp", n), func(t *testing.T) { enginetest.CheckSampler(t, Name, n, 6) })
+		t.Run(fmt.Sprintf("%dp", n), func(t *testing.T) { enginetest.CheckSampler(t, Spec(), Sampler, n, 6) })
 	}
 }
 
@@ -34,7 +34,7 @@ func TestSamplerDistribution(t *testing.T) {
 // took) is true in the real game at every decision, and every sample keeps it.
 func TestSamplerProofsHold(t *testing.T) {
 	proofs := 0
-	enginetest.EveryDecision(t, Name, 30, func(seed int) int { return MinPlayers + seed%3 }, func(g, s engine.Game, me int, events []engine.Event) {
+	enginetest.EveryDecision(t, Spec(), Sampler, 30, func(seed int) int { return MinPlayers + seed%3 }, func(g, s engine.Game, me int, events []engine.Event) {
 		known, err := provenCards(me, g.Players(), events)
 		if err != nil {
 			t.Fatal(err)

@@ -8,7 +8,8 @@ import (
 )
 
 // Sampler is Of Knights and Ninjas' engine.Sampler for the default deck; NewSampler
-// makes one for another deck (a view does not name its deck). The distribution: every
+// makes one for another deck (a view does not name its deck), and MakeSampler one for
+// the deck option. The distribution: every
 // card the seat has not seen (not in its hand, the discard pile, a fortification, the
 // pending attack or a standing Ladder) is equally likely to be in any other hand or
 // anywhere in the draw pile, except the attack cards a Princess took into a hand
@@ -17,7 +18,18 @@ import (
 // seat's events and its random future is drawn from r.
 var Sampler engine.Sampler = NewSampler(DefaultDeck)
 
-func init() { engine.RegisterSampler("ninjas", Sampler) }
+// MakeSampler is the game's engine.MakeSampler: the sampler of the deck option.
+func MakeSampler(opts engine.Options) (engine.Sampler, error) {
+	text, ok := opts[OptionDeck]
+	if !ok {
+		return Sampler, nil
+	}
+	deck, err := ParseDeck(text)
+	if err != nil {
+		return nil, err
+	}
+	return NewSampler(deck), nil
+}
 
 // NewSampler is the sampler for games played with deck.
 func NewSampler(deck Deck) engine.Sampler { return sampler{deck: deck} }

@@ -10,7 +10,7 @@ import (
 
 func TestSampler(t *testing.T) {
 	for n := MinPlayers; n <= MaxPlayers; n++ {
-		t.Run(fmt.Sprintf("%dp", n), func(t *testing.T) { enginetest.CheckSampler(t, "ninjas", n, 10) })
+		t.Run(fmt.Sprintf("%dp", n), func(t *testing.T) { enginetest.CheckSampler(t, Spec(), Sampler, n, 10) })
 	}
 }
 
@@ -34,7 +34,7 @@ func TestSamplerDistribution(t *testing.T) {
 // is true in the real game at every decision, and every sample keeps it.
 func TestSamplerProofsHold(t *testing.T) {
 	proofs := 0
-	enginetest.EveryDecision(t, "ninjas", 60, func(seed int) int { return MinPlayers + seed%5 }, func(g, s engine.Game, me int, events []engine.Event) {
+	enginetest.EveryDecision(t, Spec(), Sampler, 60, func(seed int) int { return MinPlayers + seed%5 }, func(g, s engine.Game, me int, events []engine.Event) {
 		known, err := princessCards(me, g.Players(), events)
 		if err != nil {
 			t.Fatal(err)
@@ -45,5 +45,40 @@ func TestSamplerProofsHold(t *testing.T) {
 	})
 	if proofs == 0 {
 		t.Fatal("no proven card came up")
+	}
+}
+
+// TestSamplerOfTheDeckOption: with the deck option, samples hold only that deck's
+// cards (a deck without Jesters and more Peasants: no sampled hand holds a Jester).
+func TestSamplerOfTheDeckOption(t *testing.T) {
+	deck := DefaultDeck
+	deck[Peasant] += deck[Jester]
+	deck[Jester] = 0
+	text := ""
+	for k, c := range deck {
+		text += fmt.Sprintf("%s %d\n", Kind(k), c)
+	}
+	s, err := MakeSampler(engine.Options{OptionDeck: text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := NewWithDeck(3, 4, deck)
+	if err != nil {
+		t.Fatal(err)
+	}
+	observed := enginetest.SampledCounts(t, s, g, g.ToMove(), 500, func(s engine.Game) []uint8 {
+		var all [NumKinds]uint8
+		for o := 0; o < 4; o++ {
+			for k, c := range s.(*Game).hands[o] {
+				all[k] += c
+			}
+		}
+		return all[:]
+	})
+	if observed[Jester] != 0 || observed[Peasant] == 0 {
+		t.Fatalf("sampled %d Jesters and %d Peasants from a deck of none and %d", observed[Jester], observed[Peasant], deck[Peasant])
+	}
+	if _, err := MakeSampler(engine.Options{OptionDeck: "Peasant 3"}); err == nil {
+		t.Fatal("a bad deck option gave a sampler")
 	}
 }

@@ -61,7 +61,7 @@ func main() {
 		if m.Game == "ivanhoe" {
 			cfg.Rollout, cfg.Cutoff, cfg.Evaluate = rollout, 60, evaluate
 		}
-		p, err := ismcts.New(m.Game, m.Seed, cfg)
+		p, err := ismcts.ForMatch(m, cfg)
 		if err != nil {
 			return nil // a game without a sampler: the match is refused
 		}

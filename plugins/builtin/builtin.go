@@ -45,7 +45,7 @@ func ismctsBot(settings string) (func(protocol.Match) engine.Policy, error) {
 		return nil, err
 	}
 	return func(m protocol.Match) engine.Policy {
-		p, err := ismcts.New(m.Game, m.Seed, cfg)
+		p, err := ismcts.ForMatch(m, cfg)
 		if err != nil {
 			return nil // the SDK refuses the match: this game has no sampler
 		}

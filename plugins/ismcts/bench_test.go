@@ -47,7 +47,7 @@ func BenchmarkIterations(b *testing.B) {
 					seat := g.ToMove()
 					view, events := g.View(seat), engine.EventsFor(nil, g.Log(), seat, 0)
 					cfg, _ := ParseSettings(strings.TrimPrefix(settings, "default"))
-					s, err := NewSearch(tc.game, 1, cfg)
+					s, err := NewSearch(tc.game, nil, 1, cfg)
 					if err != nil {
 						b.Fatal(err)
 					}

@@ -20,9 +20,16 @@ type Player struct {
 	Errors int
 }
 
-// New makes a player of game for one match and seat.
-func New(game string, seed uint64, cfg Config) (*Player, error) {
-	s, err := NewSearch(game, seed, cfg)
+// New makes a player of game for one match and seat, with the game's default options.
+func New(game string, seed uint64, cfg Config) (*Player, error) { return newPlayer(game, nil, seed, cfg) }
+
+// ForMatch makes a player for one match and seat of the SDK: its game, options and seed.
+func ForMatch(m protocol.Match, cfg Config) (*Player, error) {
+	return newPlayer(m.Game, m.Options, m.Seed, cfg)
+}
+
+func newPlayer(game string, opts engine.Options, seed uint64, cfg Config) (*Player, error) {
+	s, err := NewSearch(game, opts, seed, cfg)
 	if err != nil {
 		return nil, err
 	}

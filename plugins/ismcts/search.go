@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/arena-games/arena/engine"
+	_ "github.com/arena-games/arena/games" // every game and its sampler, for bot processes too
 )
 
 // Search is one seat's searcher, reused decision after decision so that its tree,
@@ -21,9 +22,10 @@ type Search struct {
 	Iterations int
 }
 
-// NewSearch makes a searcher for game, seeded for its own randomness.
-func NewSearch(game string, seed uint64, cfg Config) (*Search, error) {
-	s, err := engine.SamplerFor(game)
+// NewSearch makes a searcher for game played with opts (nil: the defaults), seeded for
+// its own randomness.
+func NewSearch(game string, opts engine.Options, seed uint64, cfg Config) (*Search, error) {
+	s, err := engine.SamplerFor(game, opts)
 	if err != nil {
 		return nil, err
 	}
