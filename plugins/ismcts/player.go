@@ -21,7 +21,9 @@ type Player struct {
 }
 
 // New makes a player of game for one match and seat, with the game's default options.
-func New(game string, seed uint64, cfg Config) (*Player, error) { return newPlayer(game, nil, seed, cfg) }
+func New(game string, seed uint64, cfg Config) (*Player, error) {
+	return newPlayer(game, nil, seed, cfg)
+}
 
 // ForMatch makes a player for one match and seat of the SDK: its game, options and seed.
 func ForMatch(m protocol.Match, cfg Config) (*Player, error) {
