@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"text/tabwriter"
@@ -17,9 +18,9 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-games/arena/arena"
-	"github.com/arena-games/arena/arena/metrics"
 	"github.com/arena-games/arena/engine"
 	"github.com/arena-games/arena/ladder"
+	"github.com/arena-games/arena/ladder/ladderprom"
 	"github.com/arena-games/arena/ladder/store"
 )
 
@@ -45,7 +46,7 @@ func ladderCommand() *cli.Command {
 					&cli.DurationFlag{Name: "refresh", Value: time.Minute, Usage: "how often the official ratings on the metrics are refitted"},
 					&cli.StringFlag{Name: "log-level", Value: "warn", Usage: "arena log level: trace, debug, info, warn, error"},
 					dbFlag(),
-				}, append(metricsFlags(), gameOptionFlags()...)...),
+				}, append(metricsFlags(ladderMetricsAddr), gameOptionFlags()...)...),
 				Action: ladderRun,
 			},
 			&cli.Command{
@@ -59,6 +60,7 @@ func ladderCommand() *cli.Command {
 				}, gameOptionFlags()...),
 				Action: ladderStandings,
 			},
+			ladderMigrateCommand(),
 		),
 	}
 }
@@ -95,63 +97,42 @@ func ladderRun(c *cli.Context) error {
 		restarts = -1 // the flag's 0 means none, the config's 0 means the default
 	}
 	log := hclog.New(&hclog.LoggerOptions{Name: "arena", Level: hclog.LevelFromString(c.String("log-level")), Output: c.App.ErrWriter})
-	player := &ladder.ArenaPlayer{Launch: ladder.StoreLauncher(st.Dir(), builtinLaunch), Clock: clock, MaxRestarts: restarts,
-		ReplayDir: filepath.Join(st.Dir(), "replays"), Logger: log, Options: opts}
+	sb, err := ladderSandbox(st.Dir())
+	if err != nil {
+		return err
+	}
+	// A database that keeps the bot programs (shared by many machines) keeps the
+	// replays too.
+	_, shared := st.(store.Programs)
+	player := &ladder.ArenaPlayer{Launch: ladder.Launch(st, builtinLaunch), Clock: clock, MaxRestarts: restarts,
+		ReplayDir: filepath.Join(st.Dir(), "replays"), Logger: log, Options: opts, Sandbox: sb, StoreReplays: shared}
 
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	var m *metrics.Metrics
-	ms, err := startMetrics(c)
+	ms, lst, err := serveLadderMetrics(ctx, c, st, game)
 	if err != nil {
 		return err
 	}
 	if ms != nil {
-		m = ms.m
 		defer ms.linger(ctx, c.Duration("metrics-linger"), c.App.ErrWriter)
-		player.Observer = m.Observer()
-		publishOfficial(c, st, game, m)
-		if every := c.Duration("refresh"); every > 0 {
-			tick := time.NewTicker(every)
-			defer tick.Stop()
-			go func() {
-				for {
-					select {
-					case <-tick.C:
-						publishOfficial(c, st, game, m)
-					case <-ctx.Done():
-						return
-					}
-				}
-			}()
-		}
+		player.Observer = ladderprom.Observer(ms.m.Observer())
 	}
-	cfg := ladder.RunConfig{Store: st, Player: player, Game: game, Players: c.Int("players"), Parallel: c.Int("jobs"),
+	cfg := ladder.RunConfig{Store: lst, Player: player, Game: game, Players: c.Int("players"), Parallel: c.Int("jobs"),
 		Matches: c.Int("matches"), Duration: c.Duration("for"), Seed: seed,
 		OnGame: func(g store.Match, bots map[int64]store.Bot, live map[int64]float64) {
-			places := make([]int, len(g.Seats))
-			var seats []string
-			for i, s := range g.Seats {
-				places[i] = s.Place
-				t := fmt.Sprintf("%s v%d %d", bots[s.Bot].Name, bots[s.Bot].Version, s.Place+1)
-				if s.Ending != "ok" {
-					t += " (" + s.Ending + ")"
-				}
-				seats = append(seats, t)
-			}
-			fmt.Fprintf(c.App.ErrWriter, "block %d rotation %d: %s\n", g.Block, g.Rotation, strings.Join(seats, ", "))
-			if m != nil {
-				for i, s := range g.Seats {
-					name := fmt.Sprintf("%s v%d", bots[s.Bot].Name, bots[s.Bot].Version)
-					m.GamesRecorded.WithLabelValues(game, name).Inc()
-					m.ScoreRecorded.WithLabelValues(game, name).Add(ladder.Points(places, i))
-					m.Rating.WithLabelValues(game, name, "live").Set(live[s.Bot])
+			printGame(c.App.ErrWriter, g, bots)
+			if ms != nil {
+				for _, s := range g.Seats {
+					b := bots[s.Bot]
+					v := strconv.Itoa(b.Version)
+					ms.m.GamesRecorded.WithLabelValues(game, b.Name, v).Inc()
+					ms.m.LiveRating.WithLabelValues(game, b.Name, v).Set(live[s.Bot])
 				}
 			}
 		}}
 	sum, err := ladder.Run(ctx, cfg)
-	if m != nil {
-		publishOfficial(c, st, game, m)
-	}
+	ms.refit(c.Context)
+	ms.stopped(err, ctx.Err() != nil && c.Context.Err() == nil, false)
 	resumed := ""
 	if sum.Resumed > 0 {
 		resumed = fmt.Sprintf(", finished %d blocks an earlier run left", sum.Resumed)
@@ -171,24 +152,17 @@ func ladderRun(c *cli.Context) error {
 	return writeStandings(c.App.Writer, tables)
 }
 
-// publishOfficial puts the standings on the metrics; failures only cost the gauges.
-func publishOfficial(c *cli.Context, st store.Store, game string, m *metrics.Metrics) {
-	tables, err := ladder.Standings(c.Context, st, game, ladder.StandingsOptions{})
-	if err != nil {
-		return
-	}
-	for _, t := range tables {
-		for _, s := range t.Standings {
-			if s.Games == 0 {
-				continue
-			}
-			name := fmt.Sprintf("%s v%d", s.Bot.Name, s.Bot.Version)
-			m.Rating.WithLabelValues(t.Game, name, "live").Set(s.Live)
-			m.Rating.WithLabelValues(t.Game, name, "official").Set(s.Elo)
-			m.RatingLow.WithLabelValues(t.Game, name).Set(s.Low)
-			m.RatingHigh.WithLabelValues(t.Game, name).Set(s.High)
+// printGame writes one line per recorded game.
+func printGame(w io.Writer, g store.Match, bots map[int64]store.Bot) {
+	var seats []string
+	for _, s := range g.Seats {
+		t := fmt.Sprintf("%s v%d %d", bots[s.Bot].Name, bots[s.Bot].Version, s.Place+1)
+		if s.Ending != "ok" {
+			t += " (" + s.Ending + ")"
 		}
+		seats = append(seats, t)
 	}
+	fmt.Fprintf(w, "block %d rotation %d: %s\n", g.Block, g.Rotation, strings.Join(seats, ", "))
 }
 
 func ladderStandings(c *cli.Context) error {
@@ -208,7 +182,7 @@ func ladderStandings(c *cli.Context) error {
 		}
 		game = engine.Variant(game, opts)
 	}
-	st, err := openLadder(c)
+	st, err := openLadderToRead(c)
 	if err != nil {
 		return err
 	}
