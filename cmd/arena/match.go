@@ -186,6 +186,8 @@ func resolveBots(args []string) ([]arena.Entrant, error) {
 				return nil, fmt.Errorf("bot %s is not an executable file", a)
 			}
 			out = append(out, arena.Entrant{Name: name, Launch: protocol.LaunchConfig{Path: path}})
+		case builtin.IsBuiltinName(a):
+			return nil, builtin.Check(a) // a built-in bot with wrong settings
 		default:
 			return nil, fmt.Errorf("unknown bot %q: not a built-in bot (%s) nor a path to a bot program", a, strings.Join(builtin.Names(), ", "))
 		}

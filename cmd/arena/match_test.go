@@ -171,6 +171,8 @@ func TestBadInputIsOneErrorLine(t *testing.T) {
 	}{
 		{"unknown game", []string{"match", "random", "random", "--game", "chess"}, `unknown game "chess"`},
 		{"unknown bot", []string{"match", "random", "deep-blue"}, `unknown bot "deep-blue"`},
+		{"a built-in bot's bad setting", []string{"match", "random", "ismcts:depth=3"}, `bot ismcts:depth=3: unknown setting "depth"`},
+		{"settings for a bot without", []string{"match", "random:x=1", "random"}, `bot random:x=1: takes no settings`},
 		{"one bot for a two-player game", []string{"match", "random"}, "2 to 5 players, not 1"},
 		{"six bots for ivanhoe", []string{"match", "random", "random", "random", "random", "random", "random"}, "not 6"},
 		{"not executable", []string{"match", "random", "./data"}, "not an executable"},
@@ -222,8 +224,11 @@ func TestEveryGamePlaysThroughBotProcesses(t *testing.T) {
 		{"kardinal", []string{"heuristic", "random", filepath.Join(bin, "random-bot")}},
 		{"ninjas", []string{"random", "heuristic"}},
 		{"ivanhoe", []string{"heuristic", "random", "random"}},
+		{"ivanhoe", []string{"ismcts:time=20ms", "heuristic"}},
+		{"kardinal", []string{"ismcts:iterations=50", "heuristic", "random"}},
+		{"ninjas", []string{"ismcts:iterations=50,time=1s", "random"}},
 	} {
-		t.Run(c.game, func(t *testing.T) {
+		t.Run(c.game+" "+strings.Join(c.bots, " "), func(t *testing.T) {
 			dir := t.TempDir()
 			args := append([]string{"match", "--game", c.game, "--games", "3", "--json", "--replays", "r"}, c.bots...)
 			r := runArena(t, dir, args...)
