@@ -1,6 +1,8 @@
 package ismcts
 
 import (
+	"math"
+
 	"github.com/arena-games/arena/engine"
 	"github.com/arena-games/arena/engine/kardinal"
 )
@@ -12,6 +14,9 @@ import (
 func (c Config) withGame(game string) Config {
 	if game == kardinal.Name && c.Evaluate == nil {
 		c.Evaluate = KardinalProjection
+		if c.Soft > 0 {
+			c.Evaluate = SoftKardinalProjection(c.Soft)
+		}
 		if c.Cutoff == 0 {
 			c.Cutoff = kardinalCutoff
 		}
@@ -33,6 +38,33 @@ func KardinalProjection(g engine.Game, reward []float64) {
 	n := g.Players()
 	g.(*kardinal.Game).ProjectedScores(score[:n])
 	ShareBeaten(score[:n], reward)
+}
+
+// SoftKardinalProjection is KardinalProjection with each comparison smoothed: a seat
+// gains, against each opponent, the logistic of their projected points' difference over
+// t. Far from the end a lead of a point or two decides little, and the smooth reward
+// tells a large lead from a small one.
+func SoftKardinalProjection(t float64) Evaluate {
+	return func(g engine.Game, reward []float64) {
+		var score [engine.MaxSeats]int
+		n := g.Players()
+		g.(*kardinal.Game).ProjectedScores(score[:n])
+		SoftShareBeaten(score[:n], t, reward)
+	}
+}
+
+// SoftShareBeaten is ShareBeaten with each comparison the logistic of the difference
+// over t: as t goes to 0 it is ShareBeaten.
+func SoftShareBeaten(score []int, t float64, reward []float64) {
+	for s, x := range score {
+		sum := 0.0
+		for o, y := range score {
+			if o != s {
+				sum += 1 / (1 + math.Exp(float64(y-x)/t))
+			}
+		}
+		reward[s] = sum / float64(len(score)-1)
+	}
 }
 
 // ShareBeaten writes, for each seat, the share of the other seats whose score is

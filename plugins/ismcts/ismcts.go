@@ -58,6 +58,13 @@ type Config struct {
 	// decisions (0: 8).
 	Cutoff   int
 	Evaluate Evaluate
+	// Soft, when positive, smooths Kardinal's projection (SoftKardinalProjection with
+	// this temperature, in points) where Evaluate is nil.
+	Soft float64
+	// Prior, when positive, starts each decision's tree with Prior visits, each a
+	// win, for the option the heuristic bot would choose: the search leaves the
+	// heuristic's move only for one it finds better after that many iterations.
+	Prior int
 }
 
 // Defaults of Config.

@@ -13,9 +13,9 @@ import (
 )
 
 // versus plays deals of game in-process, ismcts with cfg in one seat of every rotation
-// and the heuristic in the others, and returns ismcts's mean match score.
-func versus(t testing.TB, game string, players, deals int, cfg Config) float64 {
-	total, n := 0.0, 0
+// and the heuristic in the others, and returns ismcts's match score in each game.
+func versus(t testing.TB, game string, players, deals int, cfg Config) []float64 {
+	var scores []float64
 	reward := make([]float64, players)
 	for d := 0; d < deals; d++ {
 		for seat := 0; seat < players; seat++ {
@@ -31,11 +31,10 @@ func versus(t testing.TB, game string, players, deals int, cfg Config) float64 {
 			require.NoError(t, engine.PlayOut(g, seats))
 			require.Zero(t, p.Errors, "the search failed on some decisions")
 			MatchScore(g, reward)
-			total += reward[seat]
-			n++
+			scores = append(scores, reward[seat])
 		}
 	}
-	return total / float64(n)
+	return scores
 }
 
 // wire passes what a policy sees through the protocol's encoding, as a bot process gets
@@ -103,6 +102,7 @@ func TestSettings(t *testing.T) {
 		"iterations=2000":            {Iterations: 2000},
 		"time=100ms":                 {Time: 100 * time.Millisecond},
 		"time=1s,iterations=5,c=1.5": {Time: time.Second, Iterations: 5, C: 1.5},
+		"soft=3,prior=100":           {Soft: 3, Prior: 100},
 	} {
 		got, err := ParseSettings(in)
 		require.NoError(t, err, in)
@@ -110,7 +110,7 @@ func TestSettings(t *testing.T) {
 		assert.Equal(t, want, got, in)
 	}
 	for _, bad := range []string{"iterations=0", "iterations=x", "time=-1s", "time=soon", "c=0", "epsilon=2",
-		"rollout=magic", "speed=9", "time"} {
+		"rollout=magic", "speed=9", "time", "soft=0", "prior=-1"} {
 		_, err := ParseSettings(bad)
 		assert.Error(t, err, bad)
 	}
@@ -172,4 +172,51 @@ func TestMatchScoreIsTheArenasScore(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestSoftShareBeaten: a tiny temperature gives the match score of the ranking, every
+// temperature shares out what the pairs are worth (n(n-1)/2 comparisons, one point
+// each), and a larger lead earns more.
+func TestSoftShareBeaten(t *testing.T) {
+	for _, score := range [][]int{{10, 9, 0}, {5, 5, 5, 1}, {0, 30, 12, 12, 7}} {
+		n := len(score)
+		hard, soft := make([]float64, n), make([]float64, n)
+		ShareBeaten(score, hard)
+		SoftShareBeaten(score, 0.01, soft)
+		assert.InDeltaSlice(t, hard, soft, 1e-9, "%v", score)
+		SoftShareBeaten(score, 3, soft)
+		sum := 0.0
+		for _, r := range soft {
+			sum += r * float64(n-1)
+		}
+		assert.InDelta(t, float64(n*(n-1)/2), sum, 1e-9, "%v", score)
+	}
+	near, far := make([]float64, 2), make([]float64, 2)
+	SoftShareBeaten([]int{10, 9}, 3, near)
+	SoftShareBeaten([]int{10, 2}, 3, far)
+	assert.Greater(t, far[0], near[0])
+	assert.Greater(t, near[0], 0.5)
+}
+
+// TestPriorKeepsTheHeuristicsMove: with a prior far above the budget the search answers
+// the heuristic's move in Kardinal positions where the search alone answers otherwise.
+func TestPriorKeepsTheHeuristicsMove(t *testing.T) {
+	differs := 0
+	for d := 20; d <= 60; d += 10 {
+		g := midGame(t, "kardinal", 3, d)
+		seat := g.ToMove()
+		view, events, opts := g.View(seat), engine.EventsFor(nil, g.Log(), seat, 0), g.Options()
+		want := heuristic.New().Choose(view, events, opts)
+		with, err := NewSearch("kardinal", nil, 1, Config{Iterations: 200, Prior: 10000})
+		require.NoError(t, err)
+		got, err := with.Choose(view, events, opts, time.Time{})
+		require.NoError(t, err)
+		assert.Equal(t, want, got, "decision %d", d)
+		without, err := NewSearch("kardinal", nil, 1, Config{Iterations: 200})
+		require.NoError(t, err)
+		if i, _ := without.Choose(view, events, opts, time.Time{}); i != want {
+			differs++
+		}
+	}
+	assert.Positive(t, differs, "these positions do not tell the prior's effect")
 }

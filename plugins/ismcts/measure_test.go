@@ -1,6 +1,7 @@
 package ismcts
 
 import (
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -25,5 +26,14 @@ func TestMeasure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("%s %dp %s: score %.3f", spec[0], players, settings, versus(t, spec[0], players, deals, cfg))
+	scores := versus(t, spec[0], players, deals, cfg)
+	mean, sq := 0.0, 0.0
+	for _, x := range scores {
+		mean += x / float64(len(scores))
+	}
+	for _, x := range scores {
+		sq += (x - mean) * (x - mean)
+	}
+	half := 1.96 * math.Sqrt(sq/float64(len(scores)-1)/float64(len(scores)))
+	t.Logf("%s %dp %s: %d games, score %.3f [%.3f, %.3f]", spec[0], players, settings, len(scores), mean, mean-half, mean+half)
 }

@@ -51,6 +51,12 @@ func (s *Search) Choose(view engine.View, events []engine.Event, options []engin
 		}
 	}
 	s.tree.reset()
+	if s.cfg.Prior > 0 {
+		h := s.cfg.Policy.Choose(view, events, options)
+		if h >= 0 && h < len(options) {
+			s.tree.prefer(options[h], int8(view.ViewSeat()), int32(s.cfg.Prior))
+		}
+	}
 	for s.cfg.Iterations <= 0 || s.Iterations < s.cfg.Iterations {
 		if err := s.iterate(view, events); err != nil {
 			return 0, err

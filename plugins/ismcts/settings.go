@@ -59,13 +59,20 @@ func ParseSettings(s string) (Config, error) {
 			if err == nil && cutoff < 0 {
 				err = fmt.Errorf("must not be negative")
 			}
+		case "soft":
+			cfg.Soft, err = positive(v)
+		case "prior":
+			cfg.Prior, err = strconv.Atoi(v)
+			if err == nil && cfg.Prior < 0 {
+				err = fmt.Errorf("must not be negative")
+			}
 		case "rollout":
 			rollout = v
 			if v != "heuristic" && v != "random" {
 				err = fmt.Errorf("is heuristic or random")
 			}
 		default:
-			return Config{}, fmt.Errorf("unknown setting %q (iterations, time, c, rollout, epsilon, cutoff)", k)
+			return Config{}, fmt.Errorf("unknown setting %q (iterations, time, c, rollout, epsilon, cutoff, soft, prior)", k)
 		}
 		if err != nil {
 			return Config{}, fmt.Errorf("setting %s=%s: %v", k, v, err)

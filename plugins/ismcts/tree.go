@@ -104,6 +104,14 @@ func (t *tree) add(parent int32, o engine.Option, mover int8) int32 {
 	return ch
 }
 
+// prefer adds a root child for option o of mover with visits virtual visits, each a
+// win: prior knowledge that the search must outweigh.
+func (t *tree) prefer(o engine.Option, mover int8, visits int32) {
+	ch := t.add(0, o, mover)
+	t.nodes[ch].visits, t.nodes[ch].avail, t.nodes[ch].reward = visits, visits, float64(visits)
+	t.nodes[0].visits += visits
+}
+
 // backup adds each node's mover's reward along the path.
 func (t *tree) backup(path []int32, reward []float64) {
 	for _, i := range path[1:] {
