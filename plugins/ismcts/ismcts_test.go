@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/arena-games/arena/engine"
+	"github.com/arena-games/arena/engine/kardinal"
 	"github.com/arena-games/arena/plugins/heuristic"
 	"github.com/arena-games/arena/protocol"
 	"github.com/stretchr/testify/assert"
@@ -219,4 +220,40 @@ func TestPriorKeepsTheHeuristicsMove(t *testing.T) {
 		}
 	}
 	assert.Positive(t, differs, "these positions do not tell the prior's effect")
+}
+
+// TestKardinalPlacer: through whole random-seeded games, the placer answers a plain
+// placement whenever one is listed, a joker placement only when no plain one is, and
+// otherwise any option; in another game it is uniform and legal.
+func TestKardinalPlacer(t *testing.T) {
+	r := engine.NewRand(3)
+	placed := 0
+	for seed := uint64(0); seed < 5; seed++ {
+		g, err := engine.New("kardinal", seed, 3)
+		require.NoError(t, err)
+		for !g.Terminal() {
+			opts := g.Options()
+			plain, joker := false, false
+			for _, o := range opts {
+				if kardinal.OptionKind(o.Kind) == kardinal.Place {
+					p, _ := kardinal.AsPlacement(o)
+					plain, joker = plain || !p.Joker, joker || p.Joker
+				}
+			}
+			i := KardinalPlacer(g, &r)
+			require.True(t, i >= 0 && i < len(opts))
+			o := opts[i]
+			if plain || joker {
+				require.Equal(t, kardinal.Place, kardinal.OptionKind(o.Kind))
+				p, _ := kardinal.AsPlacement(o)
+				require.Equal(t, !plain, p.Joker, "a joker only when no plain placement is listed")
+				placed++
+			}
+			require.NoError(t, g.Apply(i))
+		}
+	}
+	assert.Positive(t, placed)
+	g := midGame(t, "ninjas", 4, 5)
+	i := KardinalPlacer(g, &r)
+	assert.True(t, i >= 0 && i < len(g.Options()))
 }

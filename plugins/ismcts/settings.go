@@ -68,8 +68,8 @@ func ParseSettings(s string) (Config, error) {
 			}
 		case "rollout":
 			rollout = v
-			if v != "heuristic" && v != "random" {
-				err = fmt.Errorf("is heuristic or random")
+			if v != "heuristic" && v != "random" && v != "placer" {
+				err = fmt.Errorf("is heuristic, random or placer")
 			}
 		default:
 			return Config{}, fmt.Errorf("unknown setting %q (iterations, time, c, rollout, epsilon, cutoff, soft, prior)", k)
@@ -81,6 +81,8 @@ func ParseSettings(s string) (Config, error) {
 	switch {
 	case rollout == "random":
 		cfg.Rollout = Uniform
+	case rollout == "placer":
+		cfg.Rollout = KardinalPlacer
 	case rollout == "heuristic" || eps != DefaultEpsilon:
 		cfg.Policy, cfg.Epsilon = heuristic.New(), eps
 		if eps == 0 {
