@@ -8,11 +8,15 @@ import (
 )
 
 // withGame fills what cfg leaves open with what plays each game best (measured: see
-// the README). Kardinal's heuristic is far too slow for play-outs (milliseconds per
-// decision), so its play-outs are short and random and end in an evaluation: the
-// points every seat would have if the game ended there.
+// the README). Kardinal's heuristic is too slow for play-outs (about 50 µs a decision,
+// some 150 decisions a game), so its play-outs are cheap (KardinalPlacer), cut off, and
+// end in an evaluation: the points every seat would have if the game ended there,
+// compared softly (SoftKardinalProjection).
 func (c Config) withGame(game string) Config {
 	if game == kardinal.Name && c.Evaluate == nil {
+		if c.Soft == 0 {
+			c.Soft = kardinalSoft
+		}
 		c.Evaluate = KardinalProjection
 		if c.Soft > 0 {
 			c.Evaluate = SoftKardinalProjection(c.Soft)
@@ -21,14 +25,19 @@ func (c Config) withGame(game string) Config {
 			c.Cutoff = kardinalCutoff
 		}
 		if c.Rollout == nil && c.Policy == nil {
-			c.Rollout = Uniform
+			c.Rollout = KardinalPlacer
 		}
 	}
 	return c.withDefaults()
 }
 
-// kardinalCutoff is the play-out length in Kardinal: about two turns of every seat.
-var kardinalCutoff = 8
+// Kardinal's play-out defaults, measured against the heuristic (see the README): the
+// play-out length in decisions (about two turns of every seat at three players) and
+// the temperature of the soft projection, in points.
+var (
+	kardinalCutoff = 16
+	kardinalSoft   = 3.0
+)
 
 // KardinalProjection rewards each seat by the share of opponents its projected points
 // (kardinal.Game.ProjectedScores) beat, ties half: the match score if the game ended

@@ -45,7 +45,7 @@ type Config struct {
 	// Policy plays out sampled states from the mover's view, epsilon-greedy: with
 	// probability Epsilon (0: DefaultEpsilon; negative: never) a uniform option
 	// instead. nil means the heuristic bot, except in Kardinal, where play-outs are
-	// uniformly random and short (see Cutoff).
+	// KardinalPlacer's and cut off (see Cutoff).
 	Policy  engine.Policy
 	Epsilon float64
 	// Rollout, when set, plays out instead of Policy, seeing the whole sampled state.
@@ -54,12 +54,12 @@ type Config struct {
 	Rollout Rollout
 	// Cutoff stops a play-out after that many decisions (0: play to the end) and
 	// Evaluate scores where it stopped. nil means MatchScore, which needs the end, so
-	// Cutoff is then ignored; in Kardinal it means KardinalProjection after Cutoff
-	// decisions (0: 8).
+	// Cutoff is then ignored; in Kardinal it means the projection (see Soft) after
+	// Cutoff decisions (0: 16).
 	Cutoff   int
 	Evaluate Evaluate
-	// Soft, when positive, smooths Kardinal's projection (SoftKardinalProjection with
-	// this temperature, in points) where Evaluate is nil.
+	// Soft is the temperature, in points, of Kardinal's evaluation where Evaluate is
+	// nil (SoftKardinalProjection; 0: 3; negative: KardinalProjection's hard ranks).
 	Soft float64
 	// Prior, when positive, starts each decision's tree with Prior visits, each a
 	// win, for the option the heuristic bot would choose: the search leaves the

@@ -15,11 +15,14 @@ import (
 //	iterations=N   iterations per decision
 //	time=D         time per decision (a Go duration: 100ms, 1s)
 //	c=X            UCB's exploration constant (default 0.7)
-//	rollout=R      heuristic (epsilon-greedy over the heuristic bot) or random; the
-//	               default is the game's (Config.withGame)
+//	rollout=R      heuristic (epsilon-greedy over the heuristic bot), random or
+//	               placer (KardinalPlacer); the default is the game's (Config.withGame)
 //	epsilon=X      the random share of heuristic rollouts (default 0.1)
 //	cutoff=N       stop play-outs after N decisions and evaluate, in a game whose
-//	               default has an evaluation (Kardinal; default 8)
+//	               default has an evaluation (Kardinal; default 16)
+//	soft=T         Kardinal: the evaluation's temperature in points (default 3; 0:
+//	               hard ranks)
+//	prior=N        N virtual wins for the heuristic's move at the root (default 0)
 //
 // With neither iterations nor time the budget is 100 ms; with both, the first reached
 // ends the search. The empty string is the defaults.
@@ -60,7 +63,13 @@ func ParseSettings(s string) (Config, error) {
 				err = fmt.Errorf("must not be negative")
 			}
 		case "soft":
-			cfg.Soft, err = positive(v)
+			cfg.Soft, err = strconv.ParseFloat(v, 64)
+			switch {
+			case err == nil && cfg.Soft < 0:
+				err = fmt.Errorf("must not be negative")
+			case cfg.Soft == 0:
+				cfg.Soft = -1 // hard ranks
+			}
 		case "prior":
 			cfg.Prior, err = strconv.Atoi(v)
 			if err == nil && cfg.Prior < 0 {
