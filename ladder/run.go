@@ -41,6 +41,10 @@ type RunConfig struct {
 	Duration time.Duration
 	// Seed seeds the choice of tables and the deals.
 	Seed uint64
+	// Until, when closed, stops the run from starting more blocks; it returns once
+	// those under way are played (a long-running service ends a round this way when
+	// its bots change, without dropping a game).
+	Until <-chan struct{}
 	// OnGame, when set, hears of every recorded game (one call at a time), with the
 	// live Elo of its bots after it.
 	OnGame func(m store.Match, bots map[int64]store.Bot, live map[int64]float64)
@@ -247,6 +251,11 @@ func (r *runner) enough(deadline time.Time) bool {
 	}
 	if r.cfg.Matches > 0 && r.planned >= r.cfg.Matches {
 		return true
+	}
+	select {
+	case <-r.cfg.Until:
+		return true
+	default:
 	}
 	return !deadline.IsZero() && !time.Now().Before(deadline)
 }
