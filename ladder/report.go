@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 
+	"github.com/arena-games/arena/ladder/rating"
 	"github.com/arena-games/arena/ladder/store"
 )
 
@@ -42,6 +43,9 @@ type BotReport struct {
 func Report(ctx context.Context, st store.Store, game string, bot int64, points int, opt StandingsOptions) (BotReport, error) {
 	if opt.Resamples == 0 {
 		opt.Resamples = 50 // a curve of many fits; its bands need less precision than the standings
+	}
+	if opt.Prior == 0 {
+		opt.Prior = rating.DefaultPrior
 	}
 	bots, err := st.Bots(ctx, true)
 	if err != nil {

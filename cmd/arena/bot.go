@@ -125,6 +125,19 @@ func botCommand() *cli.Command {
 	}
 }
 
+// addOptions are those of every bot that joins the ladder, by `bot add` or submitted
+// to `ladder serve`: smoke-tested in game against the built-in random bot.
+func addOptions(game, name string) ladder.AddOptions {
+	return ladder.AddOptions{Name: name, BuiltinLaunch: builtinLaunch,
+		Smoke: func(ctx context.Context, lc protocol.LaunchConfig) error {
+			opp, err := builtinLaunch("random")
+			if err != nil {
+				return err
+			}
+			return ladder.Smoke(ctx, game, lc, opp)
+		}}
+}
+
 func botAdd(c *cli.Context) error {
 	if c.NArg() != 1 {
 		return fmt.Errorf("bot add takes one bot program or built-in name, got %d arguments", c.NArg())
@@ -134,14 +147,7 @@ func botAdd(c *cli.Context) error {
 		return err
 	}
 	arg := c.Args().First()
-	opt := ladder.AddOptions{Name: c.String("name"), BuiltinLaunch: builtinLaunch,
-		Smoke: func(ctx context.Context, lc protocol.LaunchConfig) error {
-			opp, err := builtinLaunch("random")
-			if err != nil {
-				return err
-			}
-			return ladder.Smoke(ctx, game, lc, opp)
-		}}
+	opt := addOptions(game, c.String("name"))
 	switch {
 	case !strings.ContainsRune(arg, '/') && builtin.Has(arg):
 		opt.Builtin = arg

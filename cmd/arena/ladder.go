@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -24,7 +25,6 @@ import (
 )
 
 func ladderCommand() *cli.Command {
-	d := arena.DefaultClock
 	return &cli.Command{
 		Name:  "ladder",
 		Usage: "keep the ladder's bots playing and rank them",
@@ -32,21 +32,17 @@ func ladderCommand() *cli.Command {
 			&cli.Command{
 				Name:  "run",
 				Usage: "play tables of ladder bots in duplicate blocks and record every game; Ctrl-C stops, the next run resumes",
-				Flags: append([]cli.Flag{
-					&cli.StringFlag{Name: "game", Required: true, Usage: "the game: " + strings.Join(engine.Names(), ", ")},
-					&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: 1, Usage: "blocks played at once"},
+				Flags: append(append(playFlags(),
 					&cli.IntFlag{Name: "matches", Usage: "stop after this many games, rounded up to whole blocks"},
 					&cli.DurationFlag{Name: "for", Usage: "start no block after this long"},
-					&cli.IntFlag{Name: "players", Usage: "seats per table (default: as many bots as the game seats)"},
-					&cli.Uint64Flag{Name: "seed", Usage: "seed of the tables and deals (default: from the clock)"},
-					&cli.DurationFlag{Name: "decision", Value: d.Decision, Usage: "time allowed per decision"},
-					&cli.DurationFlag{Name: "bank", Value: d.Bank, Usage: "time bank of a seat for a whole game"},
-					&cli.IntFlag{Name: "max-restarts", Value: 3, Usage: "restarts of a crashed bot per block before the run stops"},
-					&cli.DurationFlag{Name: "refresh", Value: time.Minute, Usage: "how often the official ratings on the metrics are refitted"},
-					&cli.StringFlag{Name: "log-level", Value: "warn", Usage: "arena log level: trace, debug, info, warn, error"},
-					dbFlag(),
-				}, append(metricsFlags(), gameOptionFlags()...)...),
+				), append(metricsFlags(), gameOptionFlags()...)...),
 				Action: ladderRun,
+			},
+			&cli.Command{
+				Name:   "serve",
+				Usage:  "own the ladder for good: play it as run does, and serve its pages and an API where authors submit bots",
+				Flags:  append(append(playFlags(), serveFlags()...), append(metricsFlags(), gameOptionFlags()...)...),
+				Action: ladderServe,
 			},
 			&cli.Command{
 				Name:  "standings",
@@ -63,16 +59,27 @@ func ladderCommand() *cli.Command {
 	}
 }
 
+// playFlags are the flags of playing the ladder, shared by run and serve.
+func playFlags() []cli.Flag {
+	d := arena.DefaultClock
+	return []cli.Flag{
+		&cli.StringFlag{Name: "game", Required: true, Usage: "the game: " + strings.Join(engine.Names(), ", ")},
+		&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: 1, Usage: "blocks played at once"},
+		&cli.IntFlag{Name: "players", Usage: "seats per table (default: as many bots as the game seats)"},
+		&cli.Uint64Flag{Name: "seed", Usage: "seed of the tables and deals (default: from the clock)"},
+		&cli.DurationFlag{Name: "decision", Value: d.Decision, Usage: "time allowed per decision"},
+		&cli.DurationFlag{Name: "bank", Value: d.Bank, Usage: "time bank of a seat for a whole game"},
+		&cli.IntFlag{Name: "max-restarts", Value: 3, Usage: "restarts of a crashed bot per block before the run stops"},
+		&cli.DurationFlag{Name: "refresh", Value: time.Minute, Usage: "how often the official ratings on the metrics are refitted"},
+		&cli.StringFlag{Name: "log-level", Value: "warn", Usage: "arena log level: trace, debug, info, warn, error"},
+		dbFlag(),
+	}
+}
+
 func ladderRun(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return fmt.Errorf("ladder run takes no arguments, got %q", c.Args().First())
 	}
-	opts, err := gameOptions(c, c.String("game"))
-	if err != nil {
-		return err
-	}
-	// The ladder keeps a game played with options apart from the game on its defaults.
-	game := engine.Variant(c.String("game"), opts)
 	if c.IsSet("matches") && c.IsSet("for") {
 		return fmt.Errorf("choose one of --matches and --for")
 	}
@@ -84,6 +91,58 @@ func ladderRun(c *cli.Context) error {
 		return err
 	}
 	defer st.Close()
+	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	ls, err := newLadderSession(ctx, c, st)
+	if err != nil {
+		return err
+	}
+	defer ls.close(ctx)
+	cfg := ls.cfg
+	cfg.Matches, cfg.Duration = c.Int("matches"), c.Duration("for")
+	sum, err := ladder.Run(ctx, cfg)
+	ls.publish()
+	resumed := ""
+	if sum.Resumed > 0 {
+		resumed = fmt.Sprintf(", finished %d blocks an earlier run left", sum.Resumed)
+	}
+	if err != nil && ctx.Err() != nil && c.Context.Err() == nil {
+		fmt.Fprintf(c.App.ErrWriter, "interrupted: %d games recorded%s; games in flight were dropped and the next run resumes their blocks\n", sum.Recorded, resumed)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.App.ErrWriter, "recorded %d games in %d new blocks%s\n", sum.Recorded, sum.Blocks, resumed)
+	tables, err := ladder.Standings(c.Context, st, ls.game, ladder.StandingsOptions{})
+	if err != nil {
+		return err
+	}
+	return writeStandings(c.App.Writer, tables)
+}
+
+// ladderSession is what `ladder run` and `ladder serve` share: the player of the
+// ladder's blocks, the run's configuration with its reporting of every game, and the
+// metrics with their periodic refit of the official ratings.
+type ladderSession struct {
+	c    *cli.Context
+	st   store.Store
+	game string
+	opts engine.Options
+	cfg  ladder.RunConfig
+	ms   *metricsServer
+	m    *metrics.Metrics
+}
+
+// newLadderSession reads the playing flags shared by run and serve; the metrics it
+// starts stop with ctx.
+func newLadderSession(ctx context.Context, c *cli.Context, st store.Store) (*ladderSession, error) {
+	opts, err := gameOptions(c, c.String("game"))
+	if err != nil {
+		return nil, err
+	}
+	// The ladder keeps a game played with options apart from the game on its defaults.
+	ls := &ladderSession{c: c, st: st, game: engine.Variant(c.String("game"), opts), opts: opts}
 	seed := c.Uint64("seed")
 	if !c.IsSet("seed") {
 		seed = uint64(time.Now().UnixNano())
@@ -97,27 +156,21 @@ func ladderRun(c *cli.Context) error {
 	log := hclog.New(&hclog.LoggerOptions{Name: "arena", Level: hclog.LevelFromString(c.String("log-level")), Output: c.App.ErrWriter})
 	player := &ladder.ArenaPlayer{Launch: ladder.StoreLauncher(st.Dir(), builtinLaunch), Clock: clock, MaxRestarts: restarts,
 		ReplayDir: filepath.Join(st.Dir(), "replays"), Logger: log, Options: opts}
-
-	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	var m *metrics.Metrics
-	ms, err := startMetrics(c)
-	if err != nil {
-		return err
+	if ls.ms, err = startMetrics(c); err != nil {
+		return nil, err
 	}
-	if ms != nil {
-		m = ms.m
-		defer ms.linger(ctx, c.Duration("metrics-linger"), c.App.ErrWriter)
-		player.Observer = m.Observer()
-		publishOfficial(c, st, game, m)
+	if ls.ms != nil {
+		ls.m = ls.ms.m
+		player.Observer = ls.m.Observer()
+		ls.publish()
 		if every := c.Duration("refresh"); every > 0 {
-			tick := time.NewTicker(every)
-			defer tick.Stop()
 			go func() {
+				tick := time.NewTicker(every)
+				defer tick.Stop()
 				for {
 					select {
 					case <-tick.C:
-						publishOfficial(c, st, game, m)
+						ls.publish()
 					case <-ctx.Done():
 						return
 					}
@@ -125,50 +178,45 @@ func ladderRun(c *cli.Context) error {
 			}()
 		}
 	}
-	cfg := ladder.RunConfig{Store: st, Player: player, Game: game, Players: c.Int("players"), Parallel: c.Int("jobs"),
-		Matches: c.Int("matches"), Duration: c.Duration("for"), Seed: seed,
-		OnGame: func(g store.Match, bots map[int64]store.Bot, live map[int64]float64) {
-			places := make([]int, len(g.Seats))
-			var seats []string
-			for i, s := range g.Seats {
-				places[i] = s.Place
-				t := fmt.Sprintf("%s v%d %d", bots[s.Bot].Name, bots[s.Bot].Version, s.Place+1)
-				if s.Ending != "ok" {
-					t += " (" + s.Ending + ")"
-				}
-				seats = append(seats, t)
-			}
-			fmt.Fprintf(c.App.ErrWriter, "block %d rotation %d: %s\n", g.Block, g.Rotation, strings.Join(seats, ", "))
-			if m != nil {
-				for i, s := range g.Seats {
-					name := fmt.Sprintf("%s v%d", bots[s.Bot].Name, bots[s.Bot].Version)
-					m.GamesRecorded.WithLabelValues(game, name).Inc()
-					m.ScoreRecorded.WithLabelValues(game, name).Add(ladder.Points(places, i))
-					m.Rating.WithLabelValues(game, name, "live").Set(live[s.Bot])
-				}
-			}
-		}}
-	sum, err := ladder.Run(ctx, cfg)
-	if m != nil {
-		publishOfficial(c, st, game, m)
+	ls.cfg = ladder.RunConfig{Store: st, Player: player, Game: ls.game, Players: c.Int("players"), Parallel: c.Int("jobs"),
+		Seed: seed, OnGame: ls.onGame}
+	return ls, nil
+}
+
+// onGame prints a recorded game and counts it on the metrics.
+func (ls *ladderSession) onGame(g store.Match, bots map[int64]store.Bot, live map[int64]float64) {
+	places := make([]int, len(g.Seats))
+	var seats []string
+	for i, s := range g.Seats {
+		places[i] = s.Place
+		t := fmt.Sprintf("%s v%d %d", bots[s.Bot].Name, bots[s.Bot].Version, s.Place+1)
+		if s.Ending != "ok" {
+			t += " (" + s.Ending + ")"
+		}
+		seats = append(seats, t)
 	}
-	resumed := ""
-	if sum.Resumed > 0 {
-		resumed = fmt.Sprintf(", finished %d blocks an earlier run left", sum.Resumed)
+	fmt.Fprintf(ls.c.App.ErrWriter, "block %d rotation %d: %s\n", g.Block, g.Rotation, strings.Join(seats, ", "))
+	if ls.m == nil {
+		return
 	}
-	if err != nil && ctx.Err() != nil && c.Context.Err() == nil {
-		fmt.Fprintf(c.App.ErrWriter, "interrupted: %d games recorded%s; games in flight were dropped and the next run resumes their blocks\n", sum.Recorded, resumed)
-		return nil
+	for i, s := range g.Seats {
+		name := fmt.Sprintf("%s v%d", bots[s.Bot].Name, bots[s.Bot].Version)
+		ls.m.GamesRecorded.WithLabelValues(ls.game, name).Inc()
+		ls.m.ScoreRecorded.WithLabelValues(ls.game, name).Add(ladder.Points(places, i))
+		ls.m.Rating.WithLabelValues(ls.game, name, "live").Set(live[s.Bot])
 	}
-	if err != nil {
-		return err
+}
+
+// publish refits the official ratings onto the metrics, when they are served.
+func (ls *ladderSession) publish() {
+	if ls.m != nil {
+		publishOfficial(ls.c, ls.st, ls.game, ls.m)
 	}
-	fmt.Fprintf(c.App.ErrWriter, "recorded %d games in %d new blocks%s\n", sum.Recorded, sum.Blocks, resumed)
-	tables, err := ladder.Standings(c.Context, st, game, ladder.StandingsOptions{})
-	if err != nil {
-		return err
-	}
-	return writeStandings(c.App.Writer, tables)
+}
+
+// close keeps the metrics up for --metrics-linger, then stops them.
+func (ls *ladderSession) close(ctx context.Context) {
+	ls.ms.linger(ctx, ls.c.Duration("metrics-linger"), ls.c.App.ErrWriter)
 }
 
 // publishOfficial puts the standings on the metrics; failures only cost the gauges.

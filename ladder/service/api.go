@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"math"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/arena-games/arena/ladder"
 	"github.com/arena-games/arena/ladder/store"
 )
 
@@ -20,7 +22,7 @@ import (
 func (s *Service) api(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/standings", func(w http.ResponseWriter, r *http.Request) {
 		t, _ := s.standings()
-		writeJSON(w, http.StatusOK, t)
+		writeJSON(w, http.StatusOK, standingsJSON(t))
 	})
 	mux.HandleFunc("GET /api/bots", s.authed(func(w http.ResponseWriter, r *http.Request, a store.Author) {
 		bots, rf := s.mine(r.Context(), a)
@@ -372,4 +374,43 @@ func (s *Service) openReplay(m store.Match) (*os.File, *refusal) {
 		return nil, refuse(http.StatusNotFound, fmt.Sprintf("game %d: its replay is gone", m.ID))
 	}
 	return f, nil
+}
+
+// StandingJSON is a line of the standings; ratings are null before a first game (or
+// unbounded, as an interval at a perfect score can be).
+type StandingJSON struct {
+	Rank    int      `json:"rank"`
+	Bot     BotJSON  `json:"bot"`
+	Games   int      `json:"games"`
+	Elo     *float64 `json:"elo"`
+	EloLow  *float64 `json:"elo_low"`
+	EloHigh *float64 `json:"elo_high"`
+	Score   *float64 `json:"score"`
+}
+
+// TableJSON is the standings of one game.
+type TableJSON struct {
+	Game      string         `json:"game"`
+	Games     int            `json:"games"`
+	Anchor    string         `json:"anchor,omitempty"`
+	Standings []StandingJSON `json:"standings"`
+}
+
+func standingsJSON(tables []ladder.Table) []TableJSON {
+	num := func(x float64) *float64 {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil
+		}
+		return &x
+	}
+	out := []TableJSON{}
+	for _, t := range tables {
+		tj := TableJSON{Game: t.Game, Games: t.Games, Anchor: t.Anchor, Standings: []StandingJSON{}}
+		for _, s := range t.Standings {
+			tj.Standings = append(tj.Standings, StandingJSON{Rank: s.Rank, Bot: botJSON(s.Bot), Games: s.Games,
+				Elo: num(s.Elo), EloLow: num(s.Low), EloHigh: num(s.High), Score: num(s.Score)})
+		}
+		out = append(out, tj)
+	}
+	return out
 }
