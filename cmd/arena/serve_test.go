@@ -351,3 +351,46 @@ func TestServeRefusesWhatItShould(t *testing.T) {
 	assert.Equal(t, 429, last.code, last.body)
 	assert.Contains(t, last.body, "submissions in the last 24 hours")
 }
+
+// A bounded burst on loopback (48 clients, 600 requests over every kind of page) is
+// answered with pages or 503 "busy", never an error, and the ladder plays on.
+func TestServeSurvivesABurst(t *testing.T) {
+	dir, db, _, _ := newLadder(t)
+	s := startServe(t, dir, db, "--concurrent-requests", "8")
+	before := waitForGames(t, s.base, "random", 2)
+	paths := []string{"/", "/games", "/bots/1", "/bots/2", "/games/1?seat=all&step=3", "/games/1?seat=1&step=0", "/api/standings", "/login", "/me"}
+	codes := map[int]int{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	client := &http.Client{Timeout: 2 * time.Minute, Transport: &http.Transport{MaxIdleConnsPerHost: 48}}
+	for w := range 48 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 600 / 48 {
+				resp, err := client.Get(s.base + paths[(w+i)%len(paths)])
+				code := -1
+				if err == nil {
+					_, _ = io.Copy(io.Discard, resp.Body)
+					resp.Body.Close()
+					code = resp.StatusCode
+				}
+				mu.Lock()
+				codes[code]++
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	t.Logf("statuses of the burst: %v", codes)
+	for code, n := range codes {
+		switch code {
+		case 200, 401, 503: // /me without a token is 401
+		default:
+			t.Errorf("%d answers with status %d", n, code)
+		}
+	}
+	assert.Positive(t, codes[200], "the burst was served")
+	waitForGames(t, s.base, "random", before.Games+2)
+	s.stop(t)
+}
