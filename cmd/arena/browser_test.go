@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"image"
 	"image/png"
 	"os"
 	"os/exec"
@@ -139,7 +138,6 @@ func requireNotBlank(t *testing.T, name string, data []byte) {
 			total++
 		}
 	}
-	var _ image.Image = img
 	assert.Greater(t, float64(differ)/float64(total), 0.005, "%s: only %d of %d pixels differ from the background", name, differ, total)
 	assert.Greater(t, len(colours), 4, "%s: %d colours", name, len(colours))
 }
