@@ -82,7 +82,7 @@ func TestBrowserSubmitWatchAndReplay(t *testing.T) {
 	))
 	assert.Contains(t, msg, "added webbot v1")
 
-	st := waitForGames(t, s.base, "webbot", 4)
+	st := waitForGames(t, s, "webbot", 4)
 	games := call(t, nil, "GET", s.base+"/games", "", "", nil)
 	var id []string
 	for _, row := range strings.Split(games.body, "<tr>") {

@@ -163,8 +163,9 @@ func newLadder(t *testing.T) (dir, db, ann, bob string) {
 
 // standingOf polls the API's standings (which refit every second) until bot has
 // played games, up to a deadline for a loaded machine.
-func waitForGames(t *testing.T, base, bot string, atLeast int) standingJSONAPI {
+func waitForGames(t *testing.T, s *served, bot string, atLeast int) standingJSONAPI {
 	t.Helper()
+	base := s.base
 	deadline := time.Now().Add(90 * time.Second) // a few 2-player Ivanhoe blocks; seconds when idle
 	for time.Now().Before(deadline) {
 		r := call(t, nil, "GET", base+"/api/standings", "", "", nil)
@@ -180,7 +181,7 @@ func waitForGames(t *testing.T, base, bot string, atLeast int) standingJSONAPI {
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	t.Fatalf("%s played fewer than %d games in time; %s", bot, atLeast, call(t, nil, "GET", base+"/api/standings", "", "", nil).body)
+	t.Fatalf("%s played fewer than %d games in time; the service's log:\n%s", bot, atLeast, s.log())
 	return standingJSONAPI{}
 }
 
@@ -201,7 +202,7 @@ func TestServeAnAuthorSubmitsAndWatches(t *testing.T) {
 	assert.Contains(t, r.stderr, "401")
 	assert.Equal(t, 1, strings.Count(strings.TrimSpace(r.stderr), "\n")+1, "one error line: %s", r.stderr)
 
-	st := waitForGames(t, s.base, "annbot", 4)
+	st := waitForGames(t, s, "annbot", 4)
 	page := call(t, nil, "GET", s.base+"/", "", "", nil)
 	require.Equal(t, 200, page.code)
 	assert.Contains(t, page.body, "annbot v1")
@@ -241,7 +242,7 @@ func TestServeAnAuthorSubmitsAndWatches(t *testing.T) {
 	s.stop(t)
 	requireNoLeftovers(t)
 	s2 := startServe(t, dir, db)
-	waitForGames(t, s2.base, "annbot", st.Games+4)
+	waitForGames(t, s2, "annbot", st.Games+4)
 	s2.stop(t)
 	stt, err := store.Open(db)
 	require.NoError(t, err)
@@ -357,7 +358,7 @@ func TestServeRefusesWhatItShould(t *testing.T) {
 func TestServeSurvivesABurst(t *testing.T) {
 	dir, db, _, _ := newLadder(t)
 	s := startServe(t, dir, db, "--concurrent-requests", "8")
-	before := waitForGames(t, s.base, "random", 2)
+	before := waitForGames(t, s, "random", 2)
 	paths := []string{"/", "/games", "/bots/1", "/bots/2", "/games/1?seat=all&step=3", "/games/1?seat=1&step=0", "/api/standings", "/login", "/me"}
 	codes := map[int]int{}
 	var mu sync.Mutex
@@ -391,6 +392,6 @@ func TestServeSurvivesABurst(t *testing.T) {
 		}
 	}
 	assert.Positive(t, codes[200], "the burst was served")
-	waitForGames(t, s.base, "random", before.Games+2)
+	waitForGames(t, s, "random", before.Games+2)
 	s.stop(t)
 }
