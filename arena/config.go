@@ -61,6 +61,9 @@ type Config struct {
 	MaxRestarts int
 	// ReplayDir receives one replay file per match; empty writes none.
 	ReplayDir string
+	// StderrDir receives each bot's stderr when ReplayDir is empty (with replays, the
+	// stderr files go beside them); empty keeps none.
+	StderrDir string
 	Logger    hclog.Logger
 	// Sandbox confines every bot process (see package sandbox); the zero value is the
 	// strongest level the machine supports, without the helper command unless

@@ -2,10 +2,16 @@ package arena
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
+	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -15,6 +21,7 @@ import (
 	_ "github.com/arena-games/arena/engine/ivanhoe"
 	_ "github.com/arena-games/arena/engine/kardinal"
 	_ "github.com/arena-games/arena/engine/ninjas"
+	"github.com/arena-games/arena/protocol"
 	"github.com/arena-games/arena/protocol/sandbox"
 )
 
@@ -45,11 +52,21 @@ type hostileCase struct {
 	// decision, when set, is the decision clock: long enough that the sandbox's answer
 	// (the OOM killer) always comes before the deadline's.
 	decision time.Duration
+	// parallel and deals, when set, replace the run's matches at once (2) and its
+	// deals (1); shutdown replaces the clock's.
+	parallel, deals int
+	shutdown        time.Duration
 }
 
 type hostileEnv struct {
 	outside  string
 	accepted func() int
+	// victims are the files the bot must not change, with their modes; datagrams
+	// counts what reached the UDP listener; hostInit is the host's /proc/1/cmdline.
+	victims   map[string]os.FileMode
+	datagrams func() int
+	hostInit  string
+	secrets   []string
 }
 
 func TestHostileBots(t *testing.T) {
@@ -71,7 +88,7 @@ func TestHostileBots(t *testing.T) {
 func TestHostileBotsAtTheBasicLevel(t *testing.T) {
 	for _, c := range hostileCases {
 		switch c.mode {
-		case "bomb:2", "hog:2", "net:1", "write:1", "escape:2":
+		case "bomb:2", "hog:2", "net:1", "write:1", "escape:2", "udp:1", "daemon:1":
 			t.Run(c.name, func(t *testing.T) {
 				t.Parallel()
 				runHostile(t, c, sandbox.Basic, "ivanhoe", 2)
@@ -97,7 +114,7 @@ var hostileCases = []hostileCase{
 	{name: "malformed JSON log lines on stderr", mode: "noisy", want: []Ending{OK}},
 	{name: "child holds the pipes open", mode: "forkcrash:2", want: []Ending{Crash}},
 	{name: "child leaves the process group", mode: "escape:2", want: []Ending{Crash},
-		needs: []string{sandbox.PIDNamespace, sandbox.CgroupProcesses}},
+		needs: []string{sandbox.Subreaper, sandbox.PIDNamespace, sandbox.CgroupProcesses}},
 	// A fork bomb takes every pid the bot may have; the bot's own runtime may then
 	// fail to make a thread (a crash) or be starved of CPU (a timeout), or it plays on.
 	{name: "fork bomb", mode: "bomb:2", want: []Ending{OK, Timeout, Crash},
@@ -105,7 +122,9 @@ var hostileCases = []hostileCase{
 		check: func(t *testing.T, stderr string, _ hostileEnv) {
 			assert.Regexp(t, `(?i)fork|resource temporarily unavailable`, stderr, "the bomb was refused processes")
 		}},
-	{name: "memory without bound", mode: "hog:2", want: []Ending{Crash}, decision: 5 * time.Second,
+	// The clock is as long as the bank allows: without a memory cgroup, filling the
+	// address-space limit (2.25 GiB) takes a loaded machine more than 5 s.
+	{name: "memory without bound", mode: "hog:2", want: []Ending{Crash}, decision: 9500 * time.Millisecond,
 		needs: []string{sandbox.CgroupMemory, sandbox.Rlimits}},
 	{name: "open a network connection", mode: "net:1", want: []Ending{OK},
 		blocks: []string{sandbox.NetNamespace, sandbox.LandlockNet},
@@ -114,11 +133,64 @@ var hostileCases = []hostileCase{
 			assert.NotContains(t, stderr, "probe: connected")
 			assert.Zero(t, env.accepted(), "the listener saw no connection")
 		}},
+	{name: "chmod and chown another bot's program, the arena binary and the database", mode: "chmod:1", want: []Ending{OK},
+		blocks: []string{sandbox.OwnUID, sandbox.ReadOnlyRoot},
+		check: func(t *testing.T, stderr string, env hostileEnv) {
+			assert.NotContains(t, stderr, " done", "every change was refused")
+			for path, mode := range env.victims {
+				assert.Contains(t, stderr, "probe: chmod "+path+" refused: ")
+				assert.Contains(t, stderr, "probe: chown "+path+" refused: ")
+				st, err := os.Stat(path)
+				require.NoError(t, err)
+				assert.Equal(t, mode, st.Mode().Perm(), path)
+				assert.Zero(t, st.Sys().(*syscall.Stat_t).Uid, "%s keeps its owner", path)
+			}
+		}},
+	{name: "read another bot's program, the database and a replay", mode: "read:1", want: []Ending{OK},
+		blocks: []string{sandbox.OwnUID, sandbox.MountNamespace},
+		check: func(t *testing.T, stderr string, env hostileEnv) {
+			assert.NotContains(t, stderr, " bytes", "nothing was read")
+			for _, path := range env.secrets {
+				assert.Contains(t, stderr, "probe: read "+path+" refused: ")
+			}
+		}},
+	{name: "read the host's processes", mode: "proc:1", want: []Ending{OK},
+		blocks: []string{sandbox.PrivateProc},
+		check: func(t *testing.T, stderr string, env hostileEnv) {
+			assert.Contains(t, stderr, "probe: /proc/1/cmdline is")
+			assert.NotContains(t, stderr, fmt.Sprintf("%q", env.hostInit), "the host's PID 1 is not in sight")
+		}},
+	{name: "send a UDP datagram", mode: "udp:1", want: []Ending{OK},
+		blocks: []string{sandbox.SeccompSockets, sandbox.NetNamespace},
+		check: func(t *testing.T, stderr string, env hostileEnv) {
+			assert.Contains(t, stderr, "probe: udp refused")
+			assert.Zero(t, env.datagrams(), "the listener got nothing")
+		}},
+	// The runner's check for leftovers proves the daemon died with the bot.
+	{name: "leave a setsid daemon behind", mode: "daemon:1", want: []Ending{OK},
+		needs: []string{sandbox.Subreaper, sandbox.PIDNamespace, sandbox.CgroupProcesses},
+		check: func(t *testing.T, stderr string, _ hostileEnv) {
+			assert.Contains(t, stderr, "probe: daemon done", "the daemon started")
+		}},
+	// A long clock: 15 MiB take a while to send, and the cap, not the clock, must end it.
+	{name: "flood header metadata", mode: "headers", want: []Ending{Protocol}, decision: 5 * time.Second},
+	// Two deals one match at a time, and a shutdown clock of 5 s: if the result were
+	// told before the next match, each would wait that long.
+	{name: "hang in EndMatch", mode: "endhang", want: []Ending{OK}, parallel: 1, deals: 2, shutdown: 5 * time.Second,
+		check: func(t *testing.T, stderr string, _ hostileEnv) {
+			assert.Contains(t, stderr, "probe: a match started while an EndMatch was pending")
+			for _, m := range regexp.MustCompile(`EndMatch deadline in (-?\d+) ms`).FindAllStringSubmatch(stderr, -1) {
+				ms, _ := strconv.Atoi(m[1])
+				assert.LessOrEqual(t, time.Duration(ms)*time.Millisecond, protocol.EndMatchTimeout)
+			}
+			assert.Contains(t, stderr, "EndMatch deadline in")
+		}},
 	{name: "write outside its directory", mode: "write:1", want: []Ending{OK},
-		blocks: []string{sandbox.LandlockFS},
+		blocks: []string{sandbox.LandlockFS, sandbox.ReadOnlyRoot},
 		check: func(t *testing.T, stderr string, env hostileEnv) {
 			assert.Contains(t, stderr, "probe: write outside refused")
-			assert.Contains(t, stderr, "permission denied")
+			// Landlock says EACCES; the read-only mount, which comes first, EROFS.
+			assert.Regexp(t, "permission denied|read-only file system", stderr)
 			assert.Contains(t, stderr, "probe: wrote inside", "its own directory stays writable")
 			left, _ := os.ReadDir(env.outside)
 			assert.Empty(t, left, "nothing was written outside")
@@ -184,17 +256,30 @@ func runHostile(t *testing.T, c hostileCase, level sandbox.Level, game string, p
 	}()
 	outside := filepath.Join(testDir(t), "outside")
 	require.NoError(t, os.MkdirAll(outside, 0o777))
+	udp, datagrams := udpListener(t)
+	host := ladderHost(t)
+	sb.Hide = append(sb.Hide, host.data)
+	replays := filepath.Join(testDir(t), "replays")
+	secrets := append(host.secrets, filepath.Join(replays, "d0000-r0.jsonl"))
 
 	bad := testEntrant(t, "hostile", c.mode)
-	bad.Launch.Env = append(bad.Launch.Env, "ARENA_TEST_ADDR="+ln.Addr().String(), "ARENA_TEST_OUTSIDE="+outside)
+	bad.Launch.Env = append(bad.Launch.Env, "ARENA_TEST_ADDR="+ln.Addr().String(), "ARENA_TEST_OUTSIDE="+outside,
+		"ARENA_TEST_UDP="+udp, "ARENA_TEST_VICTIMS="+strings.Join(host.victimPaths(), ":"),
+		"ARENA_TEST_SECRETS="+strings.Join(secrets, ":"))
 	entrants := []Entrant{bad}
 	for i := 1; i < players; i++ {
 		entrants = append(entrants, testEntrant(t, "good"+string(rune('0'+i)), "random"))
 	}
-	cfg := Config{Game: game, Entrants: entrants, Games: players, Seed: 7, Parallel: 2, Clock: hostileClock,
-		ReplayDir: filepath.Join(testDir(t), "replays"), Sandbox: sb, MaxForfeitShare: -1}
+	cfg := Config{Game: game, Entrants: entrants, Games: players * max(c.deals, 1), Seed: 7, Parallel: 2, Clock: hostileClock,
+		ReplayDir: replays, Sandbox: sb, MaxForfeitShare: -1}
 	if c.decision > 0 {
 		cfg.Clock.Decision = c.decision
+	}
+	if c.parallel > 0 {
+		cfg.Parallel = c.parallel
+	}
+	if c.shutdown > 0 {
+		cfg.Clock.Shutdown = c.shutdown
 	}
 	start := time.Now()
 	rep, err := Run(context.Background(), cfg)
@@ -202,7 +287,7 @@ func runHostile(t *testing.T, c hostileCase, level sandbox.Level, game string, p
 	t.Logf("%d matches in %s", len(rep.Matches), time.Since(start).Round(time.Millisecond))
 	requireNoLeftovers(t)
 
-	require.Len(t, rep.Matches, players, "every rotation was played")
+	require.Len(t, rep.Matches, cfg.Games, "every rotation was played")
 	for _, m := range rep.Matches {
 		for s, seat := range m.Seats {
 			if seat.Entrant != 0 {
@@ -228,7 +313,74 @@ func runHostile(t *testing.T, c hostileCase, level sandbox.Level, game string, p
 		t.Skipf("the bot played as it should, but no layer blocks its action on this machine (%s)", why(c.blocks))
 	}
 	kept, _ := os.ReadFile(filepath.Join(cfg.ReplayDir, "stderr-0-hostile.log"))
-	c.check(t, string(kept), hostileEnv{outside: outside, accepted: func() int { return len(accepted) }})
+	c.check(t, string(kept), hostileEnv{outside: outside, accepted: func() int { return len(accepted) },
+		victims: host.victims, datagrams: datagrams, hostInit: host.init, secrets: secrets})
+}
+
+// hostFiles is what a ladder host keeps: a data directory private to the arena's user
+// (stored bots, the database, replays), and the arena binary where anyone may run it.
+type hostFiles struct {
+	data    string
+	victims map[string]os.FileMode
+	secrets []string
+	init    string
+}
+
+func (h hostFiles) victimPaths() []string {
+	var out []string
+	for p := range h.victims {
+		out = append(out, p)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func ladderHost(t *testing.T) hostFiles {
+	dir := testDir(t)
+	// The test's own directories open to all, as /usr/local/bin is: only the sandbox
+	// keeps the bot from what is in them.
+	require.NoError(t, os.Chmod(dir, 0o755))
+	require.NoError(t, os.Chmod(filepath.Dir(dir), 0o755))
+	h := hostFiles{data: filepath.Join(dir, "data"), victims: map[string]os.FileMode{}}
+	file := func(path string, mode os.FileMode, content string) string {
+		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+		require.NoError(t, os.WriteFile(path, []byte(content), mode))
+		require.NoError(t, os.Chmod(path, mode))
+		return path
+	}
+	other := file(filepath.Join(h.data, "bots", "0123abcd"), 0o555, "#!/bin/sh\nexit 0\n")
+	db := file(filepath.Join(h.data, "ladder.db"), 0o644, "SQLite format 3\x00")
+	replay := file(filepath.Join(h.data, "replays", "ivanhoe", "block-1", "d0000-r0.jsonl"), 0o644, `{"type":"match"}`)
+	bin := file(filepath.Join(dir, "bin", "arena"), 0o755, "#!/bin/sh\n")
+	require.NoError(t, os.Chmod(h.data, 0o700))
+	for _, p := range []string{other, db, bin} {
+		st, err := os.Stat(p)
+		require.NoError(t, err)
+		h.victims[p] = st.Mode().Perm()
+	}
+	h.secrets = []string{other, db, replay}
+	init, err := os.ReadFile("/proc/1/cmdline")
+	require.NoError(t, err)
+	h.init = string(init)
+	return h
+}
+
+// udpListener counts the datagrams that reach it, on loopback.
+func udpListener(t *testing.T) (string, func() int) {
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	require.NoError(t, err)
+	t.Cleanup(func() { pc.Close() })
+	var n atomic.Int32
+	go func() {
+		buf := make([]byte, 512)
+		for {
+			if _, _, err := pc.ReadFrom(buf); err != nil {
+				return
+			}
+			n.Add(1)
+		}
+	}()
+	return pc.LocalAddr().String(), func() int { return int(n.Load()) }
 }
 
 // A bot that does not start is the bot's fault, not the run's: its seats forfeit with
@@ -254,7 +406,12 @@ func TestABotThatDoesNotStartForfeitsItsSeats(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			cfg := testConfig(t, 2, c.bad, good)
-			cfg.Clock.Startup = 300 * time.Millisecond
+			// Only the silent bot waits for the deadline; the others fail as soon as
+			// they speak, so their deadline is room for a loaded machine.
+			cfg.Clock.Startup = 5 * time.Second
+			if c.want == Timeout {
+				cfg.Clock.Startup = 300 * time.Millisecond
+			}
 			rep, err := Run(context.Background(), cfg)
 			require.NoError(t, err)
 			requireNoLeftovers(t)
@@ -264,5 +421,68 @@ func TestABotThatDoesNotStartForfeitsItsSeats(t *testing.T) {
 				assert.Contains(t, m.Seats[indexOf(m, 0)].Detail, c.detail)
 			}
 		})
+	}
+}
+
+// TestHostileActionsSucceedWithoutTheSandbox runs the trespassing bots at the none
+// level, where only the host's own layers apply: each action goes through, so the
+// hostile cases above fail when the layers that block them are off.
+func TestHostileActionsSucceedWithoutTheSandbox(t *testing.T) {
+	cases := []struct {
+		mode string
+		want func(t *testing.T, stderr string, env hostileEnv)
+	}{
+		{"chmod:1", func(t *testing.T, stderr string, env hostileEnv) {
+			for path := range env.victims {
+				assert.Contains(t, stderr, "probe: chmod "+path+" done")
+			}
+		}},
+		{"read:1", func(t *testing.T, stderr string, env hostileEnv) {
+			for _, path := range env.secrets {
+				assert.Contains(t, stderr, "probe: read "+path+": ")
+			}
+		}},
+		{"proc:1", func(t *testing.T, stderr string, env hostileEnv) {
+			assert.Contains(t, stderr, fmt.Sprintf("%q", env.hostInit))
+		}},
+		{"udp:1", func(t *testing.T, stderr string, env hostileEnv) {
+			assert.Contains(t, stderr, "probe: udp done")
+			require.Eventually(t, func() bool { return env.datagrams() > 0 }, 10*time.Second, 10*time.Millisecond)
+		}},
+		{"daemon:1", func(t *testing.T, stderr string, _ hostileEnv) {
+			assert.Contains(t, stderr, "probe: daemon done")
+			left := leftovers(t)
+			assert.NotEmpty(t, left, "the daemon outlived its bot")
+			killLeftovers(t)
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.mode, func(t *testing.T) {
+			t.Parallel()
+			udp, datagrams := udpListener(t)
+			host := ladderHost(t)
+			replays := filepath.Join(testDir(t), "replays")
+			secrets := append(host.secrets, filepath.Join(replays, "d0000-r0.jsonl"))
+			bad := testEntrant(t, "hostile", c.mode)
+			bad.Launch.Env = append(bad.Launch.Env, "ARENA_TEST_UDP="+udp,
+				"ARENA_TEST_VICTIMS="+strings.Join(host.victimPaths(), ":"), "ARENA_TEST_SECRETS="+strings.Join(secrets, ":"))
+			// One match at a time, so that the second reads the first's replay.
+			cfg := Config{Game: "ivanhoe", Entrants: []Entrant{bad, testEntrant(t, "good", "random")}, Games: 2, Seed: 7,
+				Parallel: 1, Clock: hostileClock, ReplayDir: replays, Sandbox: testSandbox(t, sandbox.None), MaxForfeitShare: -1}
+			_, err := Run(context.Background(), cfg)
+			require.NoError(t, err)
+			kept, _ := os.ReadFile(filepath.Join(replays, "stderr-0-hostile.log"))
+			c.want(t, string(kept), hostileEnv{victims: host.victims, datagrams: datagrams, hostInit: host.init, secrets: secrets})
+		})
+	}
+}
+
+// killLeftovers kills the processes carrying this test's marker.
+func killLeftovers(t *testing.T) {
+	for _, l := range leftovers(t) {
+		pid, _, _ := strings.Cut(l, " ")
+		if n, err := strconv.Atoi(pid); err == nil {
+			_ = syscall.Kill(n, syscall.SIGKILL)
+		}
 	}
 }

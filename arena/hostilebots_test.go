@@ -9,11 +9,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/metadata"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/arena-games/arena/engine"
@@ -43,6 +45,16 @@ import (
 //	net:K             opens a TCP connection to ARENA_TEST_ADDR at decision K, plays on
 //	write:K           writes outside its directory (ARENA_TEST_OUTSIDE) and inside it at
 //	                  decision K, plays on
+//	chmod:K           at decision K, chmods and chowns every file of ARENA_TEST_VICTIMS
+//	                  (another bot's program, the arena binary, the database), plays on
+//	read:K            at decision K, reads every file of ARENA_TEST_SECRETS (another
+//	                  bot's program, the database, a replay), plays on
+//	proc:K            at decision K, reads /proc/1/cmdline, plays on
+//	udp:K             at decision K, sends a datagram to ARENA_TEST_UDP, plays on
+//	daemon:K          at decision K, starts a setsid daemon that keeps its stderr, plays on
+//	headers           sends 15 MiB of header metadata with its first answer
+//	endhang           never returns from EndMatch (until the arena gives up), and says
+//	                  when a match starts while an EndMatch is still pending
 //
 // What a bot tried and what happened goes to its real stderr as "probe: ..." lines,
 // which the arena keeps beside the replays.
@@ -68,6 +80,13 @@ func serveHostileBot(name string, k int) bool {
 		protocol.Serve(first)
 	case "startcrash":
 		protocol.ServeBot(&hostileServer{inner: protocol.NewBotServer(func(protocol.Match) engine.Policy { return first }), mode: name, k: k})
+	case "chmod", "read", "proc", "udp", "daemon":
+		perMatch(func(n int, _ []engine.Option) int {
+			if n == k {
+				trespass(name, stderr)
+			}
+			return 0
+		})
 	case "hang", "spin", "negative", "flood", "bomb", "hog", "net", "write":
 		perMatch(func(n int, _ []engine.Option) int {
 			if name == "flood" && n == 1 {
@@ -150,8 +169,9 @@ func serveHostileBot(name string, k int) bool {
 			os.Exit(3)
 			return 0
 		})
-	case "garbage", "huge":
-		srv := &hostileServer{inner: protocol.NewBotServer(func(protocol.Match) engine.Policy { return first }), mode: name, k: k}
+	case "garbage", "huge", "headers", "endhang":
+		srv := &hostileServer{inner: protocol.NewBotServer(func(protocol.Match) engine.Policy { return first }), mode: name, k: k,
+			stderr: stderr}
 		plugin.Serve(&plugin.ServeConfig{
 			HandshakeConfig: protocol.Handshake,
 			Plugins:         plugin.PluginSet{protocol.PluginName: &rawPlugin{srv: srv}},
@@ -174,16 +194,31 @@ type hostileServer struct {
 	inner botpb.BotServer
 	mode  string
 	k     int
+	// stderr is the real one; pending counts EndMatch calls not yet returned.
+	stderr  io.Writer
+	pending atomic.Int32
 }
 
 func (b *hostileServer) StartMatch(ctx context.Context, r *botpb.StartRequest) (*botpb.StartReply, error) {
 	if b.mode == "startcrash" {
 		panic("test bot: crashing as the match starts")
 	}
+	if b.mode == "endhang" && b.pending.Load() > 0 {
+		fmt.Fprintln(b.stderr, "probe: a match started while an EndMatch was pending")
+	}
 	return b.inner.StartMatch(ctx, r)
 }
 
 func (b *hostileServer) EndMatch(ctx context.Context, r *botpb.EndRequest) (*botpb.EndReply, error) {
+	if b.mode == "endhang" {
+		b.pending.Add(1)
+		defer b.pending.Add(-1)
+		if dl, ok := ctx.Deadline(); ok {
+			fmt.Fprintf(b.stderr, "probe: EndMatch deadline in %d ms\n", time.Until(dl).Milliseconds())
+		}
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
 	return b.inner.EndMatch(ctx, r)
 }
 
@@ -193,9 +228,14 @@ func (b *hostileServer) Match(st botpb.Bot_MatchServer) error {
 		if err != nil {
 			return nil
 		}
-		rep := &botpb.DecideReply{MatchId: req.MatchId, Decision: req.Decision}
+		rep := &botpb.DecideReply{MatchId: req.MatchId, SeatDecision: req.SeatDecision}
 		if b.mode == "huge" && n == b.k {
 			rep.MatchId = strings.Repeat("x", 5<<20)
+		}
+		if b.mode == "headers" && n == 1 {
+			if err := st.SendHeader(metadata.Pairs("x-flood", strings.Repeat("h", 15<<20))); err != nil {
+				fmt.Fprintln(b.stderr, "probe: header flood refused:", err)
+			}
 		}
 		if err := st.Send(rep); err != nil {
 			return err
@@ -232,3 +272,52 @@ func (garbageCodec) Unmarshal(data []byte, v any) error {
 	return proto.Unmarshal(data, v.(proto.Message))
 }
 func (garbageCodec) Name() string { return "proto" }
+
+// trespass tries what a bot must never do, and says on stderr how each try went.
+func trespass(name string, stderr io.Writer) {
+	list := func(env string) []string { return strings.Split(os.Getenv(env), string(os.PathListSeparator)) }
+	switch name {
+	case "chmod":
+		for _, v := range list("ARENA_TEST_VICTIMS") {
+			report(stderr, "chmod "+v, os.Chmod(v, 0))
+			report(stderr, "chown "+v, os.Chown(v, os.Getuid(), os.Getgid()))
+		}
+	case "read":
+		for _, v := range list("ARENA_TEST_SECRETS") {
+			b, err := os.ReadFile(v)
+			if err == nil {
+				fmt.Fprintf(stderr, "probe: read %s: %d bytes\n", v, len(b))
+				continue
+			}
+			report(stderr, "read "+v, err)
+		}
+	case "proc":
+		b, err := os.ReadFile("/proc/1/cmdline")
+		if err != nil {
+			report(stderr, "read /proc/1/cmdline", err)
+			return
+		}
+		fmt.Fprintf(stderr, "probe: /proc/1/cmdline is %q\n", b)
+	case "udp":
+		c, err := net.Dial("udp", os.Getenv("ARENA_TEST_UDP"))
+		if err == nil {
+			_, err = c.Write([]byte("hello from a bot"))
+			c.Close()
+		}
+		report(stderr, "udp", err)
+	case "daemon":
+		// sh exits at once: the daemon is re-parented, out of the bot's process group,
+		// and holds the bot's stderr.
+		sh := exec.Command("/bin/sh", "-c", "setsid sleep 61 >/dev/null &")
+		sh.Stderr = stderr
+		report(stderr, "daemon", sh.Run())
+	}
+}
+
+func report(stderr io.Writer, what string, err error) {
+	if err != nil {
+		fmt.Fprintf(stderr, "probe: %s refused: %v\n", what, err)
+		return
+	}
+	fmt.Fprintf(stderr, "probe: %s done\n", what)
+}

@@ -62,10 +62,11 @@ type seatState struct {
 	proc    *protocol.Process
 	conn    *protocol.Seat
 	bank    time.Duration
-	cursor  int
 	ending  Ending
 	detail  string
 	forfeit bool
+	// wire builds the seat's requests: what it may see, and its own decision count.
+	wire *protocol.SeatRequests
 }
 
 func (r *runner) play(ctx context.Context, m matchSpec) (res *MatchResult, err error) {
@@ -111,6 +112,7 @@ func (r *runner) playMatch(ctx context.Context, m matchSpec) (*MatchResult, erro
 	for s, e := range m.entrants {
 		res.Seats[s].Entrant, res.Seats[s].Bot = e, r.bots[e].entrant.Name
 		seats[s].bank = cfg.Clock.Bank
+		seats[s].wire = protocol.NewSeatRequests(r.codec, m.id, s)
 		proc, err := r.bots[e].get()
 		var se *protocol.StartError
 		if errors.As(err, &se) {
@@ -136,8 +138,6 @@ func (r *runner) playMatch(ctx context.Context, m matchSpec) (*MatchResult, erro
 		seats[s].conn = conn
 	}
 
-	var events []engine.Event
-	req := &botpb.DecideRequest{MatchId: m.id}
 	bound := r.spec.MaxDecisions + 1
 	wall := time.Now().Add(cfg.Clock.Match)
 	for !g.Terminal() {
@@ -150,12 +150,9 @@ func (r *runner) playMatch(ctx context.Context, m matchSpec) (*MatchResult, erro
 		s := g.ToMove()
 		st := &seats[s]
 		opts := g.Options()
-		log := g.Log()
 		choice, took := -1, time.Duration(0)
 		if !st.forfeit {
-			events = engine.EventsFor(events[:0], log, s, st.cursor)
-			st.cursor = len(log)
-			view, err := r.codec.EncodeView(g.View(s))
+			req, err := st.wire.Next(g)
 			if err != nil {
 				return nil, fmt.Errorf("match %s: %w", m.id, err)
 			}
@@ -164,9 +161,6 @@ func (r *runner) playMatch(ctx context.Context, m matchSpec) (*MatchResult, erro
 			if left := time.Until(wall); left < limit {
 				limit, capped = max(left, 0), true
 			}
-			req.Seat, req.Decision, req.View = int32(s), uint32(g.Decisions()), view
-			req.Events = protocol.AppendEvents(req.Events[:0], events)
-			req.Options = protocol.AppendOptions(req.Options[:0], opts)
 			req.BankUs, req.DeadlineUs = st.bank.Microseconds(), limit.Microseconds()
 			rep, elapsed, err := st.conn.Decide(req, limit+cfg.Clock.Grace)
 			st.bank -= elapsed
@@ -242,13 +236,19 @@ func (r *runner) playMatch(ctx context.Context, m matchSpec) (*MatchResult, erro
 		e := &botpb.EndRequest{MatchId: m.id, Seat: int32(s), Place: endPlace, Score: endScore, Adjudicated: gr.Adjudicated, Endings: endings}
 		switch {
 		case seats[s].conn != nil:
-			_ = seats[s].conn.Close(e, cfg.Clock.Shutdown)
+			// The result is news, not a question: a bot slow to take it holds up no
+			// match, and is not waited for past its own short deadline.
+			r.ending.Add(1)
+			go func(c *protocol.Seat) {
+				defer r.ending.Done()
+				_ = c.Close(e, protocol.EndMatchTimeout)
+			}(seats[s].conn)
 			seats[s].conn = nil
 		case seats[s].proc != nil && !seats[s].proc.Exited():
 			// A forfeited seat's bot may be stuck; tell it without waiting, so that it
 			// can drop the match.
 			go func(p *protocol.Process) {
-				ctx, cancel := context.WithTimeout(context.Background(), cfg.Clock.Shutdown)
+				ctx, cancel := context.WithTimeout(context.Background(), protocol.EndMatchTimeout)
 				defer cancel()
 				_, _ = p.Bot.EndMatch(ctx, e)
 			}(seats[s].proc)
@@ -271,13 +271,15 @@ func classify(err error, proc *protocol.Process) (Ending, string) {
 	case errors.Is(err, protocol.ErrMalformed):
 		return Protocol, err.Error()
 	}
-	// A dead process shows as a broken transport a moment before its exit is reaped;
-	// an error status the bot sent itself needs no wait.
+	// A dead process shows as a broken transport a moment before its exit is reaped
+	// (and, under the sandbox's helper, before the helper has killed what the bot left
+	// and exited itself); an error status the bot sent itself needs no wait. The bound
+	// is room for a loaded machine: a live bot that broke its stream costs it once.
 	switch status.Code(err) {
 	case codes.Unavailable, codes.Canceled, codes.Unknown:
 		select {
 		case <-proc.Done():
-		case <-time.After(500 * time.Millisecond):
+		case <-time.After(2 * time.Second):
 		}
 	}
 	if proc.Exited() {

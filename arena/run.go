@@ -20,6 +20,8 @@ type runner struct {
 	codec   protocol.Codec
 	bots    []*botProc
 	sandbox SandboxJSON
+	// ending counts results still being told to bots: the bots are stopped after.
+	ending sync.WaitGroup
 }
 
 // Run plays a whole run: it starts every bot, plays every deal in every rotation
@@ -38,12 +40,14 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	codec, _ := protocol.CodecFor(cfg.Game)
 	r := &runner{cfg: cfg, spec: spec, codec: codec}
 	if cfg.ReplayDir != "" {
-		if err := os.MkdirAll(cfg.ReplayDir, 0o755); err != nil {
+		if err := os.MkdirAll(cfg.ReplayDir, 0o700); err != nil {
 			return nil, err
 		}
 	}
 	matches := r.schedule()
 	sb := cfg.Sandbox
+	// The replays hold every seat's hidden cards: no bot may see them.
+	sb.Hide = append(append([]string(nil), sb.Hide...), cfg.ReplayDir)
 	if sb.Limits.CPUTime == 0 {
 		sb.Limits.CPUTime = defaultCPUTime(len(matches), cfg.Clock)
 	}
@@ -198,18 +202,23 @@ func (r *runner) schedule() []matchSpec {
 // stopBots ends every bot process and keeps what each wrote to stderr (its last
 // bytes) beside the replays.
 func (r *runner) stopBots() {
+	r.ending.Wait() // each at most protocol.EndMatchTimeout
 	var wg sync.WaitGroup
 	for i, b := range r.bots {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			b.stop(r.cfg.Clock.Shutdown)
-			if r.cfg.ReplayDir == "" {
+			dir := r.cfg.ReplayDir
+			if dir == "" {
+				dir = r.cfg.StderrDir
+			}
+			if dir == "" {
 				return
 			}
 			if tail := b.stderr(); tail != "" {
 				name := fmt.Sprintf("stderr-%d-%s.log", i, strings.Map(safeRune, b.entrant.Name))
-				_ = os.WriteFile(filepath.Join(r.cfg.ReplayDir, name), []byte(tail), 0o644)
+				_ = os.WriteFile(filepath.Join(dir, name), []byte(tail), 0o644)
 			}
 		}()
 	}

@@ -171,12 +171,12 @@ func (b *rawBot) Match(st botpb.Bot_MatchServer) error {
 		if err != nil {
 			return err
 		}
-		rep := &botpb.DecideReply{MatchId: req.MatchId, Decision: req.Decision}
+		rep := &botpb.DecideReply{MatchId: req.MatchId, SeatDecision: req.SeatDecision}
 		if n == b.k {
 			if b.mode == "error" {
 				return status.Error(codes.Internal, "test bot: failing on purpose")
 			}
-			rep.Decision += 1000
+			rep.SeatDecision += 1000
 		}
 		if err := st.Send(rep); err != nil {
 			return err
@@ -195,8 +195,10 @@ func testEntrant(t testing.TB, name, mode string) Entrant {
 	return Entrant{Name: name, Launch: protocol.LaunchConfig{Path: exe, Env: env}}
 }
 
+// markerEnv names the test and this test process: other test processes on the
+// machine (other checkouts) run tests of the same names at the same time.
 func markerEnv(t testing.TB) string {
-	return "ARENA_TEST_MARKER=" + strings.ReplaceAll(t.Name(), "/", "_")
+	return fmt.Sprintf("ARENA_TEST_MARKER=%s-%d", strings.ReplaceAll(t.Name(), "/", "_"), os.Getpid())
 }
 
 // leftovers lists the live processes carrying this test's marker.
@@ -227,7 +229,9 @@ func leftovers(t *testing.T) []string {
 func requireNoLeftovers(t *testing.T) {
 	t.Helper()
 	var left []string
-	for i := 0; i < 50; i++ {
+	// 5 s is room for a loaded machine: a killed process, and a sandbox helper that
+	// kills what its bot left, can take a while to go.
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); {
 		if left = leftovers(t); len(left) == 0 {
 			return
 		}

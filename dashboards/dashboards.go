@@ -1,7 +1,9 @@
-// Package dashboards ships the arena's Grafana dashboards (grafana/*.json), their
-// provisioning files and a Prometheus scrape config. The Go here only reads the JSON so
-// that tests can check its structure and run every panel's query against a real
-// Prometheus; Grafana itself never runs this code.
+// Package dashboards ships the arena's Grafana dashboards (grafana/*.json, written
+// from spec.go by `go run ./dashboards/gen`), their provisioning files, a Prometheus
+// config (prometheus.yml) and its alerting rules (alerts.yml, unit-tested by
+// alerts_test.yml). The Go here writes and reads the JSON so that tests can check its
+// structure and run every panel's query against a real Prometheus; Grafana itself
+// never runs this code.
 package dashboards
 
 import (
@@ -14,8 +16,11 @@ import (
 	"strings"
 )
 
-//go:embed grafana/*.json provisioning
+//go:embed grafana/*.json provisioning prometheus.yml alerts.yml
 var files embed.FS
+
+// File returns one shipped file (e.g. "prometheus.yml").
+func File(name string) ([]byte, error) { return files.ReadFile(name) }
 
 // Ref names a data source.
 type Ref struct {
@@ -30,24 +35,55 @@ type GridPos struct{ X, Y, W, H int }
 type Target struct {
 	RefID      string `json:"refId"`
 	Expr       string `json:"expr"`
+	Legend     string `json:"legendFormat"`
+	Instant    bool   `json:"instant"`
 	Datasource *Ref   `json:"datasource"`
+}
+
+// Step is one threshold step.
+type Step struct {
+	Color string   `json:"color"`
+	Value *float64 `json:"value"`
+}
+
+// FieldConfig is the part of a panel's field config the tests read.
+type FieldConfig struct {
+	Defaults struct {
+		Unit       string `json:"unit"`
+		Thresholds struct {
+			Steps []Step `json:"steps"`
+		} `json:"thresholds"`
+	} `json:"defaults"`
+}
+
+// Link is a dashboard link.
+type Link struct {
+	Type string   `json:"type"`
+	Tags []string `json:"tags"`
 }
 
 // Panel is one panel of a dashboard.
 type Panel struct {
-	ID         int      `json:"id"`
-	Type       string   `json:"type"`
-	Title      string   `json:"title"`
-	GridPos    GridPos  `json:"gridPos"`
-	Datasource *Ref     `json:"datasource"`
-	Targets    []Target `json:"targets"`
+	ID          int         `json:"id"`
+	Type        string      `json:"type"`
+	Title       string      `json:"title"`
+	Description string      `json:"description"`
+	GridPos     GridPos     `json:"gridPos"`
+	Datasource  *Ref        `json:"datasource"`
+	Targets     []Target    `json:"targets"`
+	FieldConfig FieldConfig `json:"fieldConfig"`
+	Repeat      string      `json:"repeat"`
 }
 
 // Variable is a dashboard template variable.
 type Variable struct {
 	Name       string `json:"name"`
 	Type       string `json:"type"`
+	Query      any    `json:"query"`
 	Definition string `json:"definition"`
+	Current    struct {
+		Value any `json:"value"`
+	} `json:"current"`
 	Datasource *Ref   `json:"datasource"`
 	Multi      bool   `json:"multi"`
 	AllValue   string `json:"allValue"`
@@ -55,9 +91,11 @@ type Variable struct {
 
 // Dashboard is one dashboard file.
 type Dashboard struct {
-	File       string `json:"-"`
-	UID        string `json:"uid"`
-	Title      string `json:"title"`
+	File       string   `json:"-"`
+	UID        string   `json:"uid"`
+	Title      string   `json:"title"`
+	Tags       []string `json:"tags"`
+	Links      []Link   `json:"links"`
 	Templating struct {
 		List []Variable `json:"list"`
 	} `json:"templating"`

@@ -1,17 +1,21 @@
 package dashboards
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -19,75 +23,128 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestDashboardsAgainstARealPrometheus plays a real match and a real ladder run, both
-// with --metrics-addr, has a real Prometheus (Debian's package) scrape them on
-// loopback, and runs every query of every dashboard panel and variable through
-// Prometheus's HTTP API: each must parse and return data. .ci/run installs Prometheus and sets ARENA_REQUIRE_PROMETHEUS=1 so that
-// a missing binary fails there instead of skipping.
+// TestDashboardsAgainstARealPrometheus runs a real match, a real match with a bot that
+// crash-loops and a real ladder (restarted once, so that its database holds more than
+// the serving process played), all with --metrics-addr, has a real Prometheus (Debian's
+// package) scrape them on loopback with the shipped alerting rules, and checks:
+//   - every query of every dashboard panel and variable parses and returns data;
+//   - the panels' values agree with what the test knows happened: matches per second
+//     over the run, the crashing bot's share of forfeited seats, games per ladder bot;
+//   - the crash-loop alert goes pending for the crashing bot.
+//
+// .ci/run installs Prometheus and sets ARENA_REQUIRE_PROMETHEUS=1 so that a missing
+// binary fails there instead of skipping.
 func TestDashboardsAgainstARealPrometheus(t *testing.T) {
-	promBin, err := exec.LookPath("prometheus")
-	if err != nil {
-		if os.Getenv("ARENA_REQUIRE_PROMETHEUS") != "" {
-			t.Fatal("prometheus is not installed but ARENA_REQUIRE_PROMETHEUS is set")
-		}
-		t.Skip("prometheus is not installed (apt-get install prometheus); .ci/run installs it")
-	}
+	promBin := requireTool(t, "prometheus")
+	setup := time.Now()
 	dir := t.TempDir()
-	arenaBin := filepath.Join(dir, "arena")
-	out, err := exec.Command("go", "build", "-o", arenaBin, "../cmd/arena").CombinedOutput()
-	require.NoError(t, err, "%s", out)
+	arenaBin, crashBin := filepath.Join(dir, "arena"), filepath.Join(dir, "crashbot")
+	for bin, pkg := range map[string]string{arenaBin: "../cmd/arena", crashBin: "./testdata/crashbot"} {
+		out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput()
+		require.NoError(t, err, "%s", out)
+	}
+	rules, err := filepath.Abs("alerts.yml")
+	require.NoError(t, err)
 
-	metricsAddr, ladderAddr, promAddr := freeAddr(t), freeAddr(t), freeAddr(t)
-	cfg := fmt.Sprintf("global:\n  scrape_interval: 1s\nscrape_configs:\n  - job_name: arena\n    static_configs:\n      - targets: [%q, %q]\n", metricsAddr, ladderAddr)
+	matchAddr, crashAddr, ladderAddr, promAddr := freeAddr(t), freeAddr(t), freeAddr(t), freeAddr(t)
+	cfg := fmt.Sprintf(`global:
+  scrape_interval: 1s
+  evaluation_interval: 1s
+rule_files: [%q]
+scrape_configs:
+  - job_name: arena-match
+    static_configs:
+      - targets: [%q, %q]
+  - job_name: arena-ladder
+    static_configs:
+      - targets: [%q]
+`, rules, matchAddr, crashAddr, ladderAddr)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "prometheus.yml"), []byte(cfg), 0o644))
 	prom := exec.Command(promBin, "--config.file="+filepath.Join(dir, "prometheus.yml"),
 		"--storage.tsdb.path="+filepath.Join(dir, "tsdb"), "--web.listen-address="+promAddr)
 	prom.Dir = dir
-	var promLog strings.Builder
-	prom.Stdout, prom.Stderr = &promLog, &promLog
+	promLog := &syncBuffer{}
+	prom.Stdout, prom.Stderr = promLog, promLog
 	require.NoError(t, prom.Start())
 	t.Cleanup(func() { _ = prom.Process.Kill(); _ = prom.Wait() })
 	api := "http://" + promAddr
 	waitFor(t, 30*time.Second, func() bool { return get(api+"/-/ready") == nil }, "prometheus ready: "+promLog.String())
 
-	// A ladder of two built-in bots, run beside the match.
+	// A ladder of two built-in bots with a first run's games in its database, then a
+	// second run serving metrics beside the matches.
 	db := filepath.Join(dir, "ladder.db")
-	for _, bot := range []string{"random", "heuristic"} {
-		out, err := exec.Command(arenaBin, "bot", "add", bot, "--db", db).CombinedOutput()
+	for _, args := range [][]string{{"bot", "add", "random"}, {"bot", "add", "heuristic"},
+		{"ladder", "run", "--game", "ivanhoe", "--matches", "6"}} {
+		out, err := exec.Command(arenaBin, append(args, "--db", db)...).CombinedOutput()
 		require.NoError(t, err, "%s", out)
 	}
-	ladder := exec.Command(arenaBin, "ladder", "run", "--game", "ivanhoe", "--for", "10s", "--db", db, "--refresh", "1s",
-		"--metrics-addr", ladderAddr, "--metrics-linger", "2m") // stopped below, once queried
-	var ladderOut strings.Builder
-	ladder.Stdout, ladder.Stderr = &ladderOut, &ladderOut
-	require.NoError(t, ladder.Start())
-	t.Cleanup(func() { _ = ladder.Process.Kill() })
-
-	// A run long enough for several scrapes, then a linger so the end is scraped too.
-	match := exec.Command(arenaBin, "match", "heuristic", "random", "--games", "8000", "-j", "2", "--no-replays",
-		"--metrics-addr", metricsAddr, "--metrics-linger", "4s")
-	match.Dir = dir
-	var matchOut strings.Builder
-	match.Stdout, match.Stderr = &matchOut, &matchOut
-	start := time.Now()
-	require.NoError(t, match.Run(), matchOut.String())
-	end := time.Now().Add(-4 * time.Second) // when the match itself finished
-	require.Greater(t, end.Sub(start), 8*time.Second, "the run must span several scrapes")
-
-	// Prometheus hands a new target to its scrapers only after a few seconds, so make
-	// sure the run itself, not just its linger, was scraped several times.
-	n, err := query(api, `count_over_time(arena_decisions_total{bot="random"}[1m]) > 3`, end)
-	require.NoError(t, err)
-	require.Equal(t, 1, n, "too few scrapes during the run; prometheus said: %s", promLog.String())
-	n, err = query(api, `count_over_time(arena_ladder_games_recorded_total[1m]) > 3`, end)
-	require.NoError(t, err)
-	require.Greater(t, n, 0, "too few scrapes during the ladder run: %s", ladderOut.String())
-
-	values := map[string]string{"game": "ivanhoe", "bot": ".*", "__rate_interval": "10s", "__interval": "10s", "__range": "1m"}
+	// Every process lingers after its run until the test interrupts it, so that its
+	// final series stay live for the checks however long a loaded machine takes.
+	ladder := start(t, dir, arenaBin, "ladder", "run", "--game", "ivanhoe", "--for", "10s", "--db", db, "--refresh", "1s",
+		"--metrics-addr", ladderAddr, "--metrics-linger", "10m")
+	crash := start(t, dir, arenaBin, "match", crashBin, "random", "--games", strconv.Itoa(crashGames), "-j", "1", "--sprt", "0,5",
+		"--no-replays", "--max-restarts", "100000", "--max-forfeit-share", "0", "--metrics-addr", crashAddr, "--metrics-linger", "10m")
+	t.Logf("setup took %s", time.Since(setup).Round(time.Millisecond))
 	ds, err := Load()
 	require.NoError(t, err)
+
+	// The crash-loop alert looks 5 minutes back: check it as soon as the bot has crashed.
+	crashLoopAlertGoesPending(t, api)
+	crashingBotForfeitShare(t, api, ds, crash, crashAddr)
+	t.Logf("crashing run checked after %s", time.Since(setup).Round(time.Millisecond))
+
+	// A run long enough for several scrapes.
+	match := start(t, dir, arenaBin, "match", "heuristic", "random", "--games", "4000", "-j", "2", "--no-replays", "--json",
+		"--metrics-addr", matchAddr, "--metrics-linger", "10m")
+	inst := fmt.Sprintf(`instance=%q`, matchAddr)
+	runEnd, end := afterTheRun(t, api, match, inst)
+	t.Logf("the match ended after %s", time.Since(setup).Round(time.Millisecond))
+	// Prometheus hands a new target to its scrapers only after a few seconds, so make
+	// sure the run itself, not just its linger, was scraped several times.
+	n, err := query(api, `count_over_time(arena_decisions_total{bot="random", `+inst+`}[1m]) > 3`, runEnd)
+	require.NoError(t, err)
+	require.Equal(t, 1, n, "too few scrapes during the run; prometheus said: %s", promLog.String())
+
+	everyQueryReturnsData(t, api, ds, end, time.Since(setup))
+	ladderGamesPerBot(t, api, ds, ladder, ladderAddr, arenaBin, db)
+
+	require.NoError(t, match.cmd.Process.Signal(os.Interrupt)) // ends the linger; the report follows
+	require.NoError(t, match.cmd.Wait(), match.stderr.String())
+	var rep struct {
+		Games    int     `json:"games"`
+		ElapsedS float64 `json:"elapsed_s"`
+	}
+	require.NoError(t, json.Unmarshal(match.stdout.Bytes(), &rep))
+	require.Greater(t, rep.ElapsedS, 8.0, "the run must span several scrapes")
+	panelValueChecks(t, api, ds, rep.Games, rep.ElapsedS, inst, runEnd)
+	require.NoError(t, crash.cmd.Process.Signal(os.Interrupt))
+	require.NoError(t, crash.cmd.Wait(), crash.stderr.String())
+}
+
+// panelValueChecks: the throughput panel's matches per second, taken over a window
+// that is the run's span, agrees with games / elapsed within 20%. The margin: with 1 s
+// scrapes the first and last samples of a run of at least 8 s can each be up to a
+// scrape from its ends, and rate() extrapolates across at most that (2 s in 10).
+func panelValueChecks(t *testing.T, api string, ds []Dashboard, games int, elapsed float64, inst string, end time.Time) {
+	expr := panelExpr(t, ds, "Matches finished per second", 0)
+	expr = strings.Replace(expr, `{job=~"$job"`, `{`+inst, 1)
+	window := fmt.Sprintf("%ds", int(math.Round(elapsed)))
+	got := scalar(t, api, Substitute(expr, map[string]string{"game": "ivanhoe", "__rate_interval": window}), end)
+	want := float64(games) / elapsed
+	t.Logf("matches per second over the run: panel %.1f, true %.1f", got, want)
+	assert.InEpsilon(t, want, got, 0.20, "matches per second over the run: panel %.1f, true %.1f", got, want)
+}
+
+// everyQueryReturnsData substitutes windows as long as the test so far, so that a run
+// that ended minutes ago on a loaded machine still has its increases in them.
+func everyQueryReturnsData(t *testing.T, api string, ds []Dashboard, end time.Time, span time.Duration) {
+	window := fmt.Sprintf("%ds", int(span.Seconds())+1)
+	values := map[string]string{"game": "ivanhoe", "bot": ".*", "job": ".*", "__rate_interval": window, "__interval": "10s", "__range": window}
 	for _, d := range ds {
 		for _, v := range d.Templating.List {
+			if v.Type == "datasource" {
+				continue
+			}
 			q := strings.TrimSuffix(strings.TrimPrefix(Substitute(v.Definition, values), "label_values("), ")")
 			parts := strings.Split(q, ", ")
 			require.Len(t, parts, 2, "variable %s: label_values(selector, label)", v.Name)
@@ -103,10 +160,154 @@ func TestDashboardsAgainstARealPrometheus(t *testing.T) {
 			}
 		}
 	}
-	// Ctrl-C ends the linger; the ladder exits cleanly.
-	require.NoError(t, ladder.Process.Signal(os.Interrupt))
-	require.NoError(t, ladder.Wait(), ladderOut.String())
-	assert.Contains(t, ladderOut.String(), "recorded")
+}
+
+// crashLoopAlertGoesPending: the shipped rule, evaluated every second, turns pending
+// for the bot that exits at its 30th decision (its for: of 2 minutes keeps it from
+// firing within the test).
+func crashLoopAlertGoesPending(t *testing.T, api string) {
+	waitFor(t, 5*time.Minute, func() bool { // a loaded machine starts bots slowly
+		r, err := call(api + "/api/v1/alerts")
+		if err != nil {
+			return false
+		}
+		var data struct {
+			Alerts []struct {
+				Labels map[string]string `json:"labels"`
+				State  string            `json:"state"`
+			} `json:"alerts"`
+		}
+		if json.Unmarshal(r.Data, &data) != nil {
+			return false
+		}
+		for _, a := range data.Alerts {
+			if a.Labels["alertname"] == "ArenaBotCrashLooping" && a.Labels["bot"] == "crashbot" && a.State == "pending" {
+				return true
+			}
+		}
+		return false
+	}, "ArenaBotCrashLooping pending for crashbot")
+}
+
+// crashGames is the length of the crashing bot's run: enough for dozens of crashes
+// (one every 30 of its decisions), short enough for a loaded machine.
+const crashGames = 60
+
+// crashingBotForfeitShare: once the crashing bot's run has ended (and been scraped
+// after its end), the share-of-seats-forfeited panel over the run equals the share in
+// its progress lines (one per match, with each seat's ending) within 0.02: numerator
+// and denominator are extrapolated alike.
+func crashingBotForfeitShare(t *testing.T, api string, ds []Dashboard, crash *proc, addr string) {
+	inst := fmt.Sprintf(`instance=%q`, addr)
+	_, at := afterTheRun(t, api, crash, inst)
+	seats, forfeits := 0, 0
+	progress := regexp.MustCompile(`^\d+/\d+ d\d+-r\d+: `)
+	for _, line := range strings.Split(crash.stderr.String(), "\n") {
+		if !progress.MatchString(line) {
+			continue
+		}
+		for _, seat := range strings.Split(line[strings.Index(line, ": ")+2:], ", ") {
+			if strings.HasPrefix(seat, "crashbot ") {
+				seats++
+				if strings.HasSuffix(seat, ")") {
+					forfeits++
+				}
+			}
+		}
+	}
+	require.Equal(t, crashGames, seats, "one progress line per match: %s", crash.stderr.String())
+	require.Greater(t, forfeits, 3, "the bot crashed in several matches")
+	expr := strings.ReplaceAll(panelExpr(t, ds, "Share of seats forfeited", 0), `job=~"$job"`, inst)
+	got := scalar(t, api, Substitute(expr, map[string]string{"bot": "crashbot", "__rate_interval": "5m"}), at)
+	want := float64(forfeits) / float64(seats)
+	t.Logf("crashbot's forfeited share: panel %.4f, progress lines %d/%d = %.4f", got, forfeits, seats, want)
+	assert.InDelta(t, want, got, 0.02, "share of crashbot's seats forfeited: panel %.3f, true %d/%d", got, forfeits, seats)
+}
+
+// ladderGamesPerBot: once the serving ladder run has ended, the games-per-bot panel
+// equals the standings' games (both runs' games, from the database) exactly.
+func ladderGamesPerBot(t *testing.T, api string, ds []Dashboard, ladder *proc, addr, arenaBin, db string) {
+	_, at := afterTheRun(t, api, ladder, fmt.Sprintf(`instance=%q`, addr))
+	out, err := exec.Command(arenaBin, "ladder", "standings", "--json", "--game", "ivanhoe", "--db", db).Output()
+	require.NoError(t, err)
+	var tables []struct {
+		Standings []struct {
+			Bot   string `json:"bot"`
+			Games int    `json:"games"`
+		} `json:"standings"`
+	}
+	require.NoError(t, json.Unmarshal(out, &tables), "%s", out)
+	require.Len(t, tables, 1)
+	expr := Substitute(panelExpr(t, ds, "Games per bot", 0), map[string]string{"game": "ivanhoe", "bot": ".*"})
+	got := vector(t, api, expr, at, "bot")
+	recorded := 0
+	for _, s := range tables[0].Standings {
+		assert.Equal(t, float64(s.Games), got[s.Bot], "games of %s: panel vs standings", s.Bot)
+		recorded += s.Games
+	}
+	assert.Greater(t, recorded, 12, "the first run's 6 games each and the second run's")
+	require.NoError(t, ladder.cmd.Process.Signal(os.Interrupt))
+	require.NoError(t, ladder.cmd.Wait(), ladder.stderr.String())
+}
+
+// afterTheRun waits until p's run has ended (it says it lingers) and Prometheus has
+// scraped it since (its stop reason is counted). It returns when the run ended, as
+// near as the test saw, and a time at which its final series are scraped.
+func afterTheRun(t *testing.T, api string, p *proc, inst string) (ended, scraped time.Time) {
+	waitFor(t, 10*time.Minute, func() bool { return strings.Contains(p.stderr.String(), "serving metrics on") }, "the run's end: "+p.stderr.String())
+	ended = time.Now()
+	waitFor(t, time.Minute, func() bool {
+		scraped = time.Now()
+		n, err := query(api, `sum(arena_runs_stopped_total{`+inst+`}) > 0`, scraped)
+		return err == nil && n == 1
+	}, "a scrape after the run")
+	return ended, scraped
+}
+
+// panelExpr is query i of the panel titled title.
+func panelExpr(t *testing.T, ds []Dashboard, title string, i int) string {
+	for _, d := range ds {
+		for _, p := range d.Panels {
+			if p.Title == title {
+				return p.Targets[i].Expr
+			}
+		}
+	}
+	t.Fatalf("no panel %q", title)
+	return ""
+}
+
+// proc is a background arena command with its output.
+type proc struct {
+	cmd            *exec.Cmd
+	stdout, stderr *syncBuffer
+}
+
+func start(t *testing.T, dir string, bin string, args ...string) *proc {
+	p := &proc{cmd: exec.Command(bin, args...), stdout: &syncBuffer{}, stderr: &syncBuffer{}}
+	p.cmd.Dir = dir
+	p.cmd.Stdout, p.cmd.Stderr = p.stdout, p.stderr
+	require.NoError(t, p.cmd.Start())
+	t.Cleanup(func() { _ = p.cmd.Process.Kill(); _ = p.cmd.Wait() })
+	return p
+}
+
+// syncBuffer is a bytes.Buffer safe to read while a process writes to it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
+func (s *syncBuffer) Bytes() []byte {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]byte(nil), s.b.Bytes()...)
 }
 
 func freeAddr(t *testing.T) string {
@@ -161,27 +362,56 @@ func call(u string) (apiReply, error) {
 	return r, nil
 }
 
-// query runs an instant query and returns the number of series with a number in it.
-func query(api, expr string, at time.Time) (int, error) {
-	r, err := call(api + "/api/v1/query?query=" + url.QueryEscape(expr) + "&time=" + strconv.FormatInt(at.Unix(), 10))
+type sample struct {
+	Metric map[string]string `json:"metric"`
+	Value  [2]any            `json:"value"`
+}
+
+func instant(api, expr string, at time.Time) ([]sample, error) {
+	r, err := call(api + "/api/v1/query?query=" + url.QueryEscape(expr) + "&time=" + strconv.FormatFloat(float64(at.UnixMilli())/1000, 'f', 3, 64))
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	var data struct {
-		Result []struct {
-			Value [2]any `json:"value"`
-		} `json:"result"`
+		Result []sample `json:"result"`
 	}
-	if err := json.Unmarshal(r.Data, &data); err != nil {
-		return 0, err
-	}
+	err = json.Unmarshal(r.Data, &data)
+	return data.Result, err
+}
+
+// query runs an instant query and returns the number of series with a number in it.
+func query(api, expr string, at time.Time) (int, error) {
+	res, err := instant(api, expr, at)
 	n := 0
-	for _, s := range data.Result {
+	for _, s := range res {
 		if v, ok := s.Value[1].(string); ok && v != "NaN" {
 			n++
 		}
 	}
-	return n, nil
+	return n, err
+}
+
+// vector runs an instant query and returns its values by the given label.
+func vector(t *testing.T, api, expr string, at time.Time, label string) map[string]float64 {
+	res, err := instant(api, expr, at)
+	require.NoError(t, err, expr)
+	out := map[string]float64{}
+	for _, s := range res {
+		v, err := strconv.ParseFloat(s.Value[1].(string), 64)
+		require.NoError(t, err)
+		out[s.Metric[label]] = v
+	}
+	return out
+}
+
+// scalar runs an instant query that must give one series, and returns its value.
+func scalar(t *testing.T, api, expr string, at time.Time) float64 {
+	res, err := instant(api, expr, at)
+	require.NoError(t, err, expr)
+	require.Len(t, res, 1, "one series from %s", expr)
+	v, err := strconv.ParseFloat(res[0].Value[1].(string), 64)
+	require.NoError(t, err)
+	return v
 }
 
 func labelValues(t *testing.T, api, selector, label string, at time.Time) []string {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -16,6 +17,7 @@ import (
 	"github.com/arena-games/arena/engine"
 	"github.com/arena-games/arena/ladder/store"
 	"github.com/arena-games/arena/protocol"
+	"github.com/arena-games/arena/protocol/sandbox"
 )
 
 // Launcher says how to start a bot's process: for a built-in bot, the arena binary
@@ -38,8 +40,8 @@ func StoreLauncher(dir string, builtin func(name string) (protocol.LaunchConfig,
 			return protocol.LaunchConfig{}, fmt.Errorf("bot %s: %w", label(b), err)
 		}
 		if sum != b.SHA256 {
-			return protocol.LaunchConfig{}, fmt.Errorf("bot %s: %s has SHA-256 %.12s, not the %.12s it was added with; retire it or add it again",
-				label(b), path, sum, b.SHA256)
+			return protocol.LaunchConfig{}, fmt.Errorf("bot %s: %s has SHA-256 %.12s, not the %.12s it was added with: put the original back with `arena bot add ORIGINAL --name %s` (the store's copy is replaced), or `arena bot retire %s`",
+				label(b), path, sum, b.SHA256, b.Name, b.Name)
 		}
 		return protocol.LaunchConfig{Path: path}, nil
 	}
@@ -71,8 +73,23 @@ type ArenaPlayer struct {
 	Logger    hclog.Logger
 	// Observer, when set, hears of the runner's bots, matches and decisions (metrics).
 	Observer arena.Observer
+	// StoreReplays hands each game's replay to the store with the game
+	// (store.Match.ReplayData) and removes the local file once it is recorded: for a
+	// store that keeps replays itself, so that any machine can show them.
+	StoreReplays bool
 	// Options are the game's options; a block's game must be their engine.Variant.
 	Options engine.Options
+	// Sandbox confines the bots: Sandbox(base, dataDir), so that no bot sees the store.
+	Sandbox sandbox.Config
+}
+
+// Sandbox is the sandbox of every bot the ladder runs, and of a candidate's smoke
+// test: base, with the ladder's data directory (the database, the stored bots, the
+// replays) hidden from the bot. A bot program in the store is opened before it is
+// hidden.
+func Sandbox(base sandbox.Config, dataDir string) sandbox.Config {
+	base.Hide = append(append([]string(nil), base.Hide...), dataDir)
+	return base
 }
 
 // PlayBlock runs block b through arena.Run and records each game as it ends. A
@@ -100,7 +117,7 @@ func (p *ArenaPlayer) PlayBlock(ctx context.Context, b store.Block, bots []store
 	started := time.Now()
 	_, err := arena.Run(ctx, arena.Config{
 		Game: game, Options: p.Options, Entrants: entrants, Games: b.Rotations, Seed: b.Seed, Parallel: 1,
-		Clock: p.Clock, MaxRestarts: p.MaxRestarts, ReplayDir: replays, Logger: p.Logger, Observer: p.Observer,
+		Clock: p.Clock, MaxRestarts: p.MaxRestarts, ReplayDir: replays, Logger: p.Logger, Observer: p.Observer, Sandbox: p.Sandbox,
 		OnMatch: func(m *arena.MatchResult, _, _ int) {
 			now := time.Now()
 			g := store.Match{Block: b.ID, Rotation: m.Rotation, Game: b.Game, Seed: m.Seed, Adjudicated: m.Adjudicated,
@@ -109,8 +126,20 @@ func (p *ArenaPlayer) PlayBlock(ctx context.Context, b store.Block, bots []store
 			for _, s := range m.Seats {
 				g.Seats = append(g.Seats, store.Seat{Bot: bots[s.Entrant].ID, Place: s.Place, Score: s.Score, Ending: s.Ending.String()})
 			}
+			if p.StoreReplays && m.Replay != "" {
+				data, err := os.ReadFile(m.Replay)
+				if err != nil {
+					cancel(fmt.Errorf("replay of block %d rotation %d: %w", b.ID, m.Rotation, err))
+					return
+				}
+				g.ReplayData = data
+			}
 			if err := record(g); err != nil {
 				cancel(err)
+				return
+			}
+			if p.StoreReplays && m.Replay != "" {
+				os.Remove(m.Replay)
 			}
 		},
 	})
@@ -121,9 +150,10 @@ func (p *ArenaPlayer) PlayBlock(ctx context.Context, b store.Block, bots []store
 }
 
 // Smoke plays the bot launched by lc through one deal of game against opponents (as
-// many as the game needs) and fails unless every seat it held ended normally: it
-// started, answered in time and chose legal options.
-func Smoke(ctx context.Context, game string, lc protocol.LaunchConfig, opponent protocol.LaunchConfig) error {
+// many as the game needs), in the sandbox sb (the ladder's: see Sandbox), and fails
+// unless every seat it held ended normally: it started, answered in time and chose
+// legal options.
+func Smoke(ctx context.Context, game string, lc protocol.LaunchConfig, opponent protocol.LaunchConfig, sb sandbox.Config) error {
 	spec, err := engine.Lookup(game)
 	if err != nil {
 		return err
@@ -132,7 +162,7 @@ func Smoke(ctx context.Context, game string, lc protocol.LaunchConfig, opponent 
 	for i := 1; i < max(spec.MinPlayers, 2); i++ {
 		entrants = append(entrants, arena.Entrant{Name: fmt.Sprintf("opponent%d", i), Launch: opponent})
 	}
-	rep, err := arena.Run(ctx, arena.Config{Game: game, Entrants: entrants, Games: len(entrants), Seed: 1, MaxRestarts: -1})
+	rep, err := arena.Run(ctx, arena.Config{Game: game, Entrants: entrants, Games: len(entrants), Seed: 1, MaxRestarts: -1, Sandbox: sb})
 	if err != nil {
 		return err
 	}
@@ -200,12 +230,35 @@ func AddBot(ctx context.Context, st store.Store, opt AddOptions) (store.Bot, err
 			return store.Bot{}, fmt.Errorf("bot %s failed its smoke test: %w; nothing was added", opt.Path, err)
 		}
 	}
+	if err := putProgram(ctx, st, rel); err != nil {
+		undo()
+		return store.Bot{}, err
+	}
 	b, err := st.AddBot(ctx, store.Bot{Name: opt.Name, SHA256: sum, Path: rel})
+	if errors.Is(err, store.ErrDuplicate) && created {
+		if active, ok := activeWithDigest(ctx, st, opt.Name, sum); ok {
+			return active, nil // the store's changed copy of this very bot was put back
+		}
+	}
 	if err != nil {
 		undo()
 		return store.Bot{}, err
 	}
 	return b, nil
+}
+
+// activeWithDigest finds the active version of name when it is the program sum.
+func activeWithDigest(ctx context.Context, st store.Store, name, sum string) (store.Bot, bool) {
+	bots, err := st.Bots(ctx, false)
+	if err != nil {
+		return store.Bot{}, false
+	}
+	for _, b := range bots {
+		if b.Name == name && b.SHA256 == sum {
+			return b, true
+		}
+	}
+	return store.Bot{}, false
 }
 
 // builtinDigest stands for a built-in bot's digest: it has no file of its own.
@@ -257,9 +310,11 @@ func copyIn(dir, src string) (rel string, created bool, err error) {
 	sum := hex.EncodeToString(h.Sum(nil))
 	rel = filepath.Join("bots", sum)
 	dst := filepath.Join(dir, rel)
-	if _, err := os.Stat(dst); err == nil {
+	if have, err := fileSHA256(dst); err == nil && have == sum {
 		return rel, false, nil
 	}
+	// Missing, or changed since it was copied in: the program's true content takes
+	// its name (again).
 	if err := os.Rename(tmp.Name(), dst); err != nil {
 		return "", false, err
 	}

@@ -2,7 +2,9 @@ package ladder
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,6 +17,7 @@ import (
 	"github.com/arena-games/arena/ladder/store"
 	"github.com/arena-games/arena/plugins/builtin"
 	"github.com/arena-games/arena/protocol"
+	"github.com/arena-games/arena/protocol/sandbox"
 )
 
 // serveEnv makes the test binary serve a built-in bot instead of running tests, so
@@ -22,6 +25,24 @@ import (
 const serveEnv = "LADDER_TEST_SERVE_BOT"
 
 func TestMain(m *testing.M) {
+	sandbox.RunHelper(os.Args)
+	if os.Getenv(serveEnv) == "" {
+		// Bots run as users of their own, and the test bots are scripts that start
+		// this binary by its path: let every user reach it, as an installed one is
+		// (only go test's own build directory is opened).
+		if dir := filepath.Dir(os.Args[0]); strings.HasPrefix(filepath.Base(filepath.Dir(dir)), "go-build") {
+			_ = os.Chmod(dir, 0o755)
+			_ = os.Chmod(filepath.Dir(dir), 0o755)
+		}
+	}
+	if name := os.Getenv(serveEnv); name == "peek" {
+		// A candidate that refuses to play when it can find the ladder's database.
+		if _, err := os.Stat(os.Getenv("ARENA_TEST_PEEK")); !errors.Is(err, fs.ErrNotExist) {
+			fmt.Fprintln(os.Stderr, "the ladder's database is in sight:", err)
+			os.Exit(1)
+		}
+		os.Setenv(serveEnv, "random")
+	}
 	if name := os.Getenv(serveEnv); name != "" {
 		if err := builtin.Serve(name); err != nil {
 			fmt.Fprintln(os.Stderr, err)
@@ -55,7 +76,7 @@ func pluginScript(t *testing.T) string {
 func smokeWith(game string) func(ctx2 context.Context, lc protocol.LaunchConfig) error {
 	return func(ctx2 context.Context, lc protocol.LaunchConfig) error {
 		opp, _ := testBuiltin("random")
-		return Smoke(ctx2, game, lc, opp)
+		return Smoke(ctx2, game, lc, opp, sandbox.Config{})
 	}
 }
 
@@ -143,4 +164,31 @@ func TestArenaPlayerRecordsEveryGameWithItsReplay(t *testing.T) {
 	}))
 	assert.Equal(t, 6, n)
 	checkBlocks(t, st, true)
+}
+
+// The smoke test of `bot add` runs the candidate in the ladder's sandbox: the ladder's
+// data directory is not there at all (with only the bot's own user id, the database
+// would still be in sight, just not readable).
+func TestACandidateCannotSeeTheLadder(t *testing.T) {
+	st := newLadder(t)
+	db := filepath.Join(st.Dir(), "ladder.db")
+	require.FileExists(t, db)
+	// Open to all, so that only the hiding keeps the database out of sight.
+	for _, d := range []string{st.Dir(), filepath.Dir(st.Dir())} {
+		require.NoError(t, os.Chmod(d, 0o755))
+	}
+	require.NoError(t, os.Chmod(db, 0o644))
+	opp, err := testBuiltin("random")
+	require.NoError(t, err)
+	peek := protocol.LaunchConfig{Path: os.Args[0], Env: []string{serveEnv + "=peek", "ARENA_TEST_PEEK=" + db}}
+	sb := Sandbox(sandbox.Config{}, st.Dir())
+	layers, err := sb.Layers()
+	require.NoError(t, err)
+	for _, l := range layers {
+		if l.Layer == sandbox.MountNamespace && !l.Active {
+			t.Skipf("no mount namespace on this machine: %s", l.Reason)
+		}
+	}
+	require.NoError(t, Smoke(ctx, "ivanhoe", peek, opp, sb))
+	assert.Error(t, Smoke(ctx, "ivanhoe", peek, opp, sandbox.Config{}), "without the ladder's sandbox the candidate sees the database")
 }

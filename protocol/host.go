@@ -89,7 +89,8 @@ func Launch(cfg LaunchConfig) (*Process, error) {
 		SyncStdout:       io.Discard,
 		SyncStderr:       tail,
 		GRPCDialOptions: []grpc.DialOption{grpc.WithDefaultCallOptions(
-			grpc.MaxCallRecvMsgSize(MaxReplyBytes), grpc.MaxCallSendMsgSize(MaxMessageBytes))},
+			grpc.MaxCallRecvMsgSize(MaxReplyBytes), grpc.MaxCallSendMsgSize(MaxMessageBytes)),
+			grpc.WithMaxHeaderListSize(MaxHeaderBytes)},
 		RunnerFunc: func(_ hclog.Logger, spec *exec.Cmd, _ string) (runner.Runner, error) {
 			env := append(append([]string{"PATH=/usr/local/bin:/usr/bin:/bin"}, cfg.Env...), spec.Env...)
 			name, args, env, err := box.Command(path, cfg.Args, env)
@@ -200,6 +201,8 @@ type groupRunner struct {
 	// so that no child of a dead bot holds the pipes open.
 	exited  chan struct{}
 	waitErr error
+	// ended closes as soon as the process is reaped (before its cleanup).
+	ended chan struct{}
 }
 
 var _ runner.Runner = (*groupRunner)(nil)
@@ -233,9 +236,10 @@ func (r *groupRunner) Start(context.Context) error {
 	}
 	r.pid = r.cmd.Process.Pid
 	r.out = outR
-	r.exited = make(chan struct{})
+	r.exited, r.ended = make(chan struct{}), make(chan struct{})
 	go func() {
 		r.waitErr = r.cmd.Wait()
+		close(r.ended)
 		r.killGroup()
 		r.box.Cleanup()
 		close(r.exited)
@@ -247,10 +251,26 @@ func (r *groupRunner) Start(context.Context) error {
 	return nil
 }
 
+// reaperGrace bounds the wait for a subreaping helper to kill what the bot left
+// behind; it needs a few milliseconds, the rest is room for a loaded machine. Past it
+// the group is killed, which is all there is without the helper.
+const reaperGrace = 2 * time.Second
+
 func (r *groupRunner) killGroup() {
-	if r.pid > 0 {
-		_ = syscall.Kill(-r.pid, syscall.SIGKILL)
+	if r.pid <= 0 {
+		r.box.Kill()
+		return
 	}
+	if r.box.Reaps() && !chanClosed(r.ended) {
+		// The helper kills the bot and every process it left, also those outside the
+		// process group; SIGKILL to the group would kill the helper first.
+		_ = syscall.Kill(r.pid, syscall.SIGTERM)
+		select {
+		case <-r.ended:
+		case <-time.After(reaperGrace):
+		}
+	}
+	_ = syscall.Kill(-r.pid, syscall.SIGKILL)
 	r.box.Kill()
 }
 

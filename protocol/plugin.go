@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"context"
+	"time"
 
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
@@ -33,6 +34,16 @@ const MaxMessageBytes = 64 << 20
 // few bytes, so a larger one is hostile and fails the call (a protocol ending) before
 // it costs the arena memory.
 const MaxReplyBytes = 4 << 20
+
+// MaxHeaderBytes caps the header and trailer metadata the arena accepts from a bot
+// on any call: a bot has nothing to say there, so more fails the call (a protocol
+// ending) before it costs the arena memory.
+const MaxHeaderBytes = 64 << 10
+
+// EndMatchTimeout is how long the arena waits for a bot to take a match's result.
+// The bot has nothing to answer, so it is short, and the wait runs beside the next
+// match, never before it.
+const EndMatchTimeout = 500 * time.Millisecond
 
 // botPlugin is the go-plugin glue: the only place that joins the Bot service to
 // go-plugin. On the host side it hands back the raw connection, from which the host

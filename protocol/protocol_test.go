@@ -57,7 +57,7 @@ func (t *transport) Decide(_ context.Context, req *botpb.DecideRequest) (*botpb.
 	if err != nil {
 		return nil, err
 	}
-	return &botpb.DecideReply{MatchId: req.MatchId, Decision: req.Decision, Choice: int32(choice)}, nil
+	return &botpb.DecideReply{MatchId: req.MatchId, SeatDecision: req.SeatDecision, Choice: int32(choice)}, nil
 }
 
 func launchTestBot(t testing.TB) *Process {
@@ -92,7 +92,7 @@ func sampleRequest(t testing.TB, decision uint32) *botpb.DecideRequest {
 		{Kind: uint8(ivanhoe.EndTurn), A: -1, B: -1, C: -1, D: -1},
 		{Kind: uint8(ivanhoe.Withdraw), A: -1, B: -1, C: -1, D: -1}}
 	evs := []engine.Event{{Kind: uint8(ivanhoe.EvPlay), Seat: 1, A: int16(ivanhoe.Maiden)}, {Kind: uint8(ivanhoe.EvEndTurn), Seat: 1, A: 14}}
-	return &botpb.DecideRequest{MatchId: "m1", Seat: 2, Decision: decision, View: pv,
+	return &botpb.DecideRequest{MatchId: "m1", Seat: 2, SeatDecision: decision, View: pv,
 		Options: AppendOptions(nil, opts), Events: AppendEvents(nil, evs), BankUs: 60e6, DeadlineUs: 1e6}
 }
 
@@ -137,7 +137,7 @@ func TestDecisionRoundTripThroughAPluginProcess(t *testing.T) {
 		rep, _, err := seat.Decide(sampleRequest(t, d), 5*time.Second)
 		require.NoError(t, err)
 		assert.Equal(t, int32(4), rep.Choice, "the bot saw a decoded ivanhoe view and five options")
-		assert.Equal(t, d, rep.Decision)
+		assert.Equal(t, d, rep.SeatDecision)
 	}
 	require.NoError(t, seat.Close(&botpb.EndRequest{MatchId: "m1", Seat: 2}, time.Second))
 }
@@ -198,7 +198,7 @@ func BenchmarkTransport(b *testing.B) {
 	b.Run("decide-stream", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			req.Decision++
+			req.SeatDecision++
 			if _, _, err := seat.Decide(req, 5*time.Second); err != nil {
 				b.Fatal(err)
 			}

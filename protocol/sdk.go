@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -133,7 +134,7 @@ func (s *botServer) StartMatch(_ context.Context, req *botpb.StartRequest) (*bot
 func (s *botServer) callNew(m Match) (p engine.Policy, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("starting the policy panicked: %v", r)
+			err = panicked("starting the policy", r)
 		}
 	}()
 	p = s.newPolicy(m)
@@ -164,7 +165,7 @@ func (s *botServer) Match(st botpb.Bot_MatchServer) error {
 		if err != nil {
 			return status.Error(codes.Internal, err.Error())
 		}
-		if err := st.Send(&botpb.DecideReply{MatchId: req.MatchId, Decision: req.Decision, Choice: int32(choice)}); err != nil {
+		if err := st.Send(&botpb.DecideReply{MatchId: req.MatchId, SeatDecision: req.SeatDecision, Choice: int32(choice)}); err != nil {
 			return err
 		}
 	}
@@ -175,7 +176,7 @@ func (st *seatState) decide(req *botpb.DecideRequest) (choice int, err error) {
 	defer st.mu.Unlock()
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("the policy panicked: %v", r)
+			err = panicked("the policy", r)
 		}
 	}()
 	view, err := st.decode(req.View)
@@ -205,7 +206,11 @@ func (s *botServer) EndMatch(_ context.Context, req *botpb.EndRequest) (*botpb.E
 			out.Score = append(out.Score, int(req.Score[i]))
 		}
 		func() {
-			defer func() { _ = recover() }()
+			defer func() {
+				if r := recover(); r != nil {
+					_ = panicked("EndMatch", r)
+				}
+			}()
 			e.EndMatch(out)
 		}()
 	}
@@ -220,4 +225,12 @@ func servePlugin(c *plugin.ServeConfig) { plugin.Serve(c) }
 func ServeBot(srv botpb.BotServer) {
 	go exitWithParent()
 	plugin.Serve(serveConfig(srv, nil))
+}
+
+// panicked writes a recovered panic's message and stack to stderr, where the arena keeps
+// them (beside the replays, and shown by `arena bot check`), and makes the error that
+// fails the seat: the process plays on for its other matches.
+func panicked(what string, r any) error {
+	fmt.Fprintf(os.Stderr, "panic in %s: %v\n\n%s\n", what, r, debug.Stack())
+	return fmt.Errorf("%s panicked: %v (stack on the bot's stderr)", what, r)
 }

@@ -61,12 +61,19 @@ func (s *Seat) read() {
 	defer close(s.replies)
 	for {
 		m, err := s.stream.Recv()
-		select {
-		case s.replies <- reply{m, err}:
-		case <-s.stream.Context().Done():
+		if err != nil {
+			// The stream's context is done too once the bot ended the stream with an
+			// error status; the error (say, a panic's message) must still reach Decide.
+			// One question is in flight at a time, so the buffer has room.
+			select {
+			case s.replies <- reply{nil, err}:
+			default:
+			}
 			return
 		}
-		if err != nil {
+		select {
+		case s.replies <- reply{m, nil}:
+		case <-s.stream.Context().Done():
 			return
 		}
 	}
@@ -101,10 +108,10 @@ func (s *Seat) Decide(req *botpb.DecideRequest, timeout time.Duration) (*botpb.D
 			s.breakSeat()
 			return nil, elapsed, r.err
 		}
-		if r.msg.MatchId != req.MatchId || r.msg.Decision != req.Decision {
+		if r.msg.MatchId != req.MatchId || r.msg.SeatDecision != req.SeatDecision {
 			s.breakSeat()
 			return nil, elapsed, fmt.Errorf("%w: answer for match %q decision %d to match %q decision %d",
-				ErrMalformed, r.msg.MatchId, r.msg.Decision, req.MatchId, req.Decision)
+				ErrMalformed, r.msg.MatchId, r.msg.SeatDecision, req.MatchId, req.SeatDecision)
 		}
 		return r.msg, elapsed, nil
 	case <-s.timer.C:

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	"github.com/stretchr/testify/assert"
@@ -14,7 +15,7 @@ import (
 // TestMetricsLint runs client_golang's linter (the checks of promtool check metrics) on
 // every series the arena exports, each with a sample so that it is exposed.
 func TestMetricsLint(t *testing.T) {
-	m := New()
+	m := New(ModeMatch)
 	touch(m)
 	problems, err := testutil.GatherAndLint(m.Registry)
 	require.NoError(t, err)
@@ -33,20 +34,22 @@ func touch(m *Metrics) {
 	m.MatchDuration.WithLabelValues("ivanhoe").Observe(0.5)
 	m.MatchesInFlight.WithLabelValues("ivanhoe").Set(1)
 	m.Decisions.WithLabelValues("ivanhoe", "random").Inc()
-	m.DecisionLatency.WithLabelValues("random").Observe(0.0001)
+	m.DecisionLatency.WithLabelValues("ivanhoe", "random").Observe(0.0001)
+	m.BankUsed.WithLabelValues("ivanhoe", "random").Observe(0.01)
+	m.SetBank(time.Minute)
+	m.SandboxLayer.WithLabelValues("landlock-fs").Set(1)
+	m.RunsStopped.WithLabelValues(StopDone).Inc()
+	m.Disqualified.WithLabelValues("random").Inc()
+	m.SPRT.WithLabelValues("random", "llr").Set(1.5)
 	m.Endings.WithLabelValues("random", "ok").Inc()
 	m.BotStarts.WithLabelValues("random").Inc()
 	m.BotRestarts.WithLabelValues("random").Inc()
 	m.BotProcesses.WithLabelValues("random").Set(1)
-	m.Rating.WithLabelValues("ivanhoe", "random", "live").Set(0)
-	m.RatingLow.WithLabelValues("ivanhoe", "random").Set(-10)
-	m.RatingHigh.WithLabelValues("ivanhoe", "random").Set(10)
-	m.GamesRecorded.WithLabelValues("ivanhoe", "random").Inc()
-	m.ScoreRecorded.WithLabelValues("ivanhoe", "random").Add(0.5)
+	m.LiveRating.WithLabelValues("ivanhoe", "random", "1").Set(0)
 }
 
 func TestServeExposesTheRegistryOnly(t *testing.T) {
-	m := New()
+	m := New(ModeMatch)
 	touch(m)
 	s, err := m.Serve("127.0.0.1:0")
 	require.NoError(t, err)
@@ -58,8 +61,45 @@ func TestServeExposesTheRegistryOnly(t *testing.T) {
 	assert.Equal(t, 200, resp.StatusCode)
 	assert.Contains(t, string(body), `arena_matches_started_total{game="ivanhoe"} 1`)
 	assert.Contains(t, string(body), `arena_build_info{`)
-	assert.Contains(t, string(body), `arena_decision_latency_seconds_bucket{bot="random"`)
+	assert.Contains(t, string(body), `arena_decision_latency_seconds_bucket{bot="random",game="ivanhoe"`)
+	assert.Contains(t, string(body), `arena_build_info{goversion=`)
+	assert.Contains(t, string(body), `mode="match"`)
 	require.NoError(t, s.Close())
 	_, err = http.Get("http://" + s.Addr + "/metrics")
 	assert.Error(t, err, "closed")
+}
+
+// TestLatencyBucketsResolveTenMicrosecondsToAMinute: the first bound is 10 µs, the
+// last 60 s, and no two neighbours are more than a factor 1.6 apart, so that a quantile
+// read from the buckets is within about 25% anywhere in that range.
+func TestLatencyBucketsResolveTenMicrosecondsToAMinute(t *testing.T) {
+	b := LatencyBuckets
+	assert.InDelta(t, 10e-6, b[0], 1e-12)
+	assert.InDelta(t, 60, b[len(b)-1], 1e-9)
+	for i := 1; i < len(b); i++ {
+		assert.LessOrEqual(t, b[i]/b[i-1], 1.6, "bounds %g and %g", b[i-1], b[i])
+	}
+}
+
+// TestBuildInfoNamesARealBuild: a test binary has no module version, but build_info
+// must still carry a version, a revision label and the mode it was given.
+func TestBuildInfoNamesARealBuild(t *testing.T) {
+	m := New(ModeLadder)
+	fams, err := m.Registry.Gather()
+	require.NoError(t, err)
+	for _, f := range fams {
+		if f.GetName() != "arena_build_info" {
+			continue
+		}
+		labels := map[string]string{}
+		for _, l := range f.GetMetric()[0].GetLabel() {
+			labels[l.GetName()] = l.GetValue()
+		}
+		assert.NotEmpty(t, labels["version"])
+		assert.NotEqual(t, "dev", labels["version"])
+		assert.NotEmpty(t, labels["revision"])
+		assert.Equal(t, "ladder", labels["mode"])
+		return
+	}
+	t.Fatal("no arena_build_info")
 }

@@ -22,6 +22,7 @@ func (o observer) BotStarted(bot string, restart bool) {
 		r.Inc()
 	}
 	o.m.BotProcesses.WithLabelValues(bot).Inc()
+	o.m.Disqualified.WithLabelValues(bot)
 	for _, e := range endings {
 		o.m.Endings.WithLabelValues(bot, e.String())
 	}
@@ -39,7 +40,7 @@ func (o observer) MatchStarted(game string) {
 
 func (o observer) Decision(game, bot string, took time.Duration) {
 	o.m.Decisions.WithLabelValues(game, bot).Inc()
-	o.m.DecisionLatency.WithLabelValues(bot).Observe(took.Seconds())
+	o.m.DecisionLatency.WithLabelValues(game, bot).Observe(took.Seconds())
 }
 
 func (o observer) MatchFinished(game string, res *arena.MatchResult, took time.Duration, err error) {
@@ -49,6 +50,7 @@ func (o observer) MatchFinished(game string, res *arena.MatchResult, took time.D
 		outcome = "complete"
 		for _, s := range res.Seats {
 			o.m.Endings.WithLabelValues(s.Bot, s.Ending.String()).Inc()
+			o.bankUsed(game, s)
 			if s.Ending != arena.OK {
 				outcome = "forfeit"
 			}
@@ -56,4 +58,16 @@ func (o observer) MatchFinished(game string, res *arena.MatchResult, took time.D
 		o.m.MatchDuration.WithLabelValues(game).Observe(took.Seconds())
 	}
 	o.m.MatchesFinished.WithLabelValues(game, outcome).Inc()
+}
+
+// bankUsed records the share of its bank a seat spent; nothing when no bank was set.
+func (o observer) bankUsed(game string, s arena.SeatResult) {
+	if o.m.bank <= 0 {
+		return
+	}
+	var used time.Duration
+	for _, d := range s.Latencies {
+		used += d
+	}
+	o.m.BankUsed.WithLabelValues(game, s.Bot).Observe(used.Seconds() / o.m.bank)
 }

@@ -28,9 +28,10 @@ func buildBot(t *testing.T) string {
 // series against what happened.
 func TestARealRunIsCounted(t *testing.T) {
 	bin := buildBot(t)
-	m := New()
+	m := New(ModeMatch)
+	m.SetBank(arena.DefaultClock.Bank)
 	rep, err := arena.Run(context.Background(), arena.Config{
-		Game: "ivanhoe", Games: 10, Seed: 3, Parallel: 2, Observer: m.Observer(),
+		Clock: arena.DefaultClock, Game: "ivanhoe", Games: 10, Seed: 3, Parallel: 2, Observer: m.Observer(),
 		Entrants: []arena.Entrant{
 			{Name: "alpha", Launch: protocol.LaunchConfig{Path: bin}},
 			{Name: "beta", Launch: protocol.LaunchConfig{Path: bin}},
@@ -55,5 +56,7 @@ func TestARealRunIsCounted(t *testing.T) {
 		assert.Equal(t, games, testutil.ToFloat64(m.Endings.WithLabelValues(bot, "ok")))
 		assert.Equal(t, 0.0, testutil.ToFloat64(m.Endings.WithLabelValues(bot, "timeout")), "exists at zero")
 	}
-	assert.Equal(t, 2, testutil.CollectAndCount(m.DecisionLatency), "one latency histogram per bot")
+	assert.Equal(t, 2, testutil.CollectAndCount(m.DecisionLatency), "one latency histogram per game and bot")
+	assert.Equal(t, 2, testutil.CollectAndCount(m.BankUsed), "one bank-use histogram per game and bot")
+	assert.Equal(t, float64(arena.DefaultClock.Bank.Seconds()), testutil.ToFloat64(m.Bank))
 }

@@ -16,14 +16,23 @@ import (
 	"github.com/arena-games/arena/ladder/store"
 	"github.com/arena-games/arena/plugins/builtin"
 	"github.com/arena-games/arena/protocol"
+	"github.com/arena-games/arena/protocol/sandbox"
 )
 
 func dbFlag() cli.Flag {
-	return &cli.StringFlag{Name: "db", Usage: "the ladder database (default $XDG_DATA_HOME/arena/ladder.db, else ~/.local/share/arena/ladder.db)"}
+	return &cli.StringFlag{Name: "db", Usage: "the ladder database: an SQLite file (default $XDG_DATA_HOME/arena/ladder.db, else ~/.local/share/arena/ladder.db) or a postgres:// URL"}
 }
 
-// openLadder opens the database of --db, or the default one.
-func openLadder(c *cli.Context) (*store.SQLite, error) {
+// ladderStore is a ladder database that can say where it is.
+type ladderStore interface {
+	store.Store
+	// Path is the SQLite file, or the PostgreSQL URL without its password.
+	Path() string
+}
+
+// openLadder opens the database of --db (an SQLite file or a postgres:// URL), or the
+// default one.
+func openLadder(c *cli.Context) (ladderStore, error) {
 	path := c.String("db")
 	if path == "" {
 		p, err := store.DefaultPath()
@@ -32,7 +41,47 @@ func openLadder(c *cli.Context) (*store.SQLite, error) {
 		}
 		path = p
 	}
+	st, err := store.OpenAny(c.Context, path, "")
+	if err != nil {
+		return nil, err
+	}
+	return st.(ladderStore), nil
+}
+
+// openLadderToRead opens an existing database of --db for a command that only reads
+// it: a missing file is one error, not a new ladder, and a read-only one is read.
+func openLadderToRead(c *cli.Context) (ladderStore, error) {
+	path, err := ladderPath(c)
+	if err != nil {
+		return nil, err
+	}
+	if store.IsPostgresURL(path) {
+		return openLadder(c)
+	}
+	return store.OpenExisting(path)
+}
+
+// openLadderToChange opens an existing database of --db for a command that changes
+// what is there (retire, reactivate): a missing file is one error, not a new ladder.
+func openLadderToChange(c *cli.Context) (ladderStore, error) {
+	path, err := ladderPath(c)
+	if err != nil {
+		return nil, err
+	}
+	if store.IsPostgresURL(path) {
+		return openLadder(c)
+	}
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("no ladder database at %s (check --db; a ladder starts with `arena bot add`)", path)
+	}
 	return store.Open(path)
+}
+
+func ladderPath(c *cli.Context) (string, error) {
+	if p := c.String("db"); p != "" {
+		return p, nil
+	}
+	return store.DefaultPath()
 }
 
 // builtinLaunch runs this very binary as `arena serve-bot NAME`.
@@ -71,7 +120,7 @@ func botCommand() *cli.Command {
 					if c.NArg() > 0 {
 						return fmt.Errorf("bot list takes no arguments, got %q", c.Args().First())
 					}
-					st, err := openLadder(c)
+					st, err := openLadderToRead(c)
 					if err != nil {
 						return err
 					}
@@ -99,42 +148,24 @@ func botCommand() *cli.Command {
 					return tw.Flush()
 				},
 			},
-			&cli.Command{
-				Name:      "retire",
-				Usage:     "retire a bot: it plays no more, its games stay in the ratings",
-				ArgsUsage: "NAME",
-				Flags:     []cli.Flag{dbFlag()},
-				Action: func(c *cli.Context) error {
-					if c.NArg() != 1 {
-						return fmt.Errorf("bot retire takes one bot name, got %d arguments", c.NArg())
-					}
-					st, err := openLadder(c)
-					if err != nil {
-						return err
-					}
-					defer st.Close()
-					b, err := st.RetireBot(c.Context, c.Args().First())
-					if err != nil {
-						return err
-					}
-					fmt.Fprintf(c.App.Writer, "retired %s v%d\n", b.Name, b.Version)
-					return nil
-				},
-			},
+			botNameCommand("retire", "retire a bot: it plays no more, its games stay in the ratings", "retired",
+				store.Store.RetireBot),
+			botNameCommand("reactivate", "bring back a retired bot: its latest version plays again, its games keep counting",
+				"reactivated", store.Store.ReactivateBot),
 		),
 	}
 }
 
 // addOptions are those of every bot that joins the ladder, by `bot add` or submitted
 // to `ladder serve`: smoke-tested in game against the built-in random bot.
-func addOptions(game, name string) ladder.AddOptions {
+func addOptions(game, name string, sb *sandbox.Config) ladder.AddOptions {
 	return ladder.AddOptions{Name: name, BuiltinLaunch: builtinLaunch,
 		Smoke: func(ctx context.Context, lc protocol.LaunchConfig) error {
 			opp, err := builtinLaunch("random")
 			if err != nil {
 				return err
 			}
-			return ladder.Smoke(ctx, game, lc, opp)
+			return ladder.Smoke(ctx, game, lc, opp, *sb)
 		}}
 }
 
@@ -147,7 +178,8 @@ func botAdd(c *cli.Context) error {
 		return err
 	}
 	arg := c.Args().First()
-	opt := addOptions(game, c.String("name"))
+	var sb sandbox.Config // the ladder's, once the store is open
+	opt := addOptions(game, c.String("name"), &sb)
 	switch {
 	case !strings.ContainsRune(arg, '/') && builtin.Has(arg):
 		opt.Builtin = arg
@@ -171,6 +203,9 @@ func botAdd(c *cli.Context) error {
 		return err
 	}
 	defer st.Close()
+	if sb, err = ladderSandbox(st.Dir()); err != nil {
+		return err
+	}
 	b, err := ladder.AddBot(c.Context, st, opt)
 	if errors.Is(err, store.ErrDuplicate) {
 		return fmt.Errorf("%s is already on the ladder: %w", opt.Name, err)
@@ -179,7 +214,9 @@ func botAdd(c *cli.Context) error {
 		return err
 	}
 	what := "built-in " + b.Builtin
-	if b.Builtin == "" {
+	if _, inDB := st.(store.Programs); b.Builtin == "" && inDB {
+		what = "program stored in the database"
+	} else if b.Builtin == "" {
 		what = filepath.Join(st.Dir(), b.Path)
 	}
 	fmt.Fprintf(c.App.Writer, "added %s v%d (%s, sha256 %.12s) to %s\n", b.Name, b.Version, what, b.SHA256, st.Path())

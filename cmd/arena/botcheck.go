@@ -14,6 +14,8 @@ import (
 
 	"github.com/arena-games/arena/arena"
 	"github.com/arena-games/arena/engine"
+	"github.com/arena-games/arena/ladder"
+	"github.com/arena-games/arena/ladder/store"
 	"github.com/arena-games/arena/protocol"
 )
 
@@ -80,9 +82,13 @@ func runBotCheck(c *cli.Context) error {
 			return err
 		}
 	}
+	// The ladder's sandbox, at the level asked for: the candidate sees no ladder.
 	sb, _, err := sandboxConfig(c)
 	if err != nil {
 		return err
+	}
+	if db, err := store.DefaultPath(); err == nil {
+		sb = ladder.Sandbox(sb, filepath.Dir(db))
 	}
 	exe, err := os.Executable()
 	if err != nil {
@@ -133,10 +139,17 @@ func runBotCheck(c *cli.Context) error {
 			entrants = append(entrants, arena.Entrant{Name: fmt.Sprintf("random#%d", len(entrants)),
 				Launch: protocol.LaunchConfig{Path: exe, Args: []string{"serve-bot", "random"}}})
 		}
+		stderrDir, err := os.MkdirTemp("", "arena-check-")
+		if err != nil {
+			return err
+		}
 		rep, err := arena.Run(c.Context, arena.Config{Game: g, Entrants: entrants, Games: len(entrants), Seed: 1,
-			Clock: clock, Sandbox: sb, MaxForfeitShare: -1, MaxRestarts: -1})
+			Clock: clock, Sandbox: sb, MaxForfeitShare: -1, MaxRestarts: -1, StderrDir: stderrDir})
+		stderrTail := readStderrTail(stderrDir, 60)
+		_ = os.RemoveAll(stderrDir)
 		if err != nil {
 			k.fail("play "+g, "%v", err)
+			k.quote("its stderr ends", stderrTail)
 			continue
 		}
 		b := rep.Bots[0]
@@ -150,6 +163,7 @@ func runBotCheck(c *cli.Context) error {
 				}
 			}
 			k.fail("play "+g, "%d of %d matches ended badly: %s", b.Games-b.Endings["ok"], b.Games, strings.Join(why, "; "))
+			k.quote("its stderr ends", stderrTail)
 			continue
 		}
 		k.pass("play "+g, "%d matches in every seat, %d decisions", b.Games, b.Decisions)
@@ -166,7 +180,7 @@ func runBotCheck(c *cli.Context) error {
 	if proc.Shutdown(c.Duration("shutdown")) {
 		k.pass("shutdown", "exited %s after being asked", time.Since(start).Round(time.Millisecond))
 	} else {
-		k.fail("shutdown", "still running %s after being asked to exit; killed (serve go-plugin's controller Shutdown, or exit on SIGTERM)", c.Duration("shutdown"))
+		k.fail("shutdown", "still running %s after being asked to exit; killed (serve go-plugin's controller, plugin.GRPCController in protocol/controller.proto, and exit after answering its Shutdown: the arena sends no signal before it kills)", c.Duration("shutdown"))
 	}
 	if len(k.failed) > 0 {
 		return cli.Exit(fmt.Sprintf("%s is not ready: %s failed", path, strings.Join(k.failed, ", ")), 1)

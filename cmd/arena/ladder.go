@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"text/tabwriter"
@@ -18,11 +19,29 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-games/arena/arena"
-	"github.com/arena-games/arena/arena/metrics"
 	"github.com/arena-games/arena/engine"
 	"github.com/arena-games/arena/ladder"
+	"github.com/arena-games/arena/ladder/ladderprom"
 	"github.com/arena-games/arena/ladder/store"
+	"github.com/arena-games/arena/protocol/sandbox"
 )
+
+// ladderPlayFlags are the flags of playing the ladder, shared by run and serve.
+func ladderPlayFlags() []cli.Flag {
+	d := arena.DefaultClock
+	return []cli.Flag{
+		&cli.StringFlag{Name: "game", Required: true, Usage: "the game: " + strings.Join(engine.Names(), ", ")},
+		&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: 1, Usage: "blocks played at once"},
+		&cli.IntFlag{Name: "players", Usage: "seats per table (default: as many bots as the game seats)"},
+		&cli.Uint64Flag{Name: "seed", Usage: "seed of the tables and deals (default: from the clock)"},
+		&cli.DurationFlag{Name: "decision", Value: d.Decision, Usage: "time allowed per decision"},
+		&cli.DurationFlag{Name: "bank", Value: d.Bank, Usage: "time bank of a seat for a whole game"},
+		&cli.IntFlag{Name: "max-restarts", Value: 3, Usage: "restarts of a crashed bot per block before the run stops"},
+		&cli.DurationFlag{Name: "refresh", Value: time.Minute, Usage: "how often the official ratings on the metrics are refitted"},
+		&cli.StringFlag{Name: "log-level", Value: "warn", Usage: "arena log level: trace, debug, info, warn, error"},
+		dbFlag(),
+	}
+}
 
 func ladderCommand() *cli.Command {
 	return &cli.Command{
@@ -32,16 +51,16 @@ func ladderCommand() *cli.Command {
 			&cli.Command{
 				Name:  "run",
 				Usage: "play tables of ladder bots in duplicate blocks and record every game; Ctrl-C stops, the next run resumes",
-				Flags: append(append(playFlags(),
+				Flags: append(append(ladderPlayFlags(),
 					&cli.IntFlag{Name: "matches", Usage: "stop after this many games, rounded up to whole blocks"},
 					&cli.DurationFlag{Name: "for", Usage: "start no block after this long"},
-				), append(metricsFlags(), gameOptionFlags()...)...),
+				), append(metricsFlags(ladderMetricsAddr), gameOptionFlags()...)...),
 				Action: ladderRun,
 			},
 			&cli.Command{
 				Name:   "serve",
 				Usage:  "own the ladder for good: play it as run does, and serve its pages and an API where authors submit bots",
-				Flags:  append(append(playFlags(), serveFlags()...), append(metricsFlags(), gameOptionFlags()...)...),
+				Flags:  append(append(ladderPlayFlags(), serveFlags()...), append(metricsFlags(ladderMetricsAddr), gameOptionFlags()...)...),
 				Action: ladderServe,
 			},
 			&cli.Command{
@@ -55,24 +74,8 @@ func ladderCommand() *cli.Command {
 				}, gameOptionFlags()...),
 				Action: ladderStandings,
 			},
+			ladderMigrateCommand(),
 		),
-	}
-}
-
-// playFlags are the flags of playing the ladder, shared by run and serve.
-func playFlags() []cli.Flag {
-	d := arena.DefaultClock
-	return []cli.Flag{
-		&cli.StringFlag{Name: "game", Required: true, Usage: "the game: " + strings.Join(engine.Names(), ", ")},
-		&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: 1, Usage: "blocks played at once"},
-		&cli.IntFlag{Name: "players", Usage: "seats per table (default: as many bots as the game seats)"},
-		&cli.Uint64Flag{Name: "seed", Usage: "seed of the tables and deals (default: from the clock)"},
-		&cli.DurationFlag{Name: "decision", Value: d.Decision, Usage: "time allowed per decision"},
-		&cli.DurationFlag{Name: "bank", Value: d.Bank, Usage: "time bank of a seat for a whole game"},
-		&cli.IntFlag{Name: "max-restarts", Value: 3, Usage: "restarts of a crashed bot per block before the run stops"},
-		&cli.DurationFlag{Name: "refresh", Value: time.Minute, Usage: "how often the official ratings on the metrics are refitted"},
-		&cli.StringFlag{Name: "log-level", Value: "warn", Usage: "arena log level: trace, debug, info, warn, error"},
-		dbFlag(),
 	}
 }
 
@@ -97,11 +100,12 @@ func ladderRun(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	defer ls.close(ctx)
+	defer ls.ms.linger(ctx, c.Duration("metrics-linger"), c.App.ErrWriter)
 	cfg := ls.cfg
 	cfg.Matches, cfg.Duration = c.Int("matches"), c.Duration("for")
 	sum, err := ladder.Run(ctx, cfg)
-	ls.publish()
+	ls.ms.refit(c.Context)
+	ls.ms.stopped(err, ctx.Err() != nil && c.Context.Err() == nil, false)
 	resumed := ""
 	if sum.Resumed > 0 {
 		resumed = fmt.Sprintf(", finished %d blocks an earlier run left", sum.Resumed)
@@ -122,16 +126,14 @@ func ladderRun(c *cli.Context) error {
 }
 
 // ladderSession is what `ladder run` and `ladder serve` share: the player of the
-// ladder's blocks, the run's configuration with its reporting of every game, and the
-// metrics with their periodic refit of the official ratings.
+// ladder's blocks and the run's configuration with its reporting of every game, and
+// the metrics (nil when not asked for) with their periodic refit.
 type ladderSession struct {
-	c    *cli.Context
-	st   store.Store
 	game string
 	opts engine.Options
+	sb   sandbox.Config
 	cfg  ladder.RunConfig
 	ms   *metricsServer
-	m    *metrics.Metrics
 }
 
 // newLadderSession reads the playing flags shared by run and serve; the metrics it
@@ -142,7 +144,7 @@ func newLadderSession(ctx context.Context, c *cli.Context, st store.Store) (*lad
 		return nil, err
 	}
 	// The ladder keeps a game played with options apart from the game on its defaults.
-	ls := &ladderSession{c: c, st: st, game: engine.Variant(c.String("game"), opts), opts: opts}
+	game := engine.Variant(c.String("game"), opts)
 	seed := c.Uint64("seed")
 	if !c.IsSet("seed") {
 		seed = uint64(time.Now().UnixNano())
@@ -154,89 +156,48 @@ func newLadderSession(ctx context.Context, c *cli.Context, st store.Store) (*lad
 		restarts = -1 // the flag's 0 means none, the config's 0 means the default
 	}
 	log := hclog.New(&hclog.LoggerOptions{Name: "arena", Level: hclog.LevelFromString(c.String("log-level")), Output: c.App.ErrWriter})
-	player := &ladder.ArenaPlayer{Launch: ladder.StoreLauncher(st.Dir(), builtinLaunch), Clock: clock, MaxRestarts: restarts,
-		ReplayDir: filepath.Join(st.Dir(), "replays"), Logger: log, Options: opts}
-	if ls.ms, err = startMetrics(c); err != nil {
+	sb, err := ladderSandbox(st.Dir())
+	if err != nil {
 		return nil, err
 	}
-	if ls.ms != nil {
-		ls.m = ls.ms.m
-		player.Observer = ls.m.Observer()
-		ls.publish()
-		if every := c.Duration("refresh"); every > 0 {
-			go func() {
-				tick := time.NewTicker(every)
-				defer tick.Stop()
-				for {
-					select {
-					case <-tick.C:
-						ls.publish()
-					case <-ctx.Done():
-						return
-					}
-				}
-			}()
-		}
+	// A database that keeps the bot programs (shared by many machines) keeps the
+	// replays too.
+	_, shared := st.(store.Programs)
+	player := &ladder.ArenaPlayer{Launch: ladder.Launch(st, builtinLaunch), Clock: clock, MaxRestarts: restarts,
+		ReplayDir: filepath.Join(st.Dir(), "replays"), Logger: log, Options: opts, Sandbox: sb, StoreReplays: shared}
+	ms, lst, err := serveLadderMetrics(ctx, c, st, game)
+	if err != nil {
+		return nil, err
 	}
-	ls.cfg = ladder.RunConfig{Store: st, Player: player, Game: ls.game, Players: c.Int("players"), Parallel: c.Int("jobs"),
-		Seed: seed, OnGame: ls.onGame}
-	return ls, nil
+	if ms != nil {
+		player.Observer = ladderprom.Observer(ms.m.Observer())
+	}
+	cfg := ladder.RunConfig{Store: lst, Player: player, Game: game, Players: c.Int("players"), Parallel: c.Int("jobs"), Seed: seed,
+		OnGame: func(g store.Match, bots map[int64]store.Bot, live map[int64]float64) {
+			printGame(c.App.ErrWriter, g, bots)
+			if ms != nil {
+				for _, s := range g.Seats {
+					b := bots[s.Bot]
+					v := strconv.Itoa(b.Version)
+					ms.m.GamesRecorded.WithLabelValues(game, b.Name, v).Inc()
+					ms.m.LiveRating.WithLabelValues(game, b.Name, v).Set(live[s.Bot])
+				}
+			}
+		}}
+	return &ladderSession{game: game, opts: opts, sb: sb, cfg: cfg, ms: ms}, nil
 }
 
-// onGame prints a recorded game and counts it on the metrics.
-func (ls *ladderSession) onGame(g store.Match, bots map[int64]store.Bot, live map[int64]float64) {
-	places := make([]int, len(g.Seats))
+// printGame writes one line per recorded game.
+func printGame(w io.Writer, g store.Match, bots map[int64]store.Bot) {
 	var seats []string
-	for i, s := range g.Seats {
-		places[i] = s.Place
+	for _, s := range g.Seats {
 		t := fmt.Sprintf("%s v%d %d", bots[s.Bot].Name, bots[s.Bot].Version, s.Place+1)
 		if s.Ending != "ok" {
 			t += " (" + s.Ending + ")"
 		}
 		seats = append(seats, t)
 	}
-	fmt.Fprintf(ls.c.App.ErrWriter, "block %d rotation %d: %s\n", g.Block, g.Rotation, strings.Join(seats, ", "))
-	if ls.m == nil {
-		return
-	}
-	for i, s := range g.Seats {
-		name := fmt.Sprintf("%s v%d", bots[s.Bot].Name, bots[s.Bot].Version)
-		ls.m.GamesRecorded.WithLabelValues(ls.game, name).Inc()
-		ls.m.ScoreRecorded.WithLabelValues(ls.game, name).Add(ladder.Points(places, i))
-		ls.m.Rating.WithLabelValues(ls.game, name, "live").Set(live[s.Bot])
-	}
-}
-
-// publish refits the official ratings onto the metrics, when they are served.
-func (ls *ladderSession) publish() {
-	if ls.m != nil {
-		publishOfficial(ls.c, ls.st, ls.game, ls.m)
-	}
-}
-
-// close keeps the metrics up for --metrics-linger, then stops them.
-func (ls *ladderSession) close(ctx context.Context) {
-	ls.ms.linger(ctx, ls.c.Duration("metrics-linger"), ls.c.App.ErrWriter)
-}
-
-// publishOfficial puts the standings on the metrics; failures only cost the gauges.
-func publishOfficial(c *cli.Context, st store.Store, game string, m *metrics.Metrics) {
-	tables, err := ladder.Standings(c.Context, st, game, ladder.StandingsOptions{})
-	if err != nil {
-		return
-	}
-	for _, t := range tables {
-		for _, s := range t.Standings {
-			if s.Games == 0 {
-				continue
-			}
-			name := fmt.Sprintf("%s v%d", s.Bot.Name, s.Bot.Version)
-			m.Rating.WithLabelValues(t.Game, name, "live").Set(s.Live)
-			m.Rating.WithLabelValues(t.Game, name, "official").Set(s.Elo)
-			m.RatingLow.WithLabelValues(t.Game, name).Set(s.Low)
-			m.RatingHigh.WithLabelValues(t.Game, name).Set(s.High)
-		}
-	}
+	fmt.Fprintf(w, "block %d rotation %d: %s\n", g.Block, g.Rotation, strings.Join(seats, ", "))
 }
 
 func ladderStandings(c *cli.Context) error {
@@ -256,7 +217,7 @@ func ladderStandings(c *cli.Context) error {
 		}
 		game = engine.Variant(game, opts)
 	}
-	st, err := openLadder(c)
+	st, err := openLadderToRead(c)
 	if err != nil {
 		return err
 	}

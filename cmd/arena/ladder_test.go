@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -206,7 +207,10 @@ func TestLadderInterruptStopsCleanly(t *testing.T) {
 	assert.GreaterOrEqual(t, n, 4)
 }
 
-func TestLadderServesMetrics(t *testing.T) {
+// TestLadderMetricsOutliveARestart: a second ladder run serves the totals the database
+// holds (the first run's games too) as gauges, while its own counters start at 0; bots
+// are labelled by name with the version apart.
+func TestLadderMetricsOutliveARestart(t *testing.T) {
 	dir, err := os.MkdirTemp(bin, "ladder-metrics-")
 	require.NoError(t, err)
 	t.Cleanup(func() { os.RemoveAll(dir) })
@@ -215,21 +219,28 @@ func TestLadderServesMetrics(t *testing.T) {
 		r := runArena(t, dir, "bot", "add", b, "--db", db)
 		require.Equal(t, 0, r.code, r.stderr)
 	}
-	cmd := exec.Command(filepath.Join(bin, "arena"), "ladder", "run", "--game", "ivanhoe", "--metrics-addr", "127.0.0.1:0", "--db", db)
+	r := runArena(t, dir, "ladder", "run", "--game", "ivanhoe", "--matches", "6", "--db", db)
+	require.Equal(t, 0, r.code, r.stderr)
+
+	cmd := exec.Command(filepath.Join(bin, "arena"), "ladder", "run", "--game", "ivanhoe", "--matches", "4", "--db", db,
+		"--metrics-addr", "127.0.0.1:0", "--metrics-linger", "2m")
 	cmd.Dir = dir
 	stderr, err := cmd.StderrPipe()
 	require.NoError(t, err)
 	require.NoError(t, cmd.Start())
 	defer func() { _ = cmd.Process.Signal(syscall.SIGINT); _ = cmd.Wait(); requireNoLeftovers(t) }()
 	lines := bufio.NewScanner(stderr)
-	url := ""
-	for n := 0; n < 4 && lines.Scan(); {
+	url, second := "", 0
+	for lines.Scan() { // until the run ends and the linger begins: the database is still
 		l := lines.Text()
 		if u, ok := strings.CutPrefix(l, "metrics on "); ok {
 			url = u
 		}
 		if strings.HasPrefix(l, "block ") {
-			n++
+			second++
+		}
+		if strings.HasPrefix(l, "serving metrics") {
+			break
 		}
 	}
 	require.NotEmpty(t, url)
@@ -237,16 +248,28 @@ func TestLadderServesMetrics(t *testing.T) {
 		for lines.Scan() {
 		}
 	}()
+	st, err := store.Open(db)
+	require.NoError(t, err)
+	total := 0
+	require.NoError(t, st.Matches(context.Background(), "ivanhoe", func(store.Match) error { total++; return nil }))
+	require.NoError(t, st.Close())
+	require.Greater(t, total, second, "the first run's games are in the database too")
+
 	resp, err := http.Get(url)
 	require.NoError(t, err)
 	body, err := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	require.NoError(t, err)
 	for _, want := range []string{
-		`arena_ladder_games_recorded_total{bot="heuristic v1",game="ivanhoe"}`,
-		`arena_ladder_rating_elo{bot="random v1",game="ivanhoe",kind="live"}`,
-		`arena_ladder_score_total{bot="heuristic v1",game="ivanhoe"}`,
-		`arena_matches_started_total{game="ivanhoe"}`,
+		fmt.Sprintf(`arena_ladder_games{bot="heuristic",game="ivanhoe",version="1"} %d`, total),
+		fmt.Sprintf(`arena_ladder_games_recorded{game="ivanhoe"} %d`, total),
+		fmt.Sprintf(`arena_ladder_games_recorded_total{bot="heuristic",game="ivanhoe",version="1"} %d`, second),
+		`arena_ladder_rating_elo{bot="random",game="ivanhoe",kind="official",version="1"} 0`,
+		`arena_ladder_rating_elo_upper{bot="heuristic",game="ivanhoe",version="1"}`,
+		`arena_ladder_refit_failed 0`,
+		`arena_seat_endings_total{bot="heuristic",ending="ok"}`,
+		`mode="ladder"`,
+		`arena_runs_stopped_total{reason="done"} 1`,
 	} {
 		assert.Contains(t, string(body), want)
 	}

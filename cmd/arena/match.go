@@ -41,7 +41,7 @@ func matchCommand() *cli.Command {
 			&cli.BoolFlag{Name: "json", Usage: "print the report as JSON"},
 			&cli.StringFlag{Name: "sprt", Usage: "elo0,elo1[,alpha,beta]: stop when a sequential test of the first bot against the second decides (normalized Elo bounds, as fishtest)"},
 			&cli.StringFlag{Name: "log-level", Value: "warn", Usage: "arena log level: trace, debug, info, warn, error"},
-		}, append(append(metricsFlags(), sandboxFlags()...), gameOptionFlags()...)...),
+		}, append(append(metricsFlags(matchMetricsAddr), sandboxFlags()...), gameOptionFlags()...)...),
 		Action: runMatch,
 	}
 }
@@ -96,8 +96,18 @@ func runMatch(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if sprt != nil && srv != nil {
+		sprt.publish(srv.m, entrants[0].Name)
+	}
+	keep, err := newStderrKeeper(&cfg)
+	if err != nil {
+		return err
+	}
 	rep, err := arena.Run(ctx, cfg)
 	progress.done()
+	srv.stopped(err, ctx.Err() != nil && c.Context.Err() == nil, rep != nil && rep.Stopped)
+	runErr := err
+	defer func() { keep.finish(rep, runErr, c.App.ErrWriter) }() // after the report
 	srv.linger(ctx, c.Duration("metrics-linger"), c.App.ErrWriter)
 	if err != nil {
 		if ctx.Err() != nil && c.Context.Err() == nil {
@@ -127,15 +137,15 @@ func resolveBots(args []string) ([]arena.Entrant, error) {
 	}
 	count := map[string]int{}
 	for _, a := range args {
-		count[a]++
+		count[botName(a)]++
 	}
 	seen := map[string]int{}
 	var out []arena.Entrant
 	for _, a := range args {
-		name := a
-		if count[a] > 1 {
-			seen[a]++
-			name = fmt.Sprintf("%s#%d", a, seen[a])
+		name := botName(a)
+		if count[name] > 1 {
+			seen[name]++
+			name = fmt.Sprintf("%s#%d", name, seen[name])
 		}
 		switch {
 		case !strings.ContainsRune(a, '/') && builtin.Has(a):
@@ -159,6 +169,10 @@ func resolveBots(args []string) ([]arena.Entrant, error) {
 	}
 	return out, nil
 }
+
+// botName is how a bot is named in reports and metrics: a program by its file's base
+// name (never its path, which differs between machines), a built-in bot by its name.
+func botName(arg string) string { return filepath.Base(arg) }
 
 func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
 

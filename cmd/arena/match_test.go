@@ -154,9 +154,9 @@ func TestABotThatDoesNotStartStopsTheRunAtTheRestartLimit(t *testing.T) {
 	assert.Equal(t, 1, r.code)
 	lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
 	last := lines[len(lines)-1]
-	assert.Contains(t, last, "arena: bot ./script does not start (2 restarts tried); stopping the run")
+	assert.Contains(t, last, "arena: bot script does not start (2 restarts tried); stopping the run")
 	assert.Contains(t, last, "Unrecognized remote plugin message: hello")
-	assert.Contains(t, r.stderr, "./script 2 (protocol)", "its seats forfeit as protocol errors meanwhile")
+	assert.Contains(t, r.stderr, "script 2 (protocol)", "a program is named by its base name; its seats forfeit as protocol errors meanwhile")
 	requireNoLeftovers(t)
 }
 
@@ -203,6 +203,7 @@ func TestInterruptStopsEveryBot(t *testing.T) {
 	var errb bytes.Buffer
 	cmd.Stderr = &errb
 	require.NoError(t, cmd.Start())
+	t.Cleanup(func() { _ = cmd.Process.Kill() }) // a failed check below must not leave the run going
 	time.Sleep(700 * time.Millisecond)
 	require.NotEmpty(t, leftovers(), "bots are running")
 	require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
@@ -216,8 +217,11 @@ func TestBotsDoNotOutliveAKilledArena(t *testing.T) {
 	cmd := exec.Command(filepath.Join(bin, "arena"), "match", "random", filepath.Join(bin, "random-bot"), "--games", "100000", "--no-replays")
 	cmd.Dir = t.TempDir()
 	require.NoError(t, cmd.Start())
-	time.Sleep(700 * time.Millisecond)
-	require.Len(t, leftovers(), 3, "the arena and two bots")
+	t.Cleanup(func() { _ = cmd.Process.Kill() }) // a failed check below must not leave the run going
+	// Each bot runs under its sandbox helper, which stays as its parent (and reaper):
+	// wait (10 s is room for a loaded machine) until both have started.
+	require.Eventually(t, func() bool { return len(leftovers()) == 5 }, 10*time.Second, 20*time.Millisecond,
+		"the arena, and two bots each under its helper: %v", leftovers())
 	require.NoError(t, cmd.Process.Kill())
 	_ = cmd.Wait()
 	deadline := time.Now().Add(3 * time.Second)

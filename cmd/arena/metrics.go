@@ -2,52 +2,119 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-games/arena/arena"
 	"github.com/arena-games/arena/arena/metrics"
+	"github.com/arena-games/arena/ladder/ladderprom"
+	"github.com/arena-games/arena/ladder/store"
+	"github.com/arena-games/arena/protocol/sandbox"
 )
 
 // metricsServer is the /metrics endpoint of one command, or nil when none was asked for.
 type metricsServer struct {
 	srv *metrics.Server
 	m   *metrics.Metrics
+	exp *ladderprom.Exporter // a ladder's store series, or nil
+	log io.Writer
 }
 
-// metricsFlags are the flags of every command that can serve metrics.
-func metricsFlags() []cli.Flag {
+// Default metrics ports, one per mode, so that a match and a ladder can be scraped side
+// by side (dashboards/prometheus.yml has one job for each).
+const (
+	matchMetricsAddr  = "127.0.0.1:9464"
+	ladderMetricsAddr = "127.0.0.1:9465"
+)
+
+// metricsFlags are the flags of every command that can serve metrics; addr is the
+// mode's usual address, shown in the help.
+func metricsFlags(addr string) []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "metrics-addr", Usage: "serve Prometheus metrics on host:port (e.g. 127.0.0.1:9464) during the run"},
+		&cli.StringFlag{Name: "metrics-addr", Usage: "serve Prometheus metrics on host:port during the run"},
+		&cli.BoolFlag{Name: "metrics", Usage: "serve Prometheus metrics on " + addr + ", where dashboards/prometheus.yml scrapes this mode"},
 		&cli.DurationFlag{Name: "metrics-linger", Usage: "keep serving metrics this long after the run, so a scrape sees the end of a short run"},
 	}
 }
 
-// startMetrics serves /metrics when --metrics-addr is set; nil otherwise.
-func startMetrics(c *cli.Context) (*metricsServer, error) {
-	addr := c.String("metrics-addr")
+// startMetrics serves /metrics of a process in mode (and of extra) when --metrics-addr
+// is set; nil otherwise.
+func startMetrics(c *cli.Context, mode string, extra ...prometheus.Gatherer) (*metricsServer, error) {
+	addr := metricsAddr(c, mode)
 	if addr == "" {
 		return nil, nil
 	}
-	m := metrics.New()
-	srv, err := m.Serve(addr)
+	m := metrics.New(mode)
+	srv, err := m.Serve(addr, extra...)
 	if err != nil {
 		return nil, fmt.Errorf("--metrics-addr %s: %w", addr, err)
 	}
 	fmt.Fprintf(c.App.ErrWriter, "metrics on http://%s/metrics\n", srv.Addr)
-	return &metricsServer{srv: srv, m: m}, nil
+	return &metricsServer{srv: srv, m: m, log: c.App.ErrWriter}, nil
+}
+
+// metricsAddr is --metrics-addr, else the mode's default port with --metrics, else "".
+func metricsAddr(c *cli.Context, mode string) string {
+	if a := c.String("metrics-addr"); a != "" || !c.Bool("metrics") {
+		return a
+	}
+	if mode == metrics.ModeLadder {
+		return ladderMetricsAddr
+	}
+	return matchMetricsAddr
 }
 
 // serveMetrics starts serving when --metrics-addr is set and hooks the run to it.
 func serveMetrics(c *cli.Context, cfg *arena.Config) (*metricsServer, error) {
-	s, err := startMetrics(c)
+	s, err := startMetrics(c, metrics.ModeMatch)
 	if s != nil {
 		cfg.Observer = s.m.Observer()
+		s.m.SetBank(cfg.Clock.Bank)
+		if layers, err := cfg.Sandbox.Layers(); err == nil {
+			s.sandboxLayers(layers)
+		}
 	}
 	return s, err
+}
+
+// sandboxLayers sets the layer series: 1 for each active layer, 0 for a missing one.
+func (s *metricsServer) sandboxLayers(layers []sandbox.Status) {
+	for _, l := range layers {
+		v := 0.0
+		if l.Active {
+			v = 1
+		}
+		s.m.SandboxLayer.WithLabelValues(l.Layer).Set(v)
+	}
+}
+
+// stopped counts why a run ended: reason is one of the metrics.Stop* values.
+func (s *metricsServer) stopped(err error, interrupted, sprt bool) {
+	if s == nil {
+		return
+	}
+	reason := metrics.StopDone
+	var dq *arena.ErrDisqualified
+	var rl *arena.ErrRestartLimit
+	switch {
+	case interrupted:
+		reason = metrics.StopInterrupted
+	case errors.As(err, &dq):
+		reason = metrics.StopDisqualified
+		s.m.Disqualified.WithLabelValues(dq.Bot).Inc()
+	case errors.As(err, &rl):
+		reason = metrics.StopRestartLimit
+	case err != nil:
+		reason = metrics.StopError
+	case sprt:
+		reason = metrics.StopSPRT
+	}
+	s.m.RunsStopped.WithLabelValues(reason).Inc()
 }
 
 // linger keeps serving for d after the run (or until interrupted), then stops.
@@ -63,5 +130,50 @@ func (s *metricsServer) linger(ctx context.Context, d time.Duration, w io.Writer
 	select {
 	case <-time.After(d):
 	case <-ctx.Done():
+	}
+}
+
+// serveLadderMetrics serves a ladder process's metrics when --metrics-addr is set: its
+// own series and the store's (read from the database at scrape time, so a restart
+// changes no total), refitting the official ratings at once and every --refresh. It
+// returns the store to use, wrapped so that its errors are counted.
+func serveLadderMetrics(ctx context.Context, c *cli.Context, st store.Store, game string) (*metricsServer, store.Store, error) {
+	if metricsAddr(c, metrics.ModeLadder) == "" {
+		return nil, st, nil
+	}
+	exp, st := ladderprom.New(st, game)
+	s, err := startMetrics(c, metrics.ModeLadder, exp.Gatherer())
+	if err != nil {
+		return nil, st, err
+	}
+	s.exp = exp
+	go func() {
+		s.refit(ctx)
+		every := c.Duration("refresh")
+		if every <= 0 {
+			return
+		}
+		tick := time.NewTicker(every)
+		defer tick.Stop()
+		for {
+			select {
+			case <-tick.C:
+				s.refit(ctx)
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return s, st, nil
+}
+
+// refit refreshes the official ratings on the metrics; a failure is exported
+// (arena_ladder_refit_failed, arena_ladder_refits_total) and logged, not fatal.
+func (s *metricsServer) refit(ctx context.Context) {
+	if s == nil || s.exp == nil {
+		return
+	}
+	if err := s.exp.Refit(ctx); err != nil && ctx.Err() == nil {
+		fmt.Fprintf(s.log, "refit of the official ratings failed: %v\n", err)
 	}
 }

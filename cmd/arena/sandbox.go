@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-games/arena/arena"
+	"github.com/arena-games/arena/ladder"
 	"github.com/arena-games/arena/protocol/sandbox"
 )
 
@@ -59,4 +60,15 @@ func sandboxExecCommand() *cli.Command {
 			return sandbox.Exec(args)
 		},
 	}
+}
+
+// ladderSandbox is the sandbox of the ladder's bots, of a candidate's smoke test in
+// `bot add` and of `bot check`: the strongest level this machine supports, with the
+// ladder's data directory hidden.
+func ladderSandbox(dataDir string) (sandbox.Config, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return sandbox.Config{}, err
+	}
+	return ladder.Sandbox(sandbox.Config{Level: sandbox.Auto, Helper: []string{exe, sandbox.HelperArg}}, dataDir), nil
 }

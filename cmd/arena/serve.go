@@ -54,15 +54,19 @@ func ladderServe(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	defer ls.close(ctx)
+	defer ls.ms.linger(ctx, c.Duration("metrics-linger"), c.App.ErrWriter)
+	authors, err := authorsOf(st)
+	if err != nil {
+		return err
+	}
 	smokeGame := c.String("smoke-game")
 	if smokeGame == "" {
 		smokeGame = c.String("game")
 	}
 	changed := make(chan struct{}, 1)
-	svc, err := service.New(service.Config{Store: st, Authors: st, Game: ls.game,
+	svc, err := service.New(service.Config{Store: st, Authors: authors, Game: ls.game,
 		Submit: func(ctx context.Context, name, path string) (store.Bot, error) {
-			opt := addOptions(smokeGame, name)
+			opt := addOptions(smokeGame, name, &ls.sb)
 			opt.Path = path
 			return ladder.AddBot(ctx, st, opt)
 		},
@@ -122,7 +126,7 @@ func playRounds(ctx context.Context, c *cli.Context, ls *ladderSession, svc *ser
 		sum, err := ladder.Run(ctx, cfg)
 		close(ended)
 		if sum.Recorded > 0 || ctx.Err() != nil {
-			ls.publish()
+			ls.ms.refit(context.WithoutCancel(ctx))
 			_ = svc.Refit(context.WithoutCancel(ctx))
 		}
 		if ctx.Err() != nil {

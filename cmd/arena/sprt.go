@@ -6,7 +6,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/arena-games/arena/arena"
+	"github.com/arena-games/arena/arena/metrics"
 	"github.com/arena-games/arena/ladder/rating"
 )
 
@@ -14,6 +17,9 @@ import (
 // second, one pentanomial count per deal (both seatings), stopping the run when the
 // test decides.
 type sprtRun struct {
+	// gauge, when set, is the metrics' SPRT series of the tested bot.
+	gauge    *prometheus.GaugeVec
+	bot      string
 	test     rating.SPRT
 	penta    rating.Pentanomial
 	llr      float64
@@ -56,7 +62,21 @@ func (s *sprtRun) stop(deals []arena.DealBlock) bool {
 		return true
 	}
 	s.llr, s.decision, s.err = s.test.Decide(s.penta)
+	if s.gauge != nil {
+		s.gauge.WithLabelValues(s.bot, "llr").Set(s.llr)
+		s.gauge.WithLabelValues(s.bot, "pairs").Set(float64(s.penta.Pairs()))
+	}
 	return s.err != nil || s.decision != rating.Continue
+}
+
+// publish puts the test's bounds on m and its LLR and pairs after every deal.
+func (s *sprtRun) publish(m *metrics.Metrics, bot string) {
+	s.gauge, s.bot = m.SPRT, bot
+	lo, hi := s.test.Bounds()
+	m.SPRT.WithLabelValues(bot, "lower").Set(lo)
+	m.SPRT.WithLabelValues(bot, "upper").Set(hi)
+	m.SPRT.WithLabelValues(bot, "llr").Set(0)
+	m.SPRT.WithLabelValues(bot, "pairs").Set(0)
 }
 
 func (s *sprtRun) write(w io.Writer, first string) error {

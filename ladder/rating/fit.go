@@ -130,7 +130,9 @@ var ErrNotIdentifiable = errors.New("ratings are not identifiable from these gam
 // every pairwise outcome added, on the Elo scale and anchored as Options say; the
 // interval of each rating is the 2.5 and 97.5 percentiles of the fits of Resamples
 // bootstrap resamples, each drawing as many whole blocks as there are, with
-// replacement. The result does not depend on the order in which games were added.
+// replacement; for a player at a perfect (or zero) score, where every resample repeats
+// the same extreme, it is at least the posterior's 95% normal interval, so that it
+// never collapses to a point. The result does not depend on the order in which games were added.
 func (r *Results) Fit(opt Options) ([]Rating, error) {
 	p := r.players
 	if opt.Anchor >= p || opt.Anchor < -1 {
@@ -197,7 +199,58 @@ func (r *Results) Fit(opt Options) ([]Rating, error) {
 		out[i].Low = quantile(s, 0.025)
 		out[i].High = quantile(s, 0.975)
 	}
-	return out, nil
+	clear(pts)
+	for _, ts := range r.blocks {
+		accumulate(pts, p, ts)
+	}
+	return out, prob.widenAtBoundary(pts, theta, out)
+}
+
+// widenAtBoundary widens the interval of every player who never lost a point or never
+// won one to at least the 95% normal interval of the posterior (its curvature at the
+// fit, which the prior keeps finite). At such a score every resample repeats the same
+// extreme, so the bootstrap collapses to a point that the data cannot support: one
+// more game could have gone the other way. Elsewhere the block bootstrap stands.
+func (pr *problem) widenAtBoundary(pts []int64, theta []float64, out []Rating) error {
+	if pr.prior <= 0 {
+		return nil // without a prior a boundary score has no finite fit to widen around
+	}
+	p := pr.p
+	v := make([]float64, p)
+	for i := range p {
+		var won, lost int64
+		for j := range p {
+			won += pts[i*p+j]
+			lost += pts[j*p+i]
+		}
+		if i == pr.anchor || (won > 0 && lost > 0) || won+lost == 0 {
+			continue
+		}
+		pr.gradHess(theta) // cholSolve overwrites the Hessian
+		// v is the rating's direction: theta_i less the anchor's (or the mean's).
+		for k := range v {
+			v[k] = 0
+			if pr.anchor < 0 {
+				v[k] = -1 / float64(p)
+			}
+		}
+		v[i]++
+		if pr.anchor >= 0 {
+			v[pr.anchor]--
+		}
+		x := append([]float64(nil), v...)
+		if err := cholSolve(pr.a, x, p); err != nil {
+			return err
+		}
+		variance := 0.0
+		for k := range v {
+			variance += v[k] * x[k]
+		}
+		half := z975 * math.Sqrt(variance) * eloPerNat
+		out[i].Low = math.Min(out[i].Low, out[i].Elo-half)
+		out[i].High = math.Max(out[i].High, out[i].Elo+half)
+	}
+	return nil
 }
 
 // sortedTallies lays every block's tallies out in one slice, blocks in the order of

@@ -123,6 +123,30 @@ func TestFitBootstrapResamplesWholeBlocks(t *testing.T) {
 	assert.InDelta(t, 0, got[0].High, 1e-9)
 }
 
+// TestFitPerfectScoreHasAnInterval: a bot that won every game of every block gets an
+// interval of real width at any sample size (the bootstrap alone gives a point, since
+// every resample is the same sweep), which holds its estimate and whose lower end rises
+// as the evidence grows.
+func TestFitPerfectScoreHasAnInterval(t *testing.T) {
+	prevLow := math.Inf(-1)
+	for _, blocks := range []int{1, 5, 30, 200} {
+		var games []game
+		for d := range blocks {
+			b := fmt.Sprintf("deal-%d", d)
+			games = append(games, game{b, []int{0, 1}, []int{0, 1}}, game{b, []int{1, 0}, []int{1, 0}})
+		}
+		got, err := results(t, 2, games).Fit(Options{Prior: DefaultPrior, Anchor: 1, Resamples: 100, Seed: 1})
+		require.NoError(t, err)
+		r := got[0]
+		t.Logf("%d blocks: %.0f [%.0f, %.0f]", blocks, r.Elo, r.Low, r.High)
+		assert.Less(t, r.Low, r.Elo-20, "%d blocks: room below the estimate", blocks)
+		assert.Greater(t, r.High, r.Elo+20, "%d blocks: room above the estimate", blocks)
+		assert.Greater(t, r.Low, prevLow, "%d blocks: more sweeps, a higher lower end", blocks)
+		prevLow = r.Low
+		assert.Equal(t, 0.0, got[1].Low, "the anchor stays a point")
+	}
+}
+
 func TestFitIntervals(t *testing.T) {
 	small, err := results(t, 6, randomLadder(6, 400, 3, 11)).Fit(Options{Prior: DefaultPrior, Anchor: 0, Resamples: 100, Seed: 1})
 	require.NoError(t, err)

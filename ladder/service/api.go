@@ -210,7 +210,14 @@ func (s *Service) retire(ctx context.Context, a store.Author, name string, activ
 	var b store.Bot
 	var err error
 	if activate {
-		b, err = s.cfg.Authors.ReactivateBot(ctx, name)
+		vs, verr := s.versions(ctx, name)
+		if verr != nil {
+			return BotJSON{}, refuse(http.StatusInternalServerError, verr.Error())
+		}
+		if vs[len(vs)-1].Active() {
+			return BotJSON{}, refuse(http.StatusConflict, "bot "+name+" is already active")
+		}
+		b, err = s.cfg.Store.ReactivateBot(ctx, name)
 	} else {
 		b, err = s.cfg.Store.RetireBot(ctx, name)
 	}

@@ -38,7 +38,4 @@ type Authors interface {
 	Owned(ctx context.Context, author int64) ([]string, error)
 	// Submissions counts the author's submissions since a moment.
 	Submissions(ctx context.Context, author int64, since time.Time) (int, error)
-	// ReactivateBot makes the newest version of name play again when no version of
-	// it is active; an error wrapping ErrNotFound when there is none to reactivate.
-	ReactivateBot(ctx context.Context, name string) (Bot, error)
 }

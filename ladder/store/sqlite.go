@@ -308,13 +308,19 @@ func (s *SQLite) AddBot(ctx context.Context, b Bot) (Bot, error) {
 	defer tx.Rollback()
 	var last int
 	var sha string
-	err = tx.QueryRowContext(ctx, `SELECT version, sha256 FROM bots WHERE name = ? ORDER BY version DESC LIMIT 1`, b.Name).Scan(&last, &sha)
+	var retired bool
+	err = tx.QueryRowContext(ctx, `SELECT version, sha256, retired_ms IS NOT NULL FROM bots WHERE name = ? ORDER BY version DESC LIMIT 1`, b.Name).Scan(&last, &sha, &retired)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 	case err != nil:
 		return Bot{}, err
+	case sha == b.SHA256 && retired:
+		return Bot{}, fmt.Errorf("%w: bot %s v%d is this program, retired; bring it back with `arena bot reactivate %s`", ErrDuplicate, b.Name, last, b.Name)
 	case sha == b.SHA256:
-		return Bot{}, fmt.Errorf("%w: bot %s version %d has the same digest %.12s", ErrDuplicate, b.Name, last, sha)
+		return Bot{}, fmt.Errorf("%w: bot %s v%d is this program (sha256 %.12s)", ErrDuplicate, b.Name, last, sha)
+	}
+	if err := sameProgramElsewhere(ctx, tx, b); err != nil {
+		return Bot{}, err
 	}
 	now := time.Now()
 	if _, err := tx.ExecContext(ctx, `UPDATE bots SET retired_ms = ? WHERE name = ? AND retired_ms IS NULL`, now.UnixMilli(), b.Name); err != nil {

@@ -122,30 +122,3 @@ func (s *SQLite) Submissions(ctx context.Context, author int64, since time.Time)
 	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM submissions WHERE author_id = ? AND at_ms >= ?`, author, since.UnixMilli()).Scan(&n)
 	return n, err
 }
-
-// ReactivateBot makes the newest version of name active again.
-func (s *SQLite) ReactivateBot(ctx context.Context, name string) (Bot, error) {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return Bot{}, err
-	}
-	defer tx.Rollback()
-	var b Bot
-	var added, retired int64
-	err = tx.QueryRowContext(ctx, `SELECT id, name, version, sha256, path, builtin, added_ms, COALESCE(retired_ms, 0) FROM bots
-		WHERE name = ? ORDER BY version DESC LIMIT 1`, name).Scan(&b.ID, &b.Name, &b.Version, &b.SHA256, &b.Path, &b.Builtin, &added, &retired)
-	if errors.Is(err, sql.ErrNoRows) {
-		return Bot{}, fmt.Errorf("%w: no bot named %q", ErrNotFound, name)
-	}
-	if err != nil {
-		return Bot{}, err
-	}
-	if retired == 0 {
-		return Bot{}, fmt.Errorf("%w: bot %s v%d is already active", ErrDuplicate, b.Name, b.Version)
-	}
-	if _, err := tx.ExecContext(ctx, `UPDATE bots SET retired_ms = NULL WHERE id = ?`, b.ID); err != nil {
-		return Bot{}, err
-	}
-	b.Added = fromMillis(added)
-	return b, tx.Commit()
-}

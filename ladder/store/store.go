@@ -1,7 +1,9 @@
 // Package store keeps a ladder's bots and results: which bots (and which versions of
 // them) play, which blocks of games were started, and every recorded game. It is an
-// interface, Store, so that a server database can stand in for the default SQLite file
-// when many machines feed one ladder; Open gives the SQLite one.
+// interface, Store, with two implementations: Open gives the SQLite file, the embedded
+// default for one machine; OpenPostgres a PostgreSQL database that many machines feed
+// (it also keeps the bot programs and the replays: Programs, Replays); OpenAny chooses
+// by the --db argument.
 //
 // Results are the ladder's ground truth and are written once: a game is identified by
 // its block (one deal played in every seat rotation) and its rotation, the pair is
@@ -76,6 +78,10 @@ type Match struct {
 	Replay   string
 	Started  time.Time
 	Finished time.Time
+	// ReplayData, when set, is the replay itself (its JSON lines), for a store that
+	// keeps replays with their games (a Replays store over a server database stores it
+	// compressed in the game's transaction). Matches leaves it empty.
+	ReplayData []byte
 }
 
 // ErrDuplicate is wrapped by RecordMatch's error for a (block, rotation) already
@@ -96,6 +102,8 @@ type Store interface {
 	Bots(ctx context.Context, all bool) ([]Bot, error)
 	// RetireBot retires the active version of name.
 	RetireBot(ctx context.Context, name string) (Bot, error)
+	// ReactivateBot brings back the latest version of name after it was retired.
+	ReactivateBot(ctx context.Context, name string) (Bot, error)
 	// NewBlock records a block about to be played and returns it with its ID.
 	NewBlock(ctx context.Context, b Block) (Block, error)
 	// OpenBlocks lists the blocks of game that still miss rotations, oldest first.
@@ -108,6 +116,24 @@ type Store interface {
 	Matches(ctx context.Context, game string, fn func(Match) error) error
 	// Close releases the database.
 	Close() error
+}
+
+// Programs is a store that keeps bot programs itself, content addressed, so that any
+// machine can fetch and play any bot.
+type Programs interface {
+	// PutProgram stores content under its SHA-256, which must be sum; storing a
+	// program already there is a no-op.
+	PutProgram(ctx context.Context, sum string, content []byte) error
+	// Program returns the program stored under sum, or an error wrapping
+	// ErrNotFound.
+	Program(ctx context.Context, sum string) ([]byte, error)
+}
+
+// Replays is a store that hands back a recorded game's replay from any machine.
+type Replays interface {
+	// Replay returns the replay (its JSON lines) of the game with that ID, or an
+	// error wrapping ErrNotFound.
+	Replay(ctx context.Context, match int64) ([]byte, error)
 }
 
 // DefaultPath is where a user's ladder lives unless told otherwise:

@@ -23,7 +23,12 @@ type Probe struct {
 	LandlockReason string
 	// NamespaceReason is empty when new network and PID namespaces can be made.
 	NamespaceReason string
-	userNS          bool
+	// SeccompReason is empty when a seccomp filter can be loaded.
+	SeccompReason string
+	userNS        bool
+	// root: bots can run as users of their own (uidReason says why not).
+	root      bool
+	uidReason string
 	// CgroupMemoryReason and CgroupPidsReason are empty when a child cgroup with the
 	// controller can be made.
 	CgroupMemoryReason string
@@ -44,7 +49,11 @@ func Detect() *Probe {
 	return probe
 }
 
-const capSysAdmin = 21
+const (
+	capSetGID   = 6
+	capSetUID   = 7
+	capSysAdmin = 21
+)
 
 func detect() *Probe {
 	p := &Probe{euid: os.Geteuid()}
@@ -76,6 +85,14 @@ func detect() *Probe {
 			p.NamespaceReason = "not root, and user namespaces are not allowed: " + err.Error()
 		}
 		p.userNS = false
+	}
+
+	p.root = p.euid == 0 && capEff&(1<<capSetUID) != 0 && capEff&(1<<capSetGID) != 0
+	if !p.root {
+		p.uidReason = "not root: only root may run a bot as a user of its own (the read-only world and Landlock guard the files instead)"
+	}
+	if _, _, errno := syscall.Syscall(unix.SYS_PRCTL, unix.PR_GET_SECCOMP, 0, 0); errno != 0 {
+		p.SeccompReason = "the kernel has no seccomp: " + errno.Error()
 	}
 
 	p.cgroupMem, p.CgroupMemoryReason = findCgroup("memory")

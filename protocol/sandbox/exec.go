@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -90,17 +92,29 @@ func Exec(argv []string) error {
 	}
 	env := make([]string, 0, len(os.Environ()))
 	for _, e := range os.Environ() {
-		if !strings.HasPrefix(e, PlanEnv+"=") {
+		if !strings.HasPrefix(e, PlanEnv+"=") && !strings.HasPrefix(e, reapedEnv+"=") {
 			env = append(env, e)
 		}
 	}
-	// Capabilities, no_new_privs and Landlock belong to the thread; the exec below
-	// happens on this same thread, and the new program keeps what it had.
+	if p.Subreaper && os.Getenv(reapedEnv) == "" {
+		return reap()
+	}
+	// Capabilities, credentials, no_new_privs, Landlock and seccomp belong to the
+	// thread; the exec below happens on this same thread, and the new program keeps
+	// what it had.
 	runtime.LockOSThread()
+	prog := path
+	if p.UID != 0 || p.Own != "" {
+		// Opened while the helper may still read it: the bot's own user may not, and
+		// its mount namespace may hide the program's directory (the ladder's store).
+		if prog, err = openProgram(path); err != nil {
+			return err
+		}
+	}
 	if err := p.apply(); err != nil {
 		return err
 	}
-	return syscall.Exec(path, argv, env)
+	return syscall.Exec(prog, argv, env)
 }
 
 func (p *plan) apply() error {
@@ -113,8 +127,8 @@ func (p *plan) apply() error {
 		}
 	}
 	if p.Own != "" {
-		if err := hideOthers(p.HideRoot, p.Own); err != nil {
-			return fmt.Errorf("hiding other bots' directories: %w", err)
+		if err := p.isolate(); err != nil {
+			return fmt.Errorf("the bot's mount namespace: %w", err)
 		}
 	}
 	for _, r := range p.Rlimits {
@@ -123,12 +137,22 @@ func (p *plan) apply() error {
 			return fmt.Errorf("rlimit %d: %w", r.Resource, err)
 		}
 	}
-	if p.DropCaps {
-		if err := dropCapabilities(); err != nil {
+	if p.DropCaps || p.UID != 0 {
+		if err := dropBoundingSet(); err != nil {
 			return fmt.Errorf("dropping capabilities: %w", err)
 		}
 	}
-	if p.NoNewPrivs || p.LandlockABI > 0 {
+	if p.UID != 0 {
+		if err := becomeUser(p.UID); err != nil {
+			return fmt.Errorf("becoming user %d: %w", p.UID, err)
+		}
+	}
+	if p.DropCaps {
+		if err := clearCapabilities(); err != nil {
+			return fmt.Errorf("dropping capabilities: %w", err)
+		}
+	}
+	if p.NoNewPrivs || p.LandlockABI > 0 || p.Seccomp {
 		if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 			return fmt.Errorf("no_new_privs: %w", err)
 		}
@@ -138,37 +162,73 @@ func (p *plan) apply() error {
 			return fmt.Errorf("landlock: %w", err)
 		}
 	}
+	if p.Seccomp {
+		if err := onlyUnixSockets(); err != nil {
+			return fmt.Errorf("seccomp: %w", err)
+		}
+	}
 	return nil
 }
 
-// hideOthers covers root with an empty tmpfs, then binds own back at its place: the
-// bot sees its own scratch directory and none of the others'. It runs in the bot's own
-// mount namespace, whose mounts must first stop propagating back to the host's.
-func hideOthers(root, own string) error {
-	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
-		return fmt.Errorf("private mounts: %w", err)
+// becomeUser sets this thread's user and group ids to uid, with no supplementary
+// groups. Raw calls on purpose: only this thread, which execs the bot next, changes
+// (the Go wrappers change every thread of the helper).
+func becomeUser(uid int) error {
+	if _, _, e := unix.RawSyscall(unix.SYS_SETGROUPS, 0, 0, 0); e != 0 {
+		return fmt.Errorf("setgroups: %w", e)
 	}
-	fd, err := unix.Open(own, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return err
+	if _, _, e := unix.RawSyscall(unix.SYS_SETRESGID, uintptr(uid), uintptr(uid), uintptr(uid)); e != 0 {
+		return fmt.Errorf("setresgid: %w", e)
 	}
-	defer unix.Close(fd)
-	if err := unix.Mount("tmpfs", root, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "size=16k,mode=0755"); err != nil {
-		return fmt.Errorf("tmpfs over %s: %w", root, err)
+	if _, _, e := unix.RawSyscall(unix.SYS_SETRESUID, uintptr(uid), uintptr(uid), uintptr(uid)); e != 0 {
+		return fmt.Errorf("setresuid: %w", e)
 	}
-	if err := os.Mkdir(own, 0o700); err != nil {
-		return err
-	}
-	if err := unix.Mount(fmt.Sprintf("/proc/self/fd/%d", fd), own, "", unix.MS_BIND, ""); err != nil {
-		return fmt.Errorf("binding %s back: %w", own, err)
-	}
-	// The working directory was the hidden one: the same directory, but not the path.
-	return os.Chdir(own)
+	return nil
 }
 
-// dropCapabilities empties the bounding set (so that exec, even as uid 0, grants
-// nothing), the ambient and inheritable sets, and then the thread's own.
-func dropCapabilities() error {
+// keepProgram holds the program's memory file open until the exec.
+var keepProgram *os.File
+
+// openProgram opens the bot's program while the helper may still reach it (the bot's
+// mount namespace may hide its directory, the ladder's store) and returns a path that
+// execs it. A program its own user could not read and run is copied into a sealed
+// memory file: the bot runs it without being able to open (or change) the file it
+// came from.
+func openProgram(path string) (string, error) {
+	src, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer src.Close()
+	if st, err := src.Stat(); err == nil && st.Mode()&0o005 == 0o005 {
+		// Anyone may read and run it: the open file is enough, and a copy of a large
+		// program costs a start several milliseconds. Not close-on-exec: a script's
+		// interpreter opens its program by this path.
+		fd, err := unix.Open(path, unix.O_PATH, 0)
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("/proc/self/fd/%d", fd), nil
+	}
+	// Not close-on-exec: a script's interpreter opens its program by this path.
+	fd, err := unix.MemfdCreate(filepath.Base(path), unix.MFD_ALLOW_SEALING)
+	if err != nil {
+		return "", fmt.Errorf("memfd: %w", err)
+	}
+	keepProgram = os.NewFile(uintptr(fd), path)
+	if _, err := io.Copy(keepProgram, src); err != nil {
+		return "", fmt.Errorf("copying %s: %w", path, err)
+	}
+	seals := unix.F_SEAL_SEAL | unix.F_SEAL_SHRINK | unix.F_SEAL_GROW | unix.F_SEAL_WRITE
+	if _, err := unix.FcntlInt(uintptr(fd), unix.F_ADD_SEALS, seals); err != nil {
+		return "", fmt.Errorf("sealing: %w", err)
+	}
+	return fmt.Sprintf("/proc/self/fd/%d", fd), nil
+}
+
+// dropBoundingSet empties the bounding set, so that exec, even as uid 0, grants
+// nothing. It needs CAP_SETPCAP, so it comes before the ids change.
+func dropBoundingSet() error {
 	last := 40
 	if b, err := os.ReadFile("/proc/sys/kernel/cap_last_cap"); err == nil {
 		if n, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
@@ -180,6 +240,11 @@ func dropCapabilities() error {
 			return err
 		}
 	}
+	return nil
+}
+
+// clearCapabilities empties the ambient and inheritable sets and then the thread's own.
+func clearCapabilities() error {
 	_ = unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
 	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
 	var data [2]unix.CapUserData

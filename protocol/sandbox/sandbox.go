@@ -5,16 +5,25 @@
 //   - always (the host does these itself): the bot's own process group, killed as a
 //     whole; a parent-death signal; a minimal environment; stdin from /dev/null; capped
 //     output; a wall-clock cap per match (the arena's);
-//   - basic (no privilege needed): a helper, `arena sandbox-exec`, that limits itself and
-//     then execs the bot: rlimits, no_new_privs, dropped capabilities, Landlock (files
-//     read-only except the bot's scratch directory, no TCP, no signals or abstract
-//     sockets outside its domain), each as far as the kernel has it;
-//   - strict (root, or user namespaces for the namespaces): a network namespace of its
-//     own (bots talk over unix sockets), a PID namespace, memory and process-count
-//     limits through cgroups (v1 or v2).
+//   - basic (no privilege needed, but root for the first): a user id of its own for
+//     each bot process; a helper, `arena sandbox-exec`, that stays the bot's parent as
+//     a child subreaper and confines the bot before it execs it: rlimits,
+//     no_new_privs, dropped capabilities, Landlock (files read-only except the bot's
+//     scratch directory, no TCP, no signals or abstract sockets outside its domain),
+//     a seccomp filter that allows unix sockets only, each as far as the kernel has it;
+//   - strict (root, or user namespaces for the namespaces): network, PID and mount
+//     namespaces of its own (the tree read-only but the scratch directory, the paths
+//     of Config.Hide and the other bots' directories covered, a fresh /proc), memory
+//     and process-count limits through cgroups (v1 or v2).
 //
 // The host side is Prepare, which makes a Box for one bot process; the bot side is Exec,
 // run by the helper command.
+//
+// Landlock is called directly (one function): github.com/landlock-lsm/go-landlock
+// would do it in fewer lines, but it restricts every thread through libcap's psx,
+// which wraps pthread_create when cgo is on, and the helper needs none of that: it
+// restricts the one thread that execs the bot. The seccomp filter is built with
+// github.com/elastic/go-seccomp-bpf.
 package sandbox
 
 import (
@@ -75,13 +84,18 @@ const (
 
 	Rlimits         = "rlimits"
 	RlimitProcs     = "rlimit-nproc"
+	OwnUID          = "own-uid"
 	NoNewPrivs      = "no-new-privs"
 	DropCaps        = "drop-capabilities"
 	LandlockFS      = "landlock-fs"
 	LandlockNet     = "landlock-net"
 	LandlockScope   = "landlock-scope"
+	SeccompSockets  = "seccomp-sockets"
+	Subreaper       = "child-subreaper"
 	NetNamespace    = "net-namespace"
 	MountNamespace  = "mount-namespace"
+	ReadOnlyRoot    = "read-only-root"
+	PrivateProc     = "private-proc"
 	PIDNamespace    = "pid-namespace"
 	CgroupMemory    = "cgroup-memory"
 	CgroupProcesses = "cgroup-pids"
@@ -90,9 +104,10 @@ const (
 // always are the host's own layers, active at every level.
 var always = []string{ProcessGroup, ParentDeath, MinimalEnv, StdinNull, OutputCap, MatchWallClock}
 
-var basicLayers = []string{Rlimits, RlimitProcs, NoNewPrivs, DropCaps, LandlockFS, LandlockNet, LandlockScope}
+var basicLayers = []string{OwnUID, Rlimits, RlimitProcs, NoNewPrivs, DropCaps, LandlockFS, LandlockNet, LandlockScope,
+	SeccompSockets, Subreaper}
 
-var strictLayers = []string{NetNamespace, PIDNamespace, MountNamespace, CgroupMemory, CgroupProcesses}
+var strictLayers = []string{NetNamespace, PIDNamespace, MountNamespace, ReadOnlyRoot, PrivateProc, CgroupMemory, CgroupProcesses}
 
 // Status is one layer for one bot process: active, or missing and why.
 type Status struct {
@@ -153,6 +168,13 @@ type Config struct {
 	// ScratchRoot holds each bot process's scratch directory (default: the system's
 	// temporary directory).
 	ScratchRoot string
+	// Hide lists paths a bot must not see at all: the ladder's data directory (its
+	// database, stored bots and replays), the run's replays. In the bot's mount
+	// namespace a directory is covered by an empty one and a file by /dev/null.
+	Hide []string
+	// UIDs is the range of user ids bots run as when the arena is root: each bot
+	// process gets an id of its own (default DefaultUIDs).
+	UIDs UIDRange
 }
 
 // Box is the sandbox of one bot process: made by Prepare before the process starts,
@@ -166,8 +188,9 @@ type Box struct {
 	clone  uintptr
 	helper []string
 	// mu guards cg: the host kills and cleans up from more than one goroutine.
-	mu sync.Mutex
-	cg []*cgroupDir
+	mu  sync.Mutex
+	cg  []*cgroupDir
+	uid int // the bot's own user id (0: none)
 }
 
 // plan is what the helper applies to itself, handed over in its environment as JSON.
@@ -178,10 +201,23 @@ type plan struct {
 	LandlockABI int      `json:"landlock_abi,omitempty"`
 	Writable    []string `json:"writable,omitempty"`
 	Cgroups     []string `json:"cgroups,omitempty"` // cgroup.procs files to join
-	// HideRoot is covered by an empty tmpfs but for Own (in a mount namespace of the
-	// bot's own), so that no bot sees another's scratch directory.
-	HideRoot string `json:"hide_root,omitempty"`
-	Own      string `json:"own,omitempty"`
+	// HideRoot and Hide are covered by an empty tmpfs (a file: by /dev/null) but for
+	// Own, in a mount namespace of the bot's own, so that no bot sees another's scratch
+	// directory nor the arena's data.
+	HideRoot string   `json:"hide_root,omitempty"`
+	Hide     []string `json:"hide,omitempty"`
+	Own      string   `json:"own,omitempty"`
+	// ReadOnly remounts every mount read-only but Own; Proc mounts a fresh /proc of the
+	// bot's PID namespace.
+	ReadOnly bool `json:"read_only,omitempty"`
+	Proc     bool `json:"proc,omitempty"`
+	// UID, when not 0, is the user (and group) id the bot runs as, with no
+	// supplementary groups.
+	UID int `json:"uid,omitempty"`
+	// Seccomp allows only unix-domain sockets; Subreaper keeps the helper as the bot's
+	// parent and child subreaper, killing whatever the bot leaves behind.
+	Seccomp   bool `json:"seccomp,omitempty"`
+	Subreaper bool `json:"subreaper,omitempty"`
 }
 
 type rlimit struct {
@@ -206,7 +242,12 @@ func (c Config) Prepare() (*Box, error) {
 		// can hide the others' from each bot.
 		root = filepath.Join(os.TempDir(), fmt.Sprintf("arena-bots-%d", os.Getuid()))
 	}
-	if err := os.MkdirAll(root, 0o700); err != nil {
+	// Others may pass through the root but not list it: a bot running as a user of
+	// its own reaches its own directory, and no other.
+	if err := os.MkdirAll(root, 0o711); err != nil {
+		return nil, fmt.Errorf("sandbox: scratch root: %w", err)
+	}
+	if err := os.Chmod(root, 0o711); err != nil {
 		return nil, fmt.Errorf("sandbox: scratch root: %w", err)
 	}
 	staleOnce.Do(func() { cleanStaleScratch(root) })
@@ -251,6 +292,13 @@ func (c Config) Prepare() (*Box, error) {
 	const noHelper = "no helper command to apply it"
 
 	// The bot-side layers, applied by the helper.
+	uidOK, uidReason := helper && probe.root, firstOf(probe.uidReason, noHelper)
+	if add(OwnUID, uidOK, uidReason) {
+		if err := b.takeUID(c.UIDs); err != nil {
+			b.Cleanup()
+			return nil, err
+		}
+	}
 	if add(Rlimits, helper, noHelper) {
 		cpu := uint64(lim.CPUTime.Seconds() + 0.5)
 		b.plan.Rlimits = append(b.plan.Rlimits,
@@ -260,6 +308,10 @@ func (c Config) Prepare() (*Box, error) {
 			rlimit{Resource: syscall.RLIMIT_CORE})
 	}
 	nproc, nprocReason := probe.nprocLimit(lim.Processes)
+	if b.uid != 0 {
+		// A user of its own starts with no process: the limit is the bot's alone.
+		nproc, nprocReason = uint64(lim.Processes), ""
+	}
 	if add(RlimitProcs, helper && nprocReason == "", firstOf(nprocReason, noHelper)) {
 		b.plan.Rlimits = append(b.plan.Rlimits, rlimit{Resource: rlimitNPROC, Cur: nproc, Max: nproc})
 	}
@@ -288,6 +340,12 @@ func (c Config) Prepare() (*Box, error) {
 	}
 	add(LandlockNet, llOK && probe.LandlockABI >= 4, netReason)
 	add(LandlockScope, llOK && probe.LandlockABI >= 6, scopeReason)
+	if add(SeccompSockets, helper && probe.SeccompReason == "", firstOf(probe.SeccompReason, noHelper)) {
+		b.plan.Seccomp = true
+	}
+	if add(Subreaper, helper, noHelper) {
+		b.plan.Subreaper = true
+	}
 
 	// The host-side layers of the strict level.
 	if add(NetNamespace, probe.NamespaceReason == "", probe.NamespaceReason) {
@@ -301,6 +359,17 @@ func (c Config) Prepare() (*Box, error) {
 	if add(MountNamespace, helper && probe.NamespaceReason == "", firstOf(probe.NamespaceReason, noHelper)) {
 		b.clone |= syscall.CLONE_NEWNS
 		b.plan.HideRoot, b.plan.Own = root, dir
+		if b.plan.Hide, err = hidden(c.Hide); err != nil {
+			b.Cleanup()
+			return nil, err
+		}
+	}
+	mountNS := b.clone&syscall.CLONE_NEWNS != 0
+	if add(ReadOnlyRoot, mountNS, firstOf(probe.NamespaceReason, noHelper)) {
+		b.plan.ReadOnly = true
+	}
+	if add(PrivateProc, mountNS && b.clone&syscall.CLONE_NEWPID != 0, firstOf(probe.NamespaceReason, noHelper)) {
+		b.plan.Proc = true
 	}
 	if b.clone != 0 && probe.userNS {
 		b.clone |= syscall.CLONE_NEWUSER
@@ -346,7 +415,8 @@ func (c Config) Prepare() (*Box, error) {
 		b.Cleanup()
 		return nil, fmt.Errorf("sandbox: the strict level is not available on this machine: missing %s (use --sandbox auto for the strongest level that works)", strings.Join(missing, ", "))
 	}
-	if helper && (b.plan.Rlimits != nil || b.plan.NoNewPrivs || b.plan.LandlockABI > 0 || len(b.plan.Cgroups) > 0 || b.plan.Own != "") {
+	if helper && (b.plan.Rlimits != nil || b.plan.NoNewPrivs || b.plan.LandlockABI > 0 || len(b.plan.Cgroups) > 0 ||
+		b.plan.Own != "" || b.plan.UID != 0 || b.plan.Seccomp || b.plan.Subreaper) {
 		b.helper = c.Helper
 	}
 	return b, nil
@@ -392,6 +462,13 @@ func (b *Box) SysProcAttr() *syscall.SysProcAttr {
 	return a
 }
 
+// Reaps reports whether the helper stays as the bot's parent and child subreaper: the
+// host then asks it (SIGTERM) to end the bot and everything the bot left behind.
+func (b *Box) Reaps() bool { return b.helper != nil && b.plan.Subreaper }
+
+// UID is the user id the bot runs as, 0 when it keeps the arena's.
+func (b *Box) UID() int { return b.uid }
+
 // Kill ends every process left in the box's cgroups: children that left the process
 // group (setsid) cannot leave a cgroup.
 func (b *Box) Kill() {
@@ -414,6 +491,29 @@ func (b *Box) Cleanup() {
 	if b.Dir != "" {
 		_ = os.RemoveAll(b.Dir)
 	}
+	releaseUID(b.uid)
+	b.uid = 0
+}
+
+// hidden makes the paths to hide absolute and real (a mount covers the real path).
+func hidden(paths []string) ([]string, error) {
+	var out []string
+	for _, p := range paths {
+		if p == "" {
+			continue
+		}
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return nil, fmt.Errorf("sandbox: path to hide: %w", err)
+		}
+		if real, err := filepath.EvalSymlinks(abs); err == nil {
+			abs = real
+		}
+		out = append(out, abs)
+	}
+	// Parents first: once a parent is covered, its children are gone already.
+	slices.SortFunc(out, func(a, b string) int { return len(a) - len(b) })
+	return slices.Compact(out), nil
 }
 
 func contains(list []string, s string) bool {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -47,6 +48,14 @@ type facts struct {
 	SocketDir   string   `json:"socket_dir"`
 	HasPlanLeft bool     `json:"plan_left"`
 	Siblings    []string `json:"siblings"`
+	PPid        int      `json:"ppid"`
+	Uid         string   `json:"uid"`
+	Groups      string   `json:"groups"`
+	WriteRoot   string   `json:"write_root"`
+	Init        string   `json:"init"`
+	Procs       int      `json:"procs"`
+	Secret      string   `json:"secret"`
+	UDP         string   `json:"udp"`
 }
 
 func probeSelf() {
@@ -98,7 +107,52 @@ func probeSelf() {
 	for _, e := range entries {
 		f.Siblings = append(f.Siblings, e.Name())
 	}
+	probeIdentityAndWorld(&f)
 	_ = json.NewEncoder(os.Stdout).Encode(f)
+}
+
+// probeIdentityAndWorld finds who the probe is and what it can see and reach.
+func probeIdentityAndWorld(f *facts) {
+	f.PPid = os.Getppid()
+	status, _ := os.ReadFile("/proc/self/status")
+	for _, line := range strings.Split(string(status), "\n") {
+		if v, ok := strings.CutPrefix(line, "Uid:"); ok {
+			f.Uid = strings.Fields(v)[0]
+		}
+		if v, ok := strings.CutPrefix(line, "Groups:"); ok {
+			f.Groups = strings.TrimSpace(v)
+		}
+	}
+	// Interfaces as the bot's own network namespace has them (no netlink needed).
+	dev, _ := os.ReadFile("/proc/self/net/dev")
+	for _, line := range strings.Split(string(dev), "\n") {
+		if name, _, ok := strings.Cut(line, ":"); ok && !strings.Contains(name, "|") {
+			f.Interfaces = append(f.Interfaces, strings.TrimSpace(name))
+		}
+	}
+	f.WriteRoot = errText(os.WriteFile(filepath.Join(os.Getenv("PROBE_OUTSIDE"), "again"), nil, 0o644), "written")
+	init, err := os.ReadFile("/proc/1/cmdline")
+	f.Init = errText(err, strings.ReplaceAll(string(init), "\x00", " "))
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		if _, err := strconv.Atoi(e.Name()); err == nil {
+			f.Procs++
+		}
+	}
+	secret, err := os.ReadFile(os.Getenv("PROBE_SECRET"))
+	f.Secret = errText(err, string(secret))
+	c, err := net.Dial("udp", "127.0.0.1:9")
+	f.UDP = errText(err, "opened")
+	if c != nil {
+		c.Close()
+	}
+}
+
+func errText(err error, ok string) string {
+	if err != nil {
+		return err.Error()
+	}
+	return ok
 }
 
 func testConfig(t *testing.T, level Level) Config {
@@ -109,15 +163,20 @@ func testConfig(t *testing.T, level Level) Config {
 
 // runProbe starts the probe in a box of the level and returns what it found.
 func runProbe(t *testing.T, level Level) (*Box, facts) {
-	box, err := testConfig(t, level).Prepare()
+	// Open to everyone, so that only the layer under test keeps the bot out.
+	secret := filepath.Join(openDir(t), "ladder.db")
+	require.NoError(t, os.WriteFile(secret, []byte("hidden cards"), 0o644))
+	c := testConfig(t, level)
+	c.Hide = []string{filepath.Dir(secret)}
+	box, err := c.Prepare()
 	require.NoError(t, err)
 	t.Cleanup(box.Cleanup)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	t.Cleanup(func() { ln.Close() })
-	outside := t.TempDir()
+	outside := openDir(t)
 	exe, _ := os.Executable()
-	env := []string{"PATH=/usr/bin:/bin", probeEnv + "=1", "PROBE_ADDR=" + ln.Addr().String(), "PROBE_OUTSIDE=" + outside}
+	env := []string{"PATH=/usr/bin:/bin", probeEnv + "=1", "PROBE_ADDR=" + ln.Addr().String(), "PROBE_OUTSIDE=" + outside, "PROBE_SECRET=" + secret}
 	name, args, env, err := box.Command(exe, nil, env)
 	require.NoError(t, err)
 	cmd := exec.Command(name, args...)
@@ -129,6 +188,14 @@ func runProbe(t *testing.T, level Level) (*Box, facts) {
 	var f facts
 	require.NoError(t, json.Unmarshal(out, &f), string(out))
 	return box, f
+}
+
+// openDir is a temporary directory that every user may enter and write to.
+func openDir(t *testing.T) string {
+	dir := t.TempDir()
+	require.NoError(t, os.Chmod(dir, 0o777))
+	require.NoError(t, os.Chmod(filepath.Dir(dir), 0o755))
+	return dir
 }
 
 // requireLayer skips, with the machine's reason, when a layer is missing.
@@ -175,6 +242,8 @@ func TestEveryLayerDoesWhatItSays(t *testing.T) {
 		assert.Equal(t, "0000000000000000", f.CapEff)
 	})
 	t.Run(LandlockFS, func(t *testing.T) {
+		// At the basic level: otherwise the read-only mount refuses first.
+		box, f := runProbe(t, Basic)
 		requireLayer(t, box, LandlockFS)
 		assert.Contains(t, f.WriteOut, "permission denied")
 		assert.Equal(t, "written", f.WriteIn)
@@ -191,13 +260,38 @@ func TestEveryLayerDoesWhatItSays(t *testing.T) {
 	})
 	t.Run(PIDNamespace, func(t *testing.T) {
 		requireLayer(t, box, PIDNamespace)
-		assert.Equal(t, 1, f.Pid, "the bot is the first process of its own PID namespace")
+		assert.Equal(t, 1, f.PPid, "the helper is the first process of the bot's own PID namespace, and its parent")
 	})
 	t.Run(MountNamespace, func(t *testing.T) {
 		requireLayer(t, box, MountNamespace)
 		assert.Equal(t, []string{filepath.Base(box.Dir)}, f.Siblings, "no other bot's directory is in sight")
 		_, err = os.Stat(other.Dir)
 		require.NoError(t, err, "the host sees every directory")
+		assert.Contains(t, f.Secret, "no such file", "a hidden path is not there at all")
+	})
+	t.Run(ReadOnlyRoot, func(t *testing.T) {
+		requireLayer(t, box, ReadOnlyRoot)
+		// The mount refuses before Landlock is asked: EROFS, not EACCES.
+		assert.Contains(t, f.WriteRoot, "read-only file system")
+		assert.Equal(t, "written", f.WriteIn, "the scratch directory stays writable")
+	})
+	t.Run(PrivateProc, func(t *testing.T) {
+		requireLayer(t, box, PrivateProc)
+		assert.Contains(t, f.Init, HelperArg, "PID 1 is the bot's helper, not the host's init")
+		assert.Less(t, f.Procs, 5, "only the helper and the bot are in sight")
+	})
+	t.Run(OwnUID, func(t *testing.T) {
+		requireLayer(t, box, OwnUID)
+		assert.Equal(t, strconv.Itoa(box.UID()), f.Uid)
+		assert.NotEqual(t, "0", f.Uid)
+		assert.Empty(t, f.Groups, "no supplementary groups")
+		st, err := os.Stat(box.Dir)
+		require.NoError(t, err)
+		assert.Equal(t, uint32(box.UID()), st.Sys().(*syscall.Stat_t).Uid, "the bot owns its scratch directory")
+	})
+	t.Run(SeccompSockets, func(t *testing.T) {
+		requireLayer(t, box, SeccompSockets)
+		assert.Contains(t, f.UDP, "operation not permitted")
 	})
 	t.Run(CgroupMemory, func(t *testing.T) {
 		requireLayer(t, box, CgroupMemory)
@@ -222,10 +316,14 @@ func TestTheNoneLevelKeepsOnlyTheHostLayers(t *testing.T) {
 }
 
 func TestTheBasicLevelNeedsNoPrivilege(t *testing.T) {
-	box, _ := runProbe(t, Basic)
+	box, f := runProbe(t, Basic)
 	for _, s := range box.Layers() {
 		assert.NotContains(t, strictLayers, s.Layer, "basic asks for no namespace or cgroup")
 	}
+	t.Run(SeccompSockets+" without a network namespace", func(t *testing.T) {
+		requireLayer(t, box, SeccompSockets)
+		assert.Contains(t, f.UDP, "operation not permitted")
+	})
 }
 
 func TestStrictFailsWhereALayerIsMissing(t *testing.T) {
@@ -264,4 +362,45 @@ func TestParseLevel(t *testing.T) {
 	}
 	_, err := ParseLevel("paranoid")
 	assert.ErrorContains(t, err, "one of auto, none, basic, strict")
+}
+
+// BenchmarkStart is the cost of starting a bot process in a box of each level, the
+// probe's own run included (its start is a Go program's).
+func BenchmarkStart(b *testing.B) {
+	exe, _ := os.Executable()
+	for _, level := range []Level{None, Basic, Auto} {
+		b.Run(level.String(), func(b *testing.B) {
+			for range b.N {
+				box, err := Config{Level: level, Helper: []string{exe, HelperArg}}.Prepare()
+				require.NoError(b, err)
+				name, args, env, err := box.Command("/bin/true", nil, []string{"PATH=/usr/bin:/bin"})
+				require.NoError(b, err)
+				cmd := exec.Command(name, args...)
+				cmd.Env, cmd.Dir, cmd.SysProcAttr = env, box.Dir, box.SysProcAttr()
+				out, err := cmd.CombinedOutput()
+				require.NoError(b, err, string(out))
+				box.Cleanup()
+			}
+		})
+	}
+}
+
+// A program in a directory the bot may not enter, readable by the arena's user alone
+// (a private build, the ladder's store), still runs as the bot's own user.
+func TestAPrivateProgramRunsAsTheBotsUser(t *testing.T) {
+	prog := filepath.Join(t.TempDir(), "bot")
+	require.NoError(t, os.WriteFile(prog, []byte("#!/bin/sh\nid -u\n"), 0o700))
+	c := testConfig(t, Auto)
+	c.Hide = []string{filepath.Dir(prog)}
+	box, err := c.Prepare()
+	require.NoError(t, err)
+	defer box.Cleanup()
+	requireLayer(t, box, OwnUID)
+	name, args, env, err := box.Command(prog, nil, []string{"PATH=/usr/bin:/bin"})
+	require.NoError(t, err)
+	cmd := exec.Command(name, args...)
+	cmd.Env, cmd.Dir, cmd.SysProcAttr = env, box.Dir, box.SysProcAttr()
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, string(out))
+	assert.Equal(t, strconv.Itoa(box.UID()), strings.TrimSpace(string(out)))
 }

@@ -1,0 +1,365 @@
+// Package ladderprom exports what a ladder's database knows as Prometheus series, so
+// that a dashboard shows the ladder's totals and ratings whichever process serves
+// them and however often it restarted: games, forfeits and score per game and bot
+// version, the time of the last recorded game, which bots are active, the official
+// and live ratings with their interval, and when the ratings were last refitted, how
+// long that took and whether it failed.
+//
+// The totals are gauges read through the store.Store interface at scrape time (any
+// store, not only SQLite); the ratings come from the last refit (Exporter.Refit), which
+// the owner of the ladder runs at start and every so often. A store wrapped by Count
+// counts the errors of every store call as arena_ladder_store_errors_total.
+package ladderprom
+
+import (
+	"context"
+	"errors"
+	"math"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/arena-games/arena/arena"
+	"github.com/arena-games/arena/ladder"
+	"github.com/arena-games/arena/ladder/store"
+)
+
+// minScanGap is the shortest time between two reads of the store's games: scrapes in
+// between see the last read. A read also waits ten times as long as the last one took,
+// so that reading a large ladder never costs more than a tenth of a core.
+const minScanGap = time.Second
+
+// Exporter is a prometheus.Collector over a ladder's store.
+type Exporter struct {
+	st       store.Store
+	game     string
+	registry *prometheus.Registry
+	errs     *prometheus.CounterVec // op
+	refits   *prometheus.CounterVec // outcome
+
+	mu       sync.Mutex
+	scanned  time.Time
+	scanTook time.Duration
+	totals   totals
+	fit      fitResult
+}
+
+// totals is what one read of the store found.
+type totals struct {
+	ok      bool
+	bots    []store.Bot
+	perBot  map[botGame]*botTotals
+	games   map[string]int
+	lastAt  map[string]time.Time
+	readDur float64
+}
+
+type botGame struct {
+	game string
+	bot  int64
+}
+
+type botTotals struct{ games, forfeits, score float64 }
+
+type fitResult struct {
+	done   bool
+	at     time.Time
+	took   time.Duration
+	err    error
+	tables []ladder.Table
+}
+
+// New exports st's ladder of game ("" for every game) on a registry of its own, and
+// returns st wrapped so that its errors are counted there too: the ladder's owner
+// should use the wrapped store for everything.
+func New(st store.Store, game string) (*Exporter, store.Store) {
+	e := &Exporter{game: game, registry: prometheus.NewRegistry(),
+		errs: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "arena_ladder_store_errors_total",
+			Help: "Calls to the ladder's store that failed, by operation (record, read, new_block...), since this process started."}, []string{"op"}),
+		refits: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "arena_ladder_refits_total",
+			Help: "Refits of the official ratings this process ran, by outcome (ok, error)."}, []string{"outcome"}),
+	}
+	for _, op := range ops {
+		e.errs.WithLabelValues(op)
+	}
+	e.refits.WithLabelValues("ok")
+	e.refits.WithLabelValues("error")
+	e.st = counted{Store: st, errs: e.errs}
+	e.registry.MustRegister(e, e.errs, e.refits)
+	return e, e.st
+}
+
+// Gatherer is the registry to serve beside the process's own.
+func (e *Exporter) Gatherer() prometheus.Gatherer { return e.registry }
+
+// Refit computes the standings (official fit with bootstrap intervals) from the store
+// and keeps them for the rating series; its time, duration and error are exported.
+func (e *Exporter) Refit(ctx context.Context) error {
+	start := time.Now()
+	tables, err := ladder.Standings(ctx, e.st, e.game, ladder.StandingsOptions{Retired: true})
+	outcome := "ok"
+	if err != nil {
+		outcome = "error"
+	}
+	e.refits.WithLabelValues(outcome).Inc()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.fit.done, e.fit.at, e.fit.took, e.fit.err = true, time.Now(), time.Since(start), err
+	if err == nil {
+		e.fit.tables = tables
+	}
+	return err
+}
+
+var (
+	descGames = prometheus.NewDesc("arena_ladder_games",
+		"Games a bot version played on the ladder, read from the ladder's database.", []string{"game", "bot", "version"}, nil)
+	descForfeits = prometheus.NewDesc("arena_ladder_forfeits",
+		"Recorded games in which a bot version forfeited its seat (timeout, crash, illegal, protocol), read from the database.", []string{"game", "bot", "version"}, nil)
+	descScore = prometheus.NewDesc("arena_ladder_score",
+		"Sum of a bot version's recorded game scores (fraction of opponents finished ahead of, ties half): divided by arena_ladder_games it is the score rate.",
+		[]string{"game", "bot", "version"}, nil)
+	descMatches = prometheus.NewDesc("arena_ladder_games_recorded",
+		"Games recorded on the ladder, read from the database.", []string{"game"}, nil)
+	descLast = prometheus.NewDesc("arena_ladder_last_game_timestamp_seconds",
+		"When the ladder's last recorded game ended (Unix time), read from the database.", []string{"game"}, nil)
+	descActive = prometheus.NewDesc("arena_ladder_bot_active",
+		"1 for a bot version that plays on the ladder, 0 for a retired one.", []string{"bot", "version"}, nil)
+	descActiveBots = prometheus.NewDesc("arena_ladder_active_bots",
+		"Bot versions that play on the ladder (neither retired nor suspended).", nil, nil)
+	descReadTook = prometheus.NewDesc("arena_ladder_store_read_seconds",
+		"How long the last read of the ladder's games for these series took.", nil, nil)
+	descElo = prometheus.NewDesc("arena_ladder_rating_elo",
+		"A ladder bot version's Elo at the last refit: kind official (maximum-likelihood fit, random = 0) or live (pairwise updates in recorded order).",
+		[]string{"game", "bot", "version", "kind"}, nil)
+	descLow = prometheus.NewDesc("arena_ladder_rating_elo_lower",
+		"Lower end of the 95% interval of a bot version's official Elo at the last refit.", []string{"game", "bot", "version"}, nil)
+	descHigh = prometheus.NewDesc("arena_ladder_rating_elo_upper",
+		"Upper end of the 95% interval of a bot version's official Elo at the last refit.", []string{"game", "bot", "version"}, nil)
+	descRefitAt = prometheus.NewDesc("arena_ladder_refit_timestamp_seconds",
+		"When the official ratings were last refitted (Unix time), successfully or not.", nil, nil)
+	descRefitTook = prometheus.NewDesc("arena_ladder_refit_duration_seconds",
+		"How long the last refit of the official ratings took.", nil, nil)
+	descRefitFailed = prometheus.NewDesc("arena_ladder_refit_failed",
+		"1 when the last refit of the official ratings failed (the rating series then keep the last good fit), else 0.", nil, nil)
+)
+
+// Describe sends the descriptions of every store-derived series.
+func (e *Exporter) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{descGames, descForfeits, descScore, descMatches, descLast, descActive, descActiveBots,
+		descReadTook, descElo, descLow, descHigh, descRefitAt, descRefitTook, descRefitFailed} {
+		ch <- d
+	}
+}
+
+// Collect reads the store (or reuses a read younger than the gap) and sends the series.
+func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if gap := max(minScanGap, 10*e.scanTook); time.Since(e.scanned) >= gap {
+		start := time.Now()
+		t, err := e.read(context.Background())
+		e.scanned, e.scanTook = time.Now(), time.Since(start)
+		if err == nil { // on an error (counted by the store wrapper) the last read stands
+			t.readDur = e.scanTook.Seconds()
+			e.totals = t
+		}
+	}
+	e.collectTotals(ch)
+	e.collectFit(ch)
+}
+
+func (e *Exporter) read(ctx context.Context) (totals, error) {
+	t := totals{ok: true, perBot: map[botGame]*botTotals{}, games: map[string]int{}, lastAt: map[string]time.Time{}}
+	bots, err := e.st.Bots(ctx, true)
+	if err != nil {
+		return t, err
+	}
+	t.bots = bots
+	err = e.st.Matches(ctx, e.game, func(m store.Match) error {
+		t.games[m.Game]++
+		if m.Finished.After(t.lastAt[m.Game]) {
+			t.lastAt[m.Game] = m.Finished
+		}
+		places := make([]int, len(m.Seats))
+		for i, s := range m.Seats {
+			places[i] = s.Place
+		}
+		for i, s := range m.Seats {
+			bt := t.perBot[botGame{m.Game, s.Bot}]
+			if bt == nil {
+				bt = &botTotals{}
+				t.perBot[botGame{m.Game, s.Bot}] = bt
+			}
+			bt.games++
+			bt.score += ladder.Points(places, i)
+			if s.Ending != "ok" {
+				bt.forfeits++
+			}
+		}
+		return nil
+	})
+	return t, err
+}
+
+func (e *Exporter) collectTotals(ch chan<- prometheus.Metric) {
+	t := e.totals
+	if !t.ok {
+		return
+	}
+	byID := map[int64]store.Bot{}
+	active := 0
+	for _, b := range t.bots {
+		byID[b.ID] = b
+		v := 0.0
+		if b.Active() {
+			v = 1
+			active++
+		}
+		ch <- prometheus.MustNewConstMetric(descActive, prometheus.GaugeValue, v, b.Name, version(b))
+	}
+	// A place for suspensions: a suspended bot will count as not active here and get
+	// an arena_ladder_bot_suspended series once the store records suspensions.
+	ch <- prometheus.MustNewConstMetric(descActiveBots, prometheus.GaugeValue, float64(active))
+	for k, bt := range t.perBot {
+		b := byID[k.bot]
+		ch <- prometheus.MustNewConstMetric(descGames, prometheus.GaugeValue, bt.games, k.game, b.Name, version(b))
+		ch <- prometheus.MustNewConstMetric(descForfeits, prometheus.GaugeValue, bt.forfeits, k.game, b.Name, version(b))
+		ch <- prometheus.MustNewConstMetric(descScore, prometheus.GaugeValue, bt.score, k.game, b.Name, version(b))
+	}
+	for g, n := range t.games {
+		ch <- prometheus.MustNewConstMetric(descMatches, prometheus.GaugeValue, float64(n), g)
+		ch <- prometheus.MustNewConstMetric(descLast, prometheus.GaugeValue, float64(t.lastAt[g].UnixMilli())/1000, g)
+	}
+	ch <- prometheus.MustNewConstMetric(descReadTook, prometheus.GaugeValue, t.readDur)
+}
+
+func (e *Exporter) collectFit(ch chan<- prometheus.Metric) {
+	f := e.fit
+	if !f.done {
+		return
+	}
+	failed := 0.0
+	if f.err != nil {
+		failed = 1
+	}
+	ch <- prometheus.MustNewConstMetric(descRefitAt, prometheus.GaugeValue, float64(f.at.UnixMilli())/1000)
+	ch <- prometheus.MustNewConstMetric(descRefitTook, prometheus.GaugeValue, f.took.Seconds())
+	ch <- prometheus.MustNewConstMetric(descRefitFailed, prometheus.GaugeValue, failed)
+	for _, t := range f.tables {
+		for _, s := range t.Standings {
+			if s.Games == 0 || math.IsNaN(s.Elo) {
+				continue
+			}
+			v := version(s.Bot)
+			ch <- prometheus.MustNewConstMetric(descElo, prometheus.GaugeValue, s.Elo, t.Game, s.Bot.Name, v, "official")
+			ch <- prometheus.MustNewConstMetric(descElo, prometheus.GaugeValue, s.Live, t.Game, s.Bot.Name, v, "live")
+			ch <- prometheus.MustNewConstMetric(descLow, prometheus.GaugeValue, s.Low, t.Game, s.Bot.Name, v)
+			ch <- prometheus.MustNewConstMetric(descHigh, prometheus.GaugeValue, s.High, t.Game, s.Bot.Name, v)
+		}
+	}
+}
+
+func version(b store.Bot) string { return strconv.Itoa(b.Version) }
+
+// BotLabel splits a ladder entrant's name ("name vN", as the ladder names the runner's
+// entrants) into the bot and version labels; a name without a version stays whole.
+func BotLabel(entrant string) (bot, version string) {
+	i := strings.LastIndex(entrant, " v")
+	if i < 0 {
+		return entrant, ""
+	}
+	if _, err := strconv.Atoi(entrant[i+2:]); err != nil {
+		return entrant, ""
+	}
+	return entrant[:i], entrant[i+2:]
+}
+
+// ops are the store operations whose errors are counted.
+var ops = []string{"add_bot", "bots", "retire_bot", "new_block", "open_blocks", "record", "read"}
+
+// counted is a store whose failed calls are counted by operation. It embeds the
+// store, so a method added to the interface passes through (uncounted until listed).
+type counted struct {
+	store.Store
+	errs *prometheus.CounterVec
+}
+
+func (c counted) count(op string, err error) error {
+	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
+		c.errs.WithLabelValues(op).Inc()
+	}
+	return err
+}
+
+func (c counted) AddBot(ctx context.Context, b store.Bot) (store.Bot, error) {
+	b, err := c.Store.AddBot(ctx, b)
+	return b, c.count("add_bot", err)
+}
+
+func (c counted) Bots(ctx context.Context, all bool) ([]store.Bot, error) {
+	b, err := c.Store.Bots(ctx, all)
+	return b, c.count("bots", err)
+}
+
+func (c counted) RetireBot(ctx context.Context, name string) (store.Bot, error) {
+	b, err := c.Store.RetireBot(ctx, name)
+	return b, c.count("retire_bot", err)
+}
+
+func (c counted) NewBlock(ctx context.Context, b store.Block) (store.Block, error) {
+	b, err := c.Store.NewBlock(ctx, b)
+	return b, c.count("new_block", err)
+}
+
+func (c counted) OpenBlocks(ctx context.Context, game string) ([]store.Block, error) {
+	b, err := c.Store.OpenBlocks(ctx, game)
+	return b, c.count("open_blocks", err)
+}
+
+func (c counted) RecordMatch(ctx context.Context, m store.Match) (store.Match, error) {
+	m, err := c.Store.RecordMatch(ctx, m)
+	return m, c.count("record", err)
+}
+
+// Matches counts the store's own failures only: an error fn returned is the caller's.
+func (c counted) Matches(ctx context.Context, game string, fn func(store.Match) error) error {
+	var fnErr error
+	err := c.Store.Matches(ctx, game, func(m store.Match) error {
+		fnErr = fn(m)
+		return fnErr
+	})
+	if err != nil && (fnErr == nil || !errors.Is(err, fnErr)) {
+		return c.count("read", err)
+	}
+	return err
+}
+
+// Observer labels the runner's series of a ladder process by bot name alone: the
+// ladder names its entrants "name vN", and only one version of a name plays at a time.
+func Observer(inner arena.Observer) arena.Observer { return observer{inner} }
+
+type observer struct{ arena.Observer }
+
+func botName(entrant string) string { b, _ := BotLabel(entrant); return b }
+
+func (o observer) BotStarted(bot string, restart bool) { o.Observer.BotStarted(botName(bot), restart) }
+func (o observer) BotStopped(bot string)               { o.Observer.BotStopped(botName(bot)) }
+func (o observer) Decision(game, bot string, took time.Duration) {
+	o.Observer.Decision(game, botName(bot), took)
+}
+
+func (o observer) MatchFinished(game string, m *arena.MatchResult, took time.Duration, err error) {
+	if m != nil {
+		c := *m
+		c.Seats = append([]arena.SeatResult(nil), m.Seats...)
+		for i := range c.Seats {
+			c.Seats[i].Bot = botName(c.Seats[i].Bot)
+		}
+		m = &c
+	}
+	o.Observer.MatchFinished(game, m, took, err)
+}

@@ -1,0 +1,571 @@
+package store
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// Postgres is the Store in a PostgreSQL database (through pgx), for a ladder fed by
+// many machines. Bot programs and replays live in the database too (see Programs and
+// Replays), so a machine needs nothing but the URL; Dir is a local cache of programs
+// fetched from it and of replays written before they are stored.
+type Postgres struct {
+	pool *pgxpool.Pool
+	url  string // without its password, for messages
+	dir  string
+}
+
+var _ Store = (*Postgres)(nil)
+
+// IsPostgresURL reports whether a --db argument names a PostgreSQL database rather
+// than an SQLite file.
+func IsPostgresURL(s string) bool {
+	return strings.HasPrefix(s, "postgres://") || strings.HasPrefix(s, "postgresql://")
+}
+
+// OpenAny opens a PostgreSQL database for a postgres:// URL and an SQLite file for
+// anything else. cacheDir is a PostgreSQL store's local directory ("" for the default,
+// DefaultCacheDir).
+func OpenAny(ctx context.Context, db, cacheDir string) (Store, error) {
+	if !IsPostgresURL(db) {
+		return Open(db)
+	}
+	if cacheDir == "" {
+		d, err := DefaultCacheDir(db)
+		if err != nil {
+			return nil, err
+		}
+		cacheDir = d
+	}
+	return OpenPostgres(ctx, db, cacheDir)
+}
+
+// DefaultCacheDir is the local directory of a PostgreSQL ladder on this machine:
+// $XDG_CACHE_HOME/arena/pg-HASH, else ~/.cache/arena/pg-HASH, where HASH names the
+// database (host, port, database, user and parameters such as search_path; not the
+// password), so two ladders never share replay directories.
+func DefaultCacheDir(dbURL string) (string, error) {
+	base := os.Getenv("XDG_CACHE_HOME")
+	if base == "" || !filepath.IsAbs(base) {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", errors.New("no home directory for the ladder's local cache")
+		}
+		base = filepath.Join(home, ".cache")
+	}
+	u, err := url.Parse(dbURL)
+	if err != nil {
+		return "", errors.New("not a valid PostgreSQL URL")
+	}
+	if u.User != nil {
+		u.User = url.User(u.User.Username())
+	}
+	sum := sha256.Sum256([]byte(u.String()))
+	return filepath.Join(base, "arena", "pg-"+hex.EncodeToString(sum[:6])), nil
+}
+
+// redact drops the password and the parameters of a database URL.
+func redact(dbURL string) string {
+	u, err := url.Parse(dbURL)
+	if err != nil {
+		return "postgres://(unparsable URL)"
+	}
+	u.RawQuery, u.Fragment = "", ""
+	if u.User != nil {
+		u.User = url.User(u.User.Username())
+	}
+	return u.String()
+}
+
+// OpenPostgres connects to the database at dbURL and brings its schema up to date. A
+// database that holds other tables and no ladder's, or a schema newer than this
+// program knows, gives an error and is left as it was. dir is the local cache.
+func OpenPostgres(ctx context.Context, dbURL, dir string) (*Postgres, error) {
+	return openPostgresAt(ctx, dbURL, dir, len(pgMigrations))
+}
+
+// openPostgresAt opens the database migrated up to version target (tests use an
+// older one to stand for what an older arena left).
+func openPostgresAt(ctx context.Context, dbURL, dir string, target int) (*Postgres, error) {
+	name := redact(dbURL)
+	fail := func(err error) (*Postgres, error) {
+		return nil, fmt.Errorf("ladder database %s: %s", name, oneLine(err))
+	}
+	cfg, err := pgxpool.ParseConfig(dbURL)
+	if err != nil {
+		return fail(errors.New("not a valid PostgreSQL URL"))
+	}
+	if cfg.ConnConfig.ConnectTimeout == 0 {
+		cfg.ConnConfig.ConnectTimeout = 10 * time.Second
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return fail(err)
+	}
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return fail(err)
+	}
+	p := &Postgres{pool: pool, url: name, dir: dir}
+	if err := p.migrate(ctx, target); err != nil {
+		pool.Close()
+		return fail(err)
+	}
+	return p, nil
+}
+
+// oneLine keeps an error to one line: a server's detail can span several.
+func oneLine(err error) string {
+	return strings.Join(strings.Fields(err.Error()), " ")
+}
+
+// Dir is the local cache: fetched bot programs and replays not yet stored.
+func (p *Postgres) Dir() string { return p.dir }
+
+// Path is the database's URL without its password.
+func (p *Postgres) Path() string { return p.url }
+
+// Close closes the connections.
+func (p *Postgres) Close() error { p.pool.Close(); return nil }
+
+// pgMigrations[i] brings the schema from version i to i+1; only ever appended to.
+// Times are timestamptz at millisecond precision (as the SQLite store keeps them),
+// NULL for none; seeds are unsigned 64-bit numbers in a bigint's two's complement.
+var pgMigrations = []string{
+	// 1: bots. A name has versions; at most one is active.
+	`CREATE TABLE bots (
+		id      bigserial PRIMARY KEY,
+		name    text        NOT NULL,
+		version integer     NOT NULL,
+		sha256  text        NOT NULL,
+		path    text        NOT NULL,
+		builtin text        NOT NULL,
+		added   timestamptz NOT NULL,
+		retired timestamptz,
+		UNIQUE (name, version)
+	);
+	CREATE UNIQUE INDEX bots_one_active ON bots (name) WHERE retired IS NULL;`,
+
+	// 2: blocks and the games recorded in them, one row per seat.
+	`CREATE TABLE blocks (
+		id        bigserial PRIMARY KEY,
+		game      text        NOT NULL,
+		seed      bigint      NOT NULL,
+		rotations integer     NOT NULL CHECK (rotations > 0),
+		created   timestamptz NOT NULL
+	);
+	CREATE TABLE block_bots (
+		block_id bigint  NOT NULL REFERENCES blocks (id),
+		position integer NOT NULL,
+		bot_id   bigint  NOT NULL REFERENCES bots (id),
+		PRIMARY KEY (block_id, position)
+	);
+	CREATE TABLE matches (
+		id          bigserial PRIMARY KEY,
+		block_id    bigint      NOT NULL REFERENCES blocks (id),
+		rotation    integer     NOT NULL,
+		game        text        NOT NULL,
+		seed        bigint      NOT NULL,
+		adjudicated boolean     NOT NULL,
+		replay      text        NOT NULL,
+		started     timestamptz,
+		finished    timestamptz,
+		UNIQUE (block_id, rotation)
+	);
+	CREATE INDEX matches_game ON matches (game, id);
+	CREATE TABLE match_seats (
+		match_id bigint  NOT NULL REFERENCES matches (id),
+		seat     integer NOT NULL,
+		bot_id   bigint  NOT NULL REFERENCES bots (id),
+		place    integer NOT NULL,
+		score    integer NOT NULL,
+		ending   text    NOT NULL,
+		PRIMARY KEY (match_id, seat)
+	);
+	CREATE INDEX match_seats_bot ON match_seats (bot_id);`,
+
+	// 3: bot programs, content addressed, and replays, compressed, stored with their
+	// game so that any machine can play any bot and show any replay.
+	`CREATE TABLE programs (
+		sha256  text        PRIMARY KEY,
+		content bytea       NOT NULL,
+		added   timestamptz NOT NULL
+	);
+	CREATE TABLE replays (
+		match_id bigint PRIMARY KEY REFERENCES matches (id),
+		gzip     bytea  NOT NULL
+	);`,
+}
+
+// PostgresSchemaVersion is the schema this program writes into a PostgreSQL database.
+var PostgresSchemaVersion = len(pgMigrations)
+
+// migrationLock is the advisory lock under which a migration runs, so that two
+// programs opening one new database do not both migrate it.
+const migrationLock = 0x6172656e61 // "arena"
+
+func (p *Postgres) migrate(ctx context.Context, target int) error {
+	for {
+		done, err := p.migrateOne(ctx, target)
+		if err != nil || done {
+			return err
+		}
+	}
+}
+
+func (p *Postgres) migrateOne(ctx context.Context, target int) (done bool, err error) {
+	tx, err := p.pool.Begin(ctx)
+	if err != nil {
+		return false, err
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, migrationLock); err != nil {
+		return false, err
+	}
+	v, err := pgSchemaVersion(ctx, tx)
+	if err != nil {
+		return false, err
+	}
+	switch {
+	case v > len(pgMigrations):
+		return false, fmt.Errorf("its schema version %d is newer than this arena knows (%d); use a newer arena", v, len(pgMigrations))
+	case v >= target:
+		return true, nil
+	}
+	if v == 0 {
+		if _, err := tx.Exec(ctx, `CREATE TABLE schema_version (version integer NOT NULL); INSERT INTO schema_version VALUES (0)`); err != nil {
+			return false, err
+		}
+	}
+	if _, err := tx.Exec(ctx, pgMigrations[v]); err != nil {
+		return false, fmt.Errorf("migration %d: %w", v+1, err)
+	}
+	if _, err := tx.Exec(ctx, `UPDATE schema_version SET version = $1`, v+1); err != nil {
+		return false, err
+	}
+	return false, tx.Commit(ctx)
+}
+
+// pgSchemaVersion is 0 for a database without tables in its current schema. Tables
+// and no schema_version mean the database belongs to something else. River's tables
+// (river_*) may share the database and do not count.
+func pgSchemaVersion(ctx context.Context, tx pgx.Tx) (int, error) {
+	rows, err := tx.Query(ctx, `SELECT table_name::text FROM information_schema.tables
+		WHERE table_schema = current_schema() AND table_name NOT LIKE 'river\_%' ORDER BY table_name`)
+	if err != nil {
+		return 0, err
+	}
+	tables, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return 0, err
+	}
+	if len(tables) == 0 {
+		return 0, nil
+	}
+	found := false
+	for _, t := range tables {
+		found = found || t == "schema_version"
+	}
+	if !found {
+		return 0, fmt.Errorf("the database is not a ladder's (tables %s, no schema_version); it was left untouched", strings.Join(tables, ", "))
+	}
+	var v int
+	if err := tx.QueryRow(ctx, `SELECT version FROM schema_version`).Scan(&v); err != nil {
+		return 0, fmt.Errorf("reading its schema version: %w", err)
+	}
+	return v, nil
+}
+
+// pgTime is a time for a timestamptz column: NULL for zero, else at the millisecond
+// precision both stores keep.
+func pgTime(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return t.Truncate(time.Millisecond)
+}
+
+func fromPg(t *time.Time) time.Time {
+	if t == nil {
+		return time.Time{}
+	}
+	return t.UTC()
+}
+
+// pgCode is the SQLSTATE of a server error, or "".
+func pgCode(err error) string {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return pe.Code
+	}
+	return ""
+}
+
+const (
+	uniqueViolation     = "23505"
+	foreignKeyViolation = "23503"
+)
+
+// AddBot adds the next version of b.Name and retires the older ones. A submitted
+// program must already be in the database (PutProgram).
+func (p *Postgres) AddBot(ctx context.Context, b Bot) (Bot, error) {
+	if b.Name == "" {
+		return Bot{}, errors.New("a bot needs a name")
+	}
+	if b.SHA256 == "" {
+		return Bot{}, errors.New("a bot needs a digest")
+	}
+	tx, err := p.pool.Begin(ctx)
+	if err != nil {
+		return Bot{}, err
+	}
+	defer tx.Rollback(ctx)
+	// Versions are numbered one after another: adds of bots queue here.
+	if _, err := tx.Exec(ctx, `LOCK TABLE bots IN SHARE ROW EXCLUSIVE MODE`); err != nil {
+		return Bot{}, err
+	}
+	if b.Builtin == "" {
+		var ok bool
+		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM programs WHERE sha256 = $1)`, b.SHA256).Scan(&ok); err != nil {
+			return Bot{}, err
+		}
+		if !ok {
+			return Bot{}, fmt.Errorf("%w: no program with SHA-256 %.12s in the database", ErrNotFound, b.SHA256)
+		}
+	}
+	var last int
+	var sha string
+	var retired bool
+	err = tx.QueryRow(ctx, `SELECT version, sha256, retired IS NOT NULL FROM bots WHERE name = $1 ORDER BY version DESC LIMIT 1`, b.Name).
+		Scan(&last, &sha, &retired)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+	case err != nil:
+		return Bot{}, err
+	case sha == b.SHA256 && retired:
+		return Bot{}, fmt.Errorf("%w: bot %s v%d is this program, retired; bring it back with `arena bot reactivate %s`", ErrDuplicate, b.Name, last, b.Name)
+	case sha == b.SHA256:
+		return Bot{}, fmt.Errorf("%w: bot %s v%d is this program (sha256 %.12s)", ErrDuplicate, b.Name, last, sha)
+	}
+	if err := pgSameProgramElsewhere(ctx, tx, b); err != nil {
+		return Bot{}, err
+	}
+	now := time.Now().Truncate(time.Millisecond)
+	if _, err := tx.Exec(ctx, `UPDATE bots SET retired = $1 WHERE name = $2 AND retired IS NULL`, now, b.Name); err != nil {
+		return Bot{}, err
+	}
+	b.Version, b.Added, b.Retired = last+1, now.UTC(), time.Time{}
+	err = tx.QueryRow(ctx, `INSERT INTO bots (name, version, sha256, path, builtin, added) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+		b.Name, b.Version, b.SHA256, b.Path, b.Builtin, now).Scan(&b.ID)
+	if err != nil {
+		return Bot{}, err
+	}
+	return b, tx.Commit(ctx)
+}
+
+// Bots lists the versions, oldest first.
+func (p *Postgres) Bots(ctx context.Context, all bool) ([]Bot, error) {
+	q := `SELECT id, name, version, sha256, path, builtin, added, retired FROM bots`
+	if !all {
+		q += ` WHERE retired IS NULL`
+	}
+	rows, err := p.pool.Query(ctx, q+` ORDER BY id`)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, scanBot)
+}
+
+func scanBot(row pgx.CollectableRow) (Bot, error) {
+	var b Bot
+	var added time.Time
+	var retired *time.Time
+	err := row.Scan(&b.ID, &b.Name, &b.Version, &b.SHA256, &b.Path, &b.Builtin, &added, &retired)
+	b.Added, b.Retired = added.UTC(), fromPg(retired)
+	return b, err
+}
+
+// RetireBot retires the active version of name.
+func (p *Postgres) RetireBot(ctx context.Context, name string) (Bot, error) {
+	now := time.Now().Truncate(time.Millisecond)
+	rows, err := p.pool.Query(ctx, `UPDATE bots SET retired = $1 WHERE name = $2 AND retired IS NULL
+		RETURNING id, name, version, sha256, path, builtin, added, retired`, now, name)
+	if err != nil {
+		return Bot{}, err
+	}
+	b, err := pgx.CollectExactlyOneRow(rows, scanBot)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Bot{}, fmt.Errorf("%w: no active bot named %q", ErrNotFound, name)
+	}
+	return b, err
+}
+
+// NewBlock records a block about to be played.
+func (p *Postgres) NewBlock(ctx context.Context, b Block) (Block, error) {
+	if b.Rotations < 1 || len(b.Bots) < 1 {
+		return Block{}, fmt.Errorf("a block needs bots and rotations, got %d bots and %d rotations", len(b.Bots), b.Rotations)
+	}
+	tx, err := p.pool.Begin(ctx)
+	if err != nil {
+		return Block{}, err
+	}
+	defer tx.Rollback(ctx)
+	now := time.Now().Truncate(time.Millisecond)
+	if err := tx.QueryRow(ctx, `INSERT INTO blocks (game, seed, rotations, created) VALUES ($1, $2, $3, $4) RETURNING id`,
+		b.Game, int64(b.Seed), b.Rotations, now).Scan(&b.ID); err != nil {
+		return Block{}, err
+	}
+	for i, bot := range b.Bots {
+		if _, err := tx.Exec(ctx, `INSERT INTO block_bots (block_id, position, bot_id) VALUES ($1, $2, $3)`, b.ID, i, bot); err != nil {
+			return Block{}, fmt.Errorf("block bot %d: %w", bot, err)
+		}
+	}
+	b.Created, b.Done = now.UTC(), nil
+	return b, tx.Commit(ctx)
+}
+
+// OpenBlocks lists the blocks of game still missing rotations, with the bots and the
+// rotations recorded of each.
+func (p *Postgres) OpenBlocks(ctx context.Context, game string) ([]Block, error) {
+	rows, err := p.pool.Query(ctx, `
+		SELECT b.id, b.game, b.seed, b.rotations, b.created,
+			ARRAY(SELECT bot_id FROM block_bots WHERE block_id = b.id ORDER BY position),
+			ARRAY(SELECT rotation FROM matches WHERE block_id = b.id ORDER BY rotation)
+		FROM blocks b
+		WHERE b.game = $1 AND b.rotations > (SELECT COUNT(*) FROM matches m WHERE m.block_id = b.id)
+		ORDER BY b.id`, game)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (Block, error) {
+		var b Block
+		var seed int64
+		var done []int32
+		err := row.Scan(&b.ID, &b.Game, &seed, &b.Rotations, &b.Created, &b.Bots, &done)
+		b.Seed, b.Created = uint64(seed), b.Created.UTC()
+		for _, r := range done {
+			b.Done = append(b.Done, int(r))
+		}
+		return b, err
+	})
+}
+
+// RecordMatch writes one game, its seats and its replay (Match.ReplayData) in one
+// transaction.
+func (p *Postgres) RecordMatch(ctx context.Context, m Match) (Match, error) {
+	if len(m.Seats) == 0 {
+		return Match{}, errors.New("a game needs seats")
+	}
+	gz, err := compress(m.ReplayData)
+	if err != nil {
+		return Match{}, err
+	}
+	tx, err := p.pool.Begin(ctx)
+	if err != nil {
+		return Match{}, err
+	}
+	defer tx.Rollback(ctx)
+	var rotations int
+	err = tx.QueryRow(ctx, `SELECT rotations FROM blocks WHERE id = $1`, m.Block).Scan(&rotations)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Match{}, fmt.Errorf("%w: block %d", ErrNotFound, m.Block)
+	}
+	if err != nil {
+		return Match{}, err
+	}
+	if m.Rotation < 0 || m.Rotation >= rotations {
+		return Match{}, fmt.Errorf("rotation %d of block %d, which has rotations 0..%d", m.Rotation, m.Block, rotations-1)
+	}
+	err = tx.QueryRow(ctx, `INSERT INTO matches (block_id, rotation, game, seed, adjudicated, replay, started, finished)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
+		m.Block, m.Rotation, m.Game, int64(m.Seed), m.Adjudicated, m.Replay, pgTime(m.Started), pgTime(m.Finished)).Scan(&m.ID)
+	if pgCode(err) == uniqueViolation {
+		// A racing writer may have committed it after our check could have run:
+		// the unique key is the judge. Give the connection back before asking which
+		// game holds the rotation, or racing writers could exhaust the pool.
+		_ = tx.Rollback(ctx)
+		return Match{}, p.duplicate(ctx, m)
+	}
+	if err != nil {
+		return Match{}, err
+	}
+	for i, st := range m.Seats {
+		if _, err := tx.Exec(ctx, `INSERT INTO match_seats (match_id, seat, bot_id, place, score, ending) VALUES ($1, $2, $3, $4, $5, $6)`,
+			m.ID, i, st.Bot, st.Place, st.Score, st.Ending); err != nil {
+			return Match{}, fmt.Errorf("seat %d: %w", i, err)
+		}
+	}
+	if gz != nil {
+		if _, err := tx.Exec(ctx, `INSERT INTO replays (match_id, gzip) VALUES ($1, $2)`, m.ID, gz); err != nil {
+			return Match{}, fmt.Errorf("replay: %w", err)
+		}
+	}
+	m.Started, m.Finished = m.Started.Truncate(time.Millisecond), m.Finished.Truncate(time.Millisecond)
+	return m, tx.Commit(ctx)
+}
+
+func (p *Postgres) duplicate(ctx context.Context, m Match) error {
+	var existing int64
+	if err := p.pool.QueryRow(ctx, `SELECT id FROM matches WHERE block_id = $1 AND rotation = $2`, m.Block, m.Rotation).Scan(&existing); err != nil {
+		return fmt.Errorf("%w: block %d rotation %d", ErrDuplicate, m.Block, m.Rotation)
+	}
+	return fmt.Errorf("%w: block %d rotation %d is game %d", ErrDuplicate, m.Block, m.Rotation, existing)
+}
+
+// Matches streams the recorded games of game in the order they were recorded.
+func (p *Postgres) Matches(ctx context.Context, game string, fn func(Match) error) error {
+	q := `SELECT m.id, m.block_id, m.rotation, m.game, m.seed, m.adjudicated, m.replay, m.started, m.finished,
+			s.bot_id, s.place, s.score, s.ending
+		FROM matches m JOIN match_seats s ON s.match_id = m.id`
+	args := []any{}
+	if game != "" {
+		q += ` WHERE m.game = $1`
+		args = append(args, game)
+	}
+	rows, err := p.pool.Query(ctx, q+` ORDER BY m.id, s.seat`, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var cur Match
+	for rows.Next() {
+		var id, block, seed int64
+		var rot int
+		var g, replay string
+		var adj bool
+		var started, finished *time.Time
+		var st Seat
+		if err := rows.Scan(&id, &block, &rot, &g, &seed, &adj, &replay, &started, &finished, &st.Bot, &st.Place, &st.Score, &st.Ending); err != nil {
+			return err
+		}
+		if id != cur.ID {
+			if cur.ID != 0 {
+				if err := fn(cur); err != nil {
+					return err
+				}
+			}
+			cur = Match{ID: id, Block: block, Rotation: rot, Game: g, Seed: uint64(seed), Adjudicated: adj, Replay: replay,
+				Started: fromPg(started), Finished: fromPg(finished)}
+		}
+		cur.Seats = append(cur.Seats, st)
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if cur.ID != 0 {
+		return fn(cur)
+	}
+	return nil
+}

@@ -1,0 +1,140 @@
+package sandbox
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// isolate builds the bot's view of the files, in its own mount namespace: the paths
+// to hide and the shared scratch root covered by empty directories, the bot's own
+// scratch directory bound back at its place, every other mount read-only, and a
+// fresh /proc that shows only the bot's PID namespace.
+func (p *plan) isolate() error {
+	// The namespace's mounts must first stop propagating back to the host's.
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return fmt.Errorf("private mounts: %w", err)
+	}
+	fd, err := unix.Open(p.Own, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(fd)
+	for _, h := range append(append([]string(nil), p.Hide...), p.HideRoot) {
+		if err := cover(h); err != nil {
+			return err
+		}
+	}
+	// The scratch directory's path may lie below a covered one: make it there.
+	if err := os.MkdirAll(p.Own, 0o755); err != nil {
+		return err
+	}
+	if err := unix.Mount(fmt.Sprintf("/proc/self/fd/%d", fd), p.Own, "", unix.MS_BIND, ""); err != nil {
+		return fmt.Errorf("binding %s back: %w", p.Own, err)
+	}
+	if p.ReadOnly {
+		if err := readOnlyExcept(p.Own); err != nil {
+			return err
+		}
+	}
+	if p.Proc {
+		flags := uintptr(unix.MS_NOSUID | unix.MS_NODEV | unix.MS_NOEXEC | unix.MS_RDONLY)
+		if err := unix.Mount("proc", "/proc", "proc", flags, ""); err != nil {
+			return fmt.Errorf("a fresh /proc: %w", err)
+		}
+	}
+	// The working directory was the covered one: the same directory, but not the path.
+	return os.Chdir(p.Own)
+}
+
+// cover hides a path: a directory under an empty tmpfs, a file under /dev/null. A path
+// that is gone (or already under a covered parent) needs nothing.
+func cover(path string) error {
+	st, err := os.Lstat(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if st.IsDir() {
+		err = unix.Mount("tmpfs", path, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "size=16k,mode=0755")
+	} else {
+		err = unix.Mount("/dev/null", path, "", unix.MS_BIND, "")
+	}
+	if err != nil {
+		return fmt.Errorf("hiding %s: %w", path, err)
+	}
+	return nil
+}
+
+// mountFlags are the per-mount flags a read-only remount must keep: in a user
+// namespace the kernel refuses to clear the ones the host set.
+var mountFlags = map[string]uintptr{"nosuid": unix.MS_NOSUID, "nodev": unix.MS_NODEV, "noexec": unix.MS_NOEXEC,
+	"noatime": unix.MS_NOATIME, "nodiratime": unix.MS_NODIRATIME, "relatime": unix.MS_RELATIME}
+
+// readOnlyExcept remounts every mount of the namespace read-only but the one at own.
+// A mount that cannot be reached (below a covered path) is skipped; the root must
+// succeed.
+func readOnlyExcept(own string) error {
+	f, err := os.Open("/proc/self/mountinfo")
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	type mnt struct {
+		path  string
+		flags uintptr
+	}
+	var mounts []mnt
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		// id parent major:minor root mountpoint options ...
+		fields := strings.Fields(sc.Text())
+		if len(fields) < 6 {
+			continue
+		}
+		m := mnt{path: unescapeMount(fields[4])}
+		for _, o := range strings.Split(fields[5], ",") {
+			m.flags |= mountFlags[o]
+		}
+		mounts = append(mounts, m)
+	}
+	if err := sc.Err(); err != nil {
+		return err
+	}
+	for _, m := range mounts {
+		if m.path == own {
+			continue
+		}
+		err := unix.Mount("", m.path, "", unix.MS_BIND|unix.MS_REMOUNT|unix.MS_RDONLY|m.flags, "")
+		if err != nil && (m.path == "/" || !(errors.Is(err, unix.ENOENT) || errors.Is(err, unix.EINVAL) || errors.Is(err, unix.EACCES))) {
+			return fmt.Errorf("read-only %s: %w", m.path, err)
+		}
+	}
+	return nil
+}
+
+// unescapeMount undoes mountinfo's octal escapes (\040 for a space).
+func unescapeMount(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+3 < len(s) {
+			if n, err := strconv.ParseUint(s[i+1:i+4], 8, 8); err == nil {
+				b.WriteByte(byte(n))
+				i += 3
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
