@@ -40,22 +40,16 @@ func (s *Service) api(mux *http.ServeMux) {
 		}
 		writeJSON(w, http.StatusCreated, b)
 	}))
-	mux.HandleFunc("POST /api/bots/{name}/retire", s.authed(func(w http.ResponseWriter, r *http.Request, a store.Author) {
-		b, rf := s.retire(r.Context(), a, r.PathValue("name"), false)
-		if rf != nil {
-			fail(w, rf)
-			return
-		}
-		writeJSON(w, http.StatusOK, b)
-	}))
-	mux.HandleFunc("POST /api/bots/{name}/activate", s.authed(func(w http.ResponseWriter, r *http.Request, a store.Author) {
-		b, rf := s.retire(r.Context(), a, r.PathValue("name"), true)
-		if rf != nil {
-			fail(w, rf)
-			return
-		}
-		writeJSON(w, http.StatusOK, b)
-	}))
+	for action, activate := range map[string]bool{"retire": false, "activate": true} {
+		mux.HandleFunc("POST /api/bots/{name}/"+action, s.authed(func(w http.ResponseWriter, r *http.Request, a store.Author) {
+			b, rf := s.retire(r.Context(), a, r.PathValue("name"), activate)
+			if rf != nil {
+				fail(w, rf)
+				return
+			}
+			writeJSON(w, http.StatusOK, b)
+		}))
+	}
 	mux.HandleFunc("GET /api/bots/{name}/stderr", s.authed(s.stderr))
 	mux.HandleFunc("GET /api/games/{id}/replay", s.authed(s.replayFile))
 }
