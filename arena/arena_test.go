@@ -21,7 +21,7 @@ import (
 var fastClock = Clock{Decision: 300 * time.Millisecond, Bank: 5 * time.Second, Startup: 5 * time.Second, Shutdown: 500 * time.Millisecond, Grace: 20 * time.Millisecond}
 
 func testConfig(t *testing.T, games int, entrants ...Entrant) Config {
-	return Config{Game: enginetest.Name, Entrants: entrants, Games: games, Seed: 42, Parallel: 2, Clock: fastClock,
+	return Config{Game: enginetest.Name, Entrants: entrants, Games: games, Seed: 42, Parallel: 2, Clock: fastClock, KeepMatches: true,
 		ReplayDir: filepath.Join(testDir(t), "replays"), Sandbox: testSandbox(t, sandbox.Auto)}
 }
 
@@ -109,7 +109,7 @@ func TestReplaysReSimulateExactly(t *testing.T) {
 		before, err := os.ReadFile(rep.Matches[0].Replay)
 		require.NoError(t, err)
 		_, err = Run(context.Background(), cfg)
-		require.ErrorContains(t, err, "file exists")
+		require.ErrorContains(t, err, "already exists")
 		after, err := os.ReadFile(rep.Matches[0].Replay)
 		require.NoError(t, err)
 		assert.Equal(t, before, after)
@@ -185,15 +185,19 @@ func TestEachMisbehaviourGetsItsEnding(t *testing.T) {
 }
 
 func TestASpentBankIsATimeout(t *testing.T) {
-	cfg := testConfig(t, 2, testEntrant(t, "slow", "slow:120"), testEntrant(t, "good", "first"))
-	cfg.Clock.Decision = time.Second
-	cfg.Clock.Bank = 300 * time.Millisecond
+	// Two 400 ms answers leave 200 ms of a 1 s bank for their transport, 100 ms each:
+	// beyond a load of 16's delays (p99 65 ms); the third overdraws it.
+	cfg := testConfig(t, 2, testEntrant(t, "slow", "slow:400"), testEntrant(t, "good", "first"))
+	cfg.Clock.Decision = 2 * time.Second
+	cfg.Clock.Bank = time.Second
 	rep, err := Run(context.Background(), cfg)
 	require.NoError(t, err)
 	assert.Equal(t, 2, rep.Bots[0].Endings["timeout"], "each decision is within its deadline, the third overdraws the bank")
 	for _, m := range rep.Matches {
 		s := m.Seats[indexOf(m, 0)]
-		assert.Len(t, s.Latencies, 2, "two answers fit in the bank")
+		assert.Equal(t, 2, s.Answered, "two answers fit in the bank")
+		assert.Regexp(t, `^no answer before the deadline of [0-9.]+ ms \([0-9.]+ ms, grace 20.0 ms\): waited [0-9.]+ ms, bank [0-9.]+ ms left$`, s.Detail,
+			"a timeout says the deadline, the time taken and the bank left")
 	}
 	requireNoLeftovers(t)
 }
@@ -211,9 +215,14 @@ func TestACrashingBotStopsTheRunPastTheRestartLimit(t *testing.T) {
 	cfg := testConfig(t, 20, testEntrant(t, "crasher", "exit:1"), testEntrant(t, "good", "first"))
 	cfg.MaxRestarts = 2
 	cfg.MaxForfeitShare = -1 // the restart limit, not disqualification, is under test
-	_, err := Run(context.Background(), cfg)
+	rep, err := Run(context.Background(), cfg)
 	var limit *ErrRestartLimit
 	require.True(t, errors.As(err, &limit), "got %v", err)
+	require.NotNil(t, rep, "a stopped run reports what it completed")
+	assert.True(t, rep.Partial)
+	assert.Equal(t, err.Error(), rep.StoppedBy)
+	assert.Equal(t, 2*rep.Deals, rep.Games, "whole deals only")
+	assert.Less(t, rep.Games, 20)
 	assert.Equal(t, 2, limit.Restarts)
 	assert.Contains(t, err.Error(), "exiting on purpose", "the bot's last stderr line is in the message")
 	kept, err := os.ReadFile(filepath.Join(cfg.ReplayDir, "stderr-0-crasher.log"))

@@ -34,8 +34,8 @@ func benchMatch(b *testing.B, j int, level sandbox.Level) {
 	require.NoError(b, err)
 	elapsed := time.Since(start).Seconds()
 	decisions := 0
-	for _, m := range rep.Matches {
-		decisions += m.Decisions
+	for _, bot := range rep.Bots {
+		decisions += bot.Decisions // random bots answer every decision
 	}
 	b.ReportMetric(float64(rep.Games)/elapsed, "games/s")
 	b.ReportMetric(float64(decisions)/elapsed, "decisions/s")

@@ -1,6 +1,7 @@
 package arena
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -61,11 +62,11 @@ func lastLine(s string) string {
 }
 
 // start launches the first process. A process that fails to start is not an error of
-// the run: its seats forfeit (see get).
-func (b *botProc) start() error {
+// the run: its seats forfeit (see get). A cancelled ctx abandons the start.
+func (b *botProc) start(ctx context.Context) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	p, err := protocol.Launch(b.entrant.Launch)
+	p, err := protocol.Launch(ctx, b.entrant.Launch)
 	if errors.As(err, &b.startErr) {
 		b.log.Warn("bot did not start", "bot", b.entrant.Name, "error", err)
 		return nil
@@ -79,12 +80,16 @@ func (b *botProc) start() error {
 	return nil
 }
 
-// get returns a live process, restarting a crashed one.
-func (b *botProc) get() (*protocol.Process, error) {
+// get returns a live process, restarting a crashed one; after ctx ended, nothing is
+// restarted.
+func (b *botProc) get(ctx context.Context) (*protocol.Process, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.failed != nil {
 		return nil, b.failed
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	if b.proc != nil && !b.proc.Exited() {
 		return b.proc, nil
@@ -98,7 +103,7 @@ func (b *botProc) get() (*protocol.Process, error) {
 			b.failed = &ErrRestartLimit{Bot: b.entrant.Name, Restarts: b.restarts, Stderr: stderr}
 			return nil, b.failed
 		}
-		b.log.Warn("bot process exited; restarting it", "bot", b.entrant.Name, "stderr", lastLine(stderr))
+		b.log.Warn("bot process exited; restarting it", "bot", b.entrant.Name, "stderr", protocol.Printable(lastLine(stderr)))
 		b.restarts++
 	} else if b.startErr != nil {
 		if b.restarts >= b.maxRestarts {
@@ -107,7 +112,10 @@ func (b *botProc) get() (*protocol.Process, error) {
 		}
 		b.restarts++
 	}
-	p, err := protocol.Launch(b.entrant.Launch)
+	p, err := protocol.Launch(ctx, b.entrant.Launch)
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
 	var se *protocol.StartError
 	if errors.As(err, &se) {
 		b.startErr = se
@@ -122,19 +130,18 @@ func (b *botProc) get() (*protocol.Process, error) {
 	return p, nil
 }
 
-// stop ends the process and every process group this entrant ever had.
-func (b *botProc) stop(grace time.Duration) {
+// stop ends the live process: a polite shutdown for at most grace, cut short when ctx
+// ends. (A crashed process's group was killed when it died, while its leader was not
+// yet reaped; it is never signalled again, since its ID may be reused by then.)
+func (b *botProc) stop(ctx context.Context, grace time.Duration) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.proc != nil {
-		b.proc.Kill(grace)
+		b.proc.Stop(ctx, grace)
 		// Kept in dead so that its stderr is still saved beside the replays.
 		b.dead = append(b.dead, b.proc)
 		b.proc = nil
 		b.obs.BotStopped(b.entrant.Name)
-	}
-	for _, p := range b.dead { // again, for children of crashed ones (harmless twice)
-		p.Kill(0)
 	}
 }
 

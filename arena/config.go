@@ -50,7 +50,8 @@ type Config struct {
 	Options engine.Options
 	// Entrants are the bots, one per seat.
 	Entrants []Entrant
-	// Games is rounded up to a whole number of deals, each played in every rotation.
+	// Games is rounded up to a whole number of deals, each played in every rotation;
+	// 0 plays until Stop decides (or ctx ends).
 	Games int
 	Seed  uint64
 	// Parallel is the number of matches played at once (default 1).
@@ -77,11 +78,23 @@ type Config struct {
 	OnMatch func(m *MatchResult, done, total int)
 	// Observer, when set, hears of bot processes, matches and decisions as they happen.
 	Observer Observer
+	// Rotations, when set, plays only these rotations of every deal (a ladder block
+	// resumed after a kill plays the rotations it has not recorded). A deal then counts
+	// as completed for Stop when all of these are played.
+	Rotations []int
+	// Commit, when set, hears of every finished match before OnMatch and before its
+	// replay is moved from its temporary name to its own (a ladder records the game
+	// here). An error stops the run, and that match's replay stays under its
+	// temporary name, which no reader takes for a replay.
+	Commit func(m *MatchResult) error
 	// Stop, when set, is asked after every completed deal (all its rotations played),
-	// with every completed deal so far in the order they completed; returning true ends
-	// the run early (a sequential test that has decided, say). Matches in flight are
-	// abandoned, and the report covers the completed deals only.
-	Stop func(deals []DealBlock) bool
+	// with that deal, in the order deals complete; returning true ends the run early (a
+	// sequential test that has decided, say). Matches in flight are abandoned, and the
+	// report covers the completed deals only.
+	Stop func(deal DealBlock) bool
+	// KeepMatches makes the report list every match and every deal. Without it the
+	// runner's memory stays flat however long the run: the report has sums per bot.
+	KeepMatches bool
 
 	// start starts a game with Options, prepared once by check (a board is read once
 	// per run, not once per match).
@@ -105,11 +118,16 @@ func (c *Config) check() (engine.Spec, error) {
 	if err := spec.CheckPlayers(len(c.Entrants)); err != nil {
 		return spec, fmt.Errorf("%w: %v (one bot per seat)", ErrConfig, err)
 	}
-	if c.Games < 1 {
-		return spec, fmt.Errorf("%w: %d games", ErrConfig, c.Games)
+	if c.Games < 0 || c.Games == 0 && c.Stop == nil {
+		return spec, fmt.Errorf("%w: %d games (0, unbounded, needs a Stop)", ErrConfig, c.Games)
 	}
 	if c.Parallel < 1 {
 		c.Parallel = 1
+	}
+	for _, rot := range c.Rotations {
+		if rot < 0 || rot >= len(c.Entrants) {
+			return spec, fmt.Errorf("%w: rotation %d of a %d-player deal", ErrConfig, rot, len(c.Entrants))
+		}
 	}
 	if c.Clock == (Clock{}) {
 		c.Clock = DefaultClock

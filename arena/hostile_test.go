@@ -25,8 +25,10 @@ import (
 	"github.com/arena-games/arena/protocol/sandbox"
 )
 
-// hostileClock is short: every misbehaviour shows within a second or two.
-var hostileClock = Clock{Decision: 500 * time.Millisecond, Bank: 10 * time.Second, Startup: 2 * time.Second,
+// hostileClock is short where a case waits for it (a hang shows within a second); the
+// start-up and the bank, which no case exhausts on purpose, are long, so that a loaded
+// machine's slow starts and OOM kills are never taken for timeouts.
+var hostileClock = Clock{Decision: 500 * time.Millisecond, Bank: time.Minute, Startup: 30 * time.Second,
 	Shutdown: 300 * time.Millisecond, Grace: 50 * time.Millisecond}
 
 // hostileGames are the games and the number of seats each case plays (the smallest
@@ -122,9 +124,10 @@ var hostileCases = []hostileCase{
 		check: func(t *testing.T, stderr string, _ hostileEnv) {
 			assert.Regexp(t, `(?i)fork|resource temporarily unavailable`, stderr, "the bomb was refused processes")
 		}},
-	// The clock is as long as the bank allows: without a memory cgroup, filling the
-	// address-space limit (2.25 GiB) takes a loaded machine more than 5 s.
-	{name: "memory without bound", mode: "hog:2", want: []Ending{Crash}, decision: 9500 * time.Millisecond,
+	// It gets the long clock of every case that expects no timeout: without a memory
+	// cgroup, filling the address-space limit (2.25 GiB) takes a loaded machine more
+	// than 5 s.
+	{name: "memory without bound", mode: "hog:2", want: []Ending{Crash},
 		needs: []string{sandbox.CgroupMemory, sandbox.Rlimits}},
 	{name: "open a network connection", mode: "net:1", want: []Ending{OK},
 		blocks: []string{sandbox.NetNamespace, sandbox.LandlockNet},
@@ -271,7 +274,13 @@ func runHostile(t *testing.T, c hostileCase, level sandbox.Level, game string, p
 		entrants = append(entrants, testEntrant(t, "good"+string(rune('0'+i)), "random"))
 	}
 	cfg := Config{Game: game, Entrants: entrants, Games: players * max(c.deals, 1), Seed: 7, Parallel: 2, Clock: hostileClock,
-		ReplayDir: replays, Sandbox: sb, MaxForfeitShare: -1}
+		KeepMatches: true, ReplayDir: replays, Sandbox: sb, MaxForfeitShare: -1}
+	if !slices.Contains(c.want, Timeout) {
+		// A bot that answers, crashes or breaks the protocol is never waited for, so a
+		// long deadline costs nothing; a short one turned a crash seen late on a loaded
+		// machine (a child holding the pipes, a slow OOM) into a timeout.
+		cfg.Clock.Decision = 20 * time.Second
+	}
 	if c.decision > 0 {
 		cfg.Clock.Decision = c.decision
 	}
@@ -405,13 +414,12 @@ func TestABotThatDoesNotStartForfeitsItsSeats(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			cfg := testConfig(t, 2, c.bad, good)
-			// Only the silent bot waits for the deadline; the others fail as soon as
-			// they speak, so their deadline is room for a loaded machine.
-			cfg.Clock.Startup = 5 * time.Second
 			if c.want == Timeout {
-				cfg.Clock.Startup = 300 * time.Millisecond
+				// Only the silent bot waits for its deadline; the others fail at once,
+				// and the good bot gets the test clock's long start-up on a loaded machine.
+				c.bad.Launch.StartTimeout = 300 * time.Millisecond
 			}
+			cfg := testConfig(t, 2, c.bad, good)
 			rep, err := Run(context.Background(), cfg)
 			require.NoError(t, err)
 			requireNoLeftovers(t)

@@ -1,13 +1,9 @@
 package arena
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"time"
 
 	"google.golang.org/grpc/codes"
@@ -30,6 +26,8 @@ type MatchResult struct {
 	Decisions   int    `json:"decisions"`
 	Hash        string `json:"hash"`
 	Replay      string `json:"replay,omitempty"`
+	// replayTemp is where the replay is written until the match is committed.
+	replayTemp string
 }
 
 // SeatResult is one seat of a finished match.
@@ -45,8 +43,11 @@ type SeatResult struct {
 	// of, ties half.
 	Score  int     `json:"score"`
 	Points float64 `json:"points"`
-	// Latencies of the bot's answered decisions.
-	Latencies []time.Duration `json:"-"`
+	// Answered counts the decisions the bot answered (their times are in the report's
+	// per-bot latencies).
+	Answered int `json:"-"`
+	// Spent is the time the seat's bank was charged in the match.
+	Spent time.Duration `json:"-"`
 }
 
 // matchSpec is one match to play: a deal in one rotation.
@@ -77,109 +78,139 @@ func (r *runner) play(ctx context.Context, m matchSpec) (res *MatchResult, err e
 	return r.playMatch(ctx, m)
 }
 
+// table is one match in play: its game, its seats, its replay and what it reports.
+// playMatch runs its parts in order: start the seats, the decision loop, the result,
+// the goodbyes.
+type table struct {
+	r     *runner
+	m     matchSpec
+	g     engine.Game
+	res   *MatchResult
+	rw    *replayWriter
+	seats []seatState
+}
+
 func (r *runner) playMatch(ctx context.Context, m matchSpec) (*MatchResult, error) {
-	cfg := &r.cfg
+	t, err := r.newTable(m)
+	if err != nil {
+		return nil, err
+	}
+	defer t.release()
+	if err := t.startSeats(ctx); err != nil {
+		return nil, err
+	}
+	if err := t.decisions(ctx); err != nil {
+		return nil, err
+	}
+	end := t.result()
+	t.goodbyes(end)
+	t.rw.write(Record{Type: "result", Place: end.place, GamePlace: end.gr.Place, Score: end.gr.Score,
+		Adjudicated: end.gr.Adjudicated, N: t.g.Decisions(), Hash: t.res.Hash})
+	if err := t.rw.close(); err != nil {
+		return nil, err
+	}
+	return t.res, nil
+}
+
+// newTable deals the game and opens the replay.
+func (r *runner) newTable(m matchSpec) (*table, error) {
 	n := len(m.entrants)
-	g, err := cfg.start(m.seed, n)
+	g, err := r.cfg.start(m.seed, n)
 	if err != nil {
 		return nil, err
 	}
 	res := &MatchResult{ID: m.id, Deal: m.deal, Rotation: m.rotation, Seed: m.seed, Seats: make([]SeatResult, n)}
+	for s, e := range m.entrants {
+		res.Seats[s].Entrant, res.Seats[s].Bot = e, r.bots[e].entrant.Name
+	}
 	rw, err := r.openReplay(m, res)
 	if err != nil {
 		return nil, err
 	}
-	defer rw.close()
-
 	seats := make([]seatState, n)
-	defer func() {
-		for s := range seats {
-			if seats[s].conn != nil {
-				_ = seats[s].conn.Close(nil, 0)
-			}
-		}
-	}()
-	forfeit := func(s int, e Ending, detail string) {
-		st := &seats[s]
-		st.forfeit, st.ending, st.detail = true, e, detail
-		if st.conn != nil {
-			_ = st.conn.Close(nil, 0)
-			st.conn = nil
-		}
-		r.cfg.Logger.Info("seat forfeits", "match", m.id, "seat", s, "bot", r.bots[m.entrants[s]].entrant.Name, "ending", e, "detail", detail)
-		rw.write(Record{Type: "ending", Seat: s, Ending: &e, Detail: detail, N: g.Decisions()})
-	}
-	for s, e := range m.entrants {
-		res.Seats[s].Entrant, res.Seats[s].Bot = e, r.bots[e].entrant.Name
-		seats[s].bank = cfg.Clock.Bank
+	for s := range seats {
+		seats[s].bank = r.cfg.Clock.Bank
 		seats[s].wire = protocol.NewSeatRequests(r.codec, m.id, s)
-		proc, err := r.bots[e].get()
+	}
+	return &table{r: r, m: m, g: g, res: res, rw: rw, seats: seats}, nil
+}
+
+// release closes what is still open (a match that failed or was cancelled half-way).
+func (t *table) release() {
+	for s := range t.seats {
+		if t.seats[s].conn != nil {
+			_ = t.seats[s].conn.Close(nil, 0)
+		}
+	}
+	_ = t.rw.close()
+}
+
+// forfeit ends a seat: the game's fallback plays its remaining decisions.
+func (t *table) forfeit(s int, e Ending, detail string) {
+	st := &t.seats[s]
+	st.forfeit, st.ending, st.detail = true, e, detail
+	if st.conn != nil {
+		_ = st.conn.Close(nil, 0)
+		st.conn = nil
+	}
+	t.r.cfg.Logger.Info("seat forfeits", "match", t.m.id, "seat", s, "bot", t.res.Seats[s].Bot, "ending", e, "detail", detail)
+	t.rw.write(Record{Type: "ending", Seat: s, Ending: &e, Detail: detail, N: t.g.Decisions()})
+}
+
+// startSeats gets each seat's bot process and tells it the match starts. A bot that
+// does not start or does not accept the match forfeits its seat; only a cancelled ctx
+// or a run-ending failure (restarts exhausted) is an error.
+func (t *table) startSeats(ctx context.Context) error {
+	cfg := &t.r.cfg
+	n := len(t.seats)
+	for s, e := range t.m.entrants {
+		proc, err := t.r.bots[e].get(ctx)
 		var se *protocol.StartError
 		if errors.As(err, &se) {
-			forfeit(s, startEnding(se.Kind), se.Error())
+			t.forfeit(s, startEnding(se.Kind), se.Error())
 			continue
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
-		seats[s].proc = proc
-		start := &botpb.StartRequest{MatchId: m.id, Game: cfg.Game, Seat: int32(s), Players: int32(n),
-			Seed: mix(m.seed, uint64(m.rotation)<<8|uint64(s)), DecisionDeadlineUs: cfg.Clock.Decision.Microseconds(),
+		t.seats[s].proc = proc
+		start := &botpb.StartRequest{MatchId: t.m.id, Game: cfg.Game, Seat: int32(s), Players: int32(n),
+			Seed: mix(t.m.seed, uint64(t.m.rotation)<<8|uint64(s)), DecisionDeadlineUs: cfg.Clock.Decision.Microseconds(),
 			BankUs: cfg.Clock.Bank.Microseconds(), Options: cfg.Options}
 		conn, err := proc.OpenSeat(ctx, start, cfg.Clock.Startup)
 		if err != nil {
 			if ctx.Err() != nil {
-				return nil, ctx.Err()
+				return ctx.Err()
 			}
 			e, d := classify(err, proc)
-			forfeit(s, e, "starting the match: "+d)
+			t.forfeit(s, e, "starting the match: "+d)
 			continue
 		}
-		seats[s].conn = conn
+		t.seats[s].conn = conn
 	}
+	return nil
+}
 
-	bound := r.spec.MaxDecisions + 1
+// decisions plays the game to its end: each decision is asked of its seat's bot, or
+// played by the fallback for a forfeited seat.
+func (t *table) decisions(ctx context.Context) error {
+	g, cfg := t.g, &t.r.cfg
+	bound := t.r.spec.MaxDecisions + 1
 	wall := time.Now().Add(cfg.Clock.Match)
 	for !g.Terminal() {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return err
 		}
 		if g.Decisions() > bound {
-			return nil, fmt.Errorf("match %s: %s did not end within its bound of %d decisions", m.id, cfg.Game, r.spec.MaxDecisions)
+			return fmt.Errorf("match %s: %s did not end within its bound of %d decisions", t.m.id, cfg.Game, t.r.spec.MaxDecisions)
 		}
 		s := g.ToMove()
-		st := &seats[s]
 		opts := g.Options()
 		choice, took := -1, time.Duration(0)
-		if !st.forfeit {
-			req, err := st.wire.Next(g)
-			if err != nil {
-				return nil, fmt.Errorf("match %s: %w", m.id, err)
-			}
-			limit := min(cfg.Clock.Decision, max(st.bank, 0))
-			capped := false
-			if left := time.Until(wall); left < limit {
-				limit, capped = max(left, 0), true
-			}
-			req.BankUs, req.DeadlineUs = st.bank.Microseconds(), limit.Microseconds()
-			rep, elapsed, err := st.conn.Decide(req, limit+cfg.Clock.Grace)
-			st.bank -= elapsed
-			took = elapsed
-			cfg.Observer.Decision(cfg.Game, res.Seats[s].Bot, elapsed)
-			switch {
-			case err != nil && ctx.Err() != nil:
-				return nil, ctx.Err()
-			case err != nil:
-				e, d := classify(err, st.proc)
-				if e == Timeout && capped {
-					d = fmt.Sprintf("the match passed its wall-clock cap of %s", cfg.Clock.Match)
-				}
-				forfeit(s, e, d)
-			case rep.Choice < 0 || int(rep.Choice) >= len(opts):
-				forfeit(s, Illegal, fmt.Sprintf("chose option %d of %d", rep.Choice, len(opts)))
-			default:
-				choice = int(rep.Choice)
-				res.Seats[s].Latencies = append(res.Seats[s].Latencies, elapsed)
+		if !t.seats[s].forfeit {
+			var err error
+			if choice, took, err = t.ask(ctx, s, opts, wall); err != nil {
+				return err
 			}
 		}
 		fallback := choice < 0
@@ -187,79 +218,159 @@ func (r *runner) playMatch(ctx context.Context, m matchSpec) (*MatchResult, erro
 			choice = g.Fallback()
 		}
 		if choice < 0 || choice >= len(opts) {
-			return nil, fmt.Errorf("match %s: %s's fallback %d is not an option", m.id, cfg.Game, choice)
+			return fmt.Errorf("match %s: %s's fallback %d is not an option", t.m.id, cfg.Game, choice)
 		}
 		o := opts[choice]
-		rw.write(Record{Type: "decision", N: g.Decisions(), Seat: s, Choice: choice, Option: optionJSON(o),
+		t.rw.write(Record{Type: "decision", N: g.Decisions(), Seat: s, Choice: choice, Option: optionJSON(o),
 			Text: g.Describe(o), Micros: took.Microseconds(), Forfeit: fallback})
 		if err := g.Apply(choice); err != nil {
-			return nil, fmt.Errorf("match %s: %w", m.id, err)
+			return fmt.Errorf("match %s: %w", t.m.id, err)
 		}
 	}
+	return nil
+}
 
-	gr := g.Result()
-	key := make([]int, n)
-	for s := range key {
-		key[s] = -1 // forfeited seats share the last place
-		if !seats[s].forfeit {
-			key[s] = n - gr.Place[s]
-		}
+// ask puts one decision to seat s's bot. It returns the bot's choice, or -1 when the
+// seat forfeited on it, and the time the bot took; an error ends the match.
+func (t *table) ask(ctx context.Context, s int, opts []engine.Option, wall time.Time) (int, time.Duration, error) {
+	cfg, st := &t.r.cfg, &t.seats[s]
+	req, err := st.wire.Next(t.g)
+	if err != nil {
+		return -1, 0, fmt.Errorf("match %s: %w", t.m.id, err)
 	}
-	place := engine.PlacesByScore(key, engine.NoSeat)
-	res.Adjudicated, res.Decisions, res.Hash = gr.Adjudicated, g.Decisions(), hashString(g.Hash())
-	var endPlace, endScore []int32
-	var endings []botpb.Ending
-	for s := range res.Seats {
-		sr := &res.Seats[s]
-		sr.Ending, sr.Detail = seats[s].ending, seats[s].detail
-		sr.Place, sr.GamePlace = place[s], gr.Place[s]
+	limit := min(cfg.Clock.Decision, max(st.bank, 0))
+	capped := false
+	if left := time.Until(wall); left < limit {
+		limit, capped = max(left, 0), true
+	}
+	req.BankUs, req.DeadlineUs = st.bank.Microseconds(), limit.Microseconds()
+	rep, elapsed, err := st.conn.Decide(req, limit+cfg.Clock.Grace)
+	st.bank -= elapsed
+	t.res.Seats[s].Spent += elapsed
+	cfg.Observer.Decision(cfg.Game, t.res.Seats[s].Bot, elapsed)
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return -1, elapsed, ctx.Err()
+	case err != nil:
+		e, d := classify(err, st.proc)
+		switch {
+		case e == Timeout && capped:
+			d = fmt.Sprintf("the match passed its wall-clock cap of %s", cfg.Clock.Match)
+		case e == Timeout:
+			d = fmt.Sprintf("no answer before the deadline of %s (%s, grace %s): waited %s, bank %s left",
+				ms(limit+cfg.Clock.Grace), ms(limit), ms(cfg.Clock.Grace), ms(elapsed), ms(max(st.bank, 0)))
+		}
+		t.forfeit(s, e, d)
+		return -1, elapsed, nil
+	case rep.Choice < 0 || int(rep.Choice) >= len(opts):
+		t.forfeit(s, Illegal, fmt.Sprintf("chose option %d of %d", rep.Choice, len(opts)))
+		return -1, elapsed, nil
+	}
+	t.res.Seats[s].Answered++
+	t.r.lat[t.m.entrants[s]].add(elapsed)
+	return int(rep.Choice), elapsed, nil
+}
+
+// ms shows a duration to the tenth of a millisecond.
+func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d)/float64(time.Millisecond)) }
+
+// ending is how a finished match ended, as the bots are told.
+type ending struct {
+	gr    engine.Result
+	place []int // after forfeits
+}
+
+// result fills in the match's result: the game's places with forfeited seats after
+// every other, and each seat's points.
+func (t *table) result() ending {
+	gr := t.g.Result()
+	forfeited := make([]bool, len(t.seats))
+	for s := range t.seats {
+		forfeited[s] = t.seats[s].forfeit
+	}
+	place := placesAfterForfeits(gr.Place, forfeited)
+	points := placePoints(place)
+	t.res.Adjudicated, t.res.Decisions, t.res.Hash = gr.Adjudicated, t.g.Decisions(), hashString(t.g.Hash())
+	for s := range t.res.Seats {
+		sr := &t.res.Seats[s]
+		sr.Ending, sr.Detail = t.seats[s].ending, t.seats[s].detail
+		sr.Place, sr.GamePlace, sr.Points = place[s], gr.Place[s], points[s]
 		if s < len(gr.Score) {
 			sr.Score = gr.Score[s]
 		}
-		for t := range place {
+	}
+	return ending{gr: gr, place: place}
+}
+
+// placesAfterForfeits keeps the game's order among the seats that played on and puts
+// every forfeited seat after them, sharing the last place.
+func placesAfterForfeits(gamePlace []int, forfeited []bool) []int {
+	n := len(gamePlace)
+	key := make([]int, n)
+	for s := range key {
+		key[s] = -1
+		if !forfeited[s] {
+			key[s] = n - gamePlace[s]
+		}
+	}
+	return engine.PlacesByScore(key, engine.NoSeat)
+}
+
+// placePoints is each seat's fraction of opponents finished ahead of, ties half.
+func placePoints(place []int) []float64 {
+	n := len(place)
+	points := make([]float64, n)
+	for s := range place {
+		for o := range place {
 			switch {
-			case t == s:
-			case place[s] < place[t]:
-				sr.Points++
-			case place[s] == place[t]:
-				sr.Points += 0.5
+			case o == s:
+			case place[s] < place[o]:
+				points[s]++
+			case place[s] == place[o]:
+				points[s] += 0.5
 			}
 		}
 		if n > 1 {
-			sr.Points /= float64(n - 1)
+			points[s] /= float64(n - 1)
 		}
-		endPlace = append(endPlace, int32(place[s]))
+	}
+	return points
+}
+
+// goodbyes tells every seat's bot how the match ended, without waiting: each is told
+// in the background with a short deadline of its own (protocol.EndMatchTimeout), so
+// that a bot slow to take the news holds up no match.
+func (t *table) goodbyes(end ending) {
+	var endPlace, endScore []int32
+	var endings []botpb.Ending
+	for s, sr := range t.res.Seats {
+		endPlace = append(endPlace, int32(end.place[s]))
 		endScore = append(endScore, int32(sr.Score))
 		endings = append(endings, sr.Ending.wire())
 	}
-	for s := range seats {
-		e := &botpb.EndRequest{MatchId: m.id, Seat: int32(s), Place: endPlace, Score: endScore, Adjudicated: gr.Adjudicated, Endings: endings}
+	for s := range t.seats {
+		st := &t.seats[s]
+		e := &botpb.EndRequest{MatchId: t.m.id, Seat: int32(s), Place: endPlace, Score: endScore, Adjudicated: end.gr.Adjudicated, Endings: endings}
 		switch {
-		case seats[s].conn != nil:
+		case st.conn != nil:
 			// The result is news, not a question: a bot slow to take it holds up no
 			// match, and is not waited for past its own short deadline.
-			r.ending.Add(1)
+			t.r.ending.Add(1)
 			go func(c *protocol.Seat) {
-				defer r.ending.Done()
+				defer t.r.ending.Done()
 				_ = c.Close(e, protocol.EndMatchTimeout)
-			}(seats[s].conn)
-			seats[s].conn = nil
-		case seats[s].proc != nil && !seats[s].proc.Exited():
+			}(st.conn)
+			st.conn = nil
+		case st.proc != nil && !st.proc.Exited():
 			// A forfeited seat's bot may be stuck; tell it without waiting, so that it
 			// can drop the match.
 			go func(p *protocol.Process) {
 				ctx, cancel := context.WithTimeout(context.Background(), protocol.EndMatchTimeout)
 				defer cancel()
 				_, _ = p.Bot.EndMatch(ctx, e)
-			}(seats[s].proc)
+			}(st.proc)
 		}
 	}
-	rw.write(Record{Type: "result", Place: place, GamePlace: gr.Place, Score: gr.Score, Adjudicated: gr.Adjudicated,
-		N: g.Decisions(), Hash: res.Hash})
-	if err := rw.close(); err != nil {
-		return nil, err
-	}
-	return res, nil
 }
 
 // classify turns a failed call into an ending. A bot whose process is gone (allowing it
@@ -289,10 +400,11 @@ func classify(err error, proc *protocol.Process) (Ending, string) {
 		}
 		return Crash, msg
 	}
+	// What the bot sent (a status message) is escaped before it can reach a terminal.
 	if st, ok := status.FromError(err); ok {
-		return Protocol, fmt.Sprintf("%s: %s", st.Code(), st.Message())
+		return Protocol, fmt.Sprintf("%s: %s", st.Code(), protocol.Printable(st.Message()))
 	}
-	return Protocol, err.Error()
+	return Protocol, protocol.Printable(err.Error())
 }
 
 // mix derives independent seeds (splitmix64's finaliser).
@@ -301,61 +413,4 @@ func mix(a, b uint64) uint64 {
 	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
 	z = (z ^ z>>27) * 0x94d049bb133111eb
 	return z ^ z>>31
-}
-
-// replayWriter writes one match's replay; with no replay directory it writes nothing.
-type replayWriter struct {
-	f   *os.File
-	w   *bufio.Writer
-	enc *json.Encoder
-	err error
-}
-
-func (r *runner) openReplay(m matchSpec, res *MatchResult) (*replayWriter, error) {
-	rw := &replayWriter{}
-	if r.cfg.ReplayDir == "" {
-		return rw, nil
-	}
-	path := filepath.Join(r.cfg.ReplayDir, m.id+".jsonl")
-	// O_EXCL: a replay already on disk is a record of another run and is never overwritten.
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		return nil, err
-	}
-	res.Replay = path
-	rw.f, rw.w = f, bufio.NewWriter(f)
-	rw.enc = json.NewEncoder(rw.w)
-	bots := make([]string, len(m.entrants))
-	boxes := make([]SandboxJSON, len(m.entrants))
-	for s, e := range m.entrants {
-		bots[s] = r.bots[e].entrant.Name
-		boxes[s] = r.sandbox
-		boxes[s].Bot = bots[s]
-	}
-	c := r.cfg.Clock
-	rw.write(Record{Type: "match", Format: ReplayFormat, Match: m.id, Game: r.cfg.Game, Options: r.cfg.Options, Seed: m.seed, Players: len(m.entrants),
-		Deal: m.deal, Rotation: m.rotation, Bots: bots, Sandbox: boxes,
-		Clock: &ClockJSON{DecisionMs: c.Decision.Milliseconds(), BankMs: c.Bank.Milliseconds(), GraceMs: c.Grace.Milliseconds(), MatchMs: c.Match.Milliseconds()}})
-	return rw, nil
-}
-
-func (rw *replayWriter) write(rec Record) {
-	if rw.enc == nil || rw.err != nil {
-		return
-	}
-	rw.err = rw.enc.Encode(rec)
-}
-
-func (rw *replayWriter) close() error {
-	if rw.f == nil {
-		return rw.err
-	}
-	if err := rw.w.Flush(); err != nil && rw.err == nil {
-		rw.err = err
-	}
-	if err := rw.f.Close(); err != nil && rw.err == nil {
-		rw.err = err
-	}
-	rw.f = nil
-	return rw.err
 }

@@ -25,7 +25,7 @@ func islandOptions(t *testing.T) engine.Options {
 
 func TestAGameWithOptionsIsPlayedRecordedAndReplayedWithThem(t *testing.T) {
 	opts := islandOptions(t)
-	cfg := Config{Game: kardinal.Name, Options: opts, Games: 3, Seed: 5, Parallel: 2, Clock: fastClock,
+	cfg := Config{Game: kardinal.Name, Options: opts, Games: 3, Seed: 5, Parallel: 2, Clock: fastClock, KeepMatches: true,
 		ReplayDir: filepath.Join(testDir(t), "replays"), Sandbox: testSandbox(t, sandbox.Auto),
 		Entrants: []Entrant{testEntrant(t, "a", "random"), testEntrant(t, "b", "random"), testEntrant(t, "c", "random")}}
 	rep, err := Run(context.Background(), cfg)

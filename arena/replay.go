@@ -3,8 +3,12 @@ package arena
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 
 	"github.com/arena-games/arena/engine"
@@ -88,7 +92,10 @@ type Replay struct {
 	Result    *Record
 }
 
-// ReadReplay reads a replay file.
+// ReadReplay reads a replay file and checks every record against its header: a known
+// game and player count, a bot per seat, seats in range, decisions numbered in order
+// with their option, endings typed, and one result, last, with a place and a score per
+// seat. A damaged file gives an error naming the line, never a panic.
 func ReadReplay(r io.Reader) (*Replay, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 16<<20)
@@ -100,36 +107,102 @@ func ReadReplay(r io.Reader) (*Replay, error) {
 		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
 			return nil, fmt.Errorf("replay line %d: %w", line, err)
 		}
-		switch rec.Type {
-		case "match":
-			if line != 1 {
-				return nil, fmt.Errorf("replay line %d: a second header", line)
-			}
-			if rec.Format != ReplayFormat {
-				return nil, fmt.Errorf("replay format %d, this arena reads %d", rec.Format, ReplayFormat)
-			}
-			rep.Header = rec
-		case "decision":
-			rep.Decisions = append(rep.Decisions, rec)
-		case "ending":
-			rep.Endings = append(rep.Endings, rec)
-		case "result":
-			r := rec
-			rep.Result = &r
-		default:
-			return nil, fmt.Errorf("replay line %d: unknown record type %q", line, rec.Type)
-		}
 		if line == 1 && rec.Type != "match" {
 			return nil, fmt.Errorf("replay line 1: not a replay header")
 		}
+		if rep.Result != nil {
+			return nil, fmt.Errorf("replay line %d: a record after the result", line)
+		}
+		if err := rep.add(rec); err != nil {
+			return nil, fmt.Errorf("replay line %d: %w", line, err)
+		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("replay line %d: %w", line+1, err)
 	}
-	if line == 0 {
-		return nil, fmt.Errorf("empty replay")
+	switch {
+	case line == 0:
+		return nil, errors.New("empty replay")
+	case rep.Result == nil:
+		return nil, fmt.Errorf("the replay ends after %d lines without a result: the match did not finish", line)
 	}
 	return rep, nil
+}
+
+// add checks one record against the header and keeps it.
+func (rep *Replay) add(rec Record) error {
+	h := &rep.Header
+	seat := func() error {
+		if rec.Seat < 0 || rec.Seat >= h.Players {
+			return fmt.Errorf("seat %d in a %d-player game", rec.Seat, h.Players)
+		}
+		return nil
+	}
+	switch rec.Type {
+	case "match":
+		if h.Type != "" {
+			return errors.New("a second header")
+		}
+		return rep.header(rec)
+	case "decision":
+		if err := seat(); err != nil {
+			return err
+		}
+		if rec.N != len(rep.Decisions) {
+			return fmt.Errorf("decision %d where decision %d was due", rec.N, len(rep.Decisions))
+		}
+		if rec.Option == nil || rec.Choice < 0 {
+			return fmt.Errorf("decision %d without its option", rec.N)
+		}
+		rep.Decisions = append(rep.Decisions, rec)
+	case "ending":
+		if err := seat(); err != nil {
+			return err
+		}
+		if rec.Ending == nil || rec.N < 0 || rec.N > len(rep.Decisions) {
+			return fmt.Errorf("an ending without its kind or at decision %d of %d", rec.N, len(rep.Decisions))
+		}
+		rep.Endings = append(rep.Endings, rec)
+	case "result":
+		n := h.Players
+		if len(rec.Place) != n || len(rec.GamePlace) != n || len(rec.Score) != n {
+			return fmt.Errorf("a result with %d places, %d game places and %d scores for %d players",
+				len(rec.Place), len(rec.GamePlace), len(rec.Score), n)
+		}
+		for _, p := range append(slices.Clone(rec.Place), rec.GamePlace...) {
+			if p < 0 || p >= n {
+				return fmt.Errorf("place %d in a %d-player game", p, n)
+			}
+		}
+		if rec.N != len(rep.Decisions) {
+			return fmt.Errorf("a result after %d decisions, the replay has %d", rec.N, len(rep.Decisions))
+		}
+		r := rec
+		rep.Result = &r
+	default:
+		return fmt.Errorf("unknown record type %q", rec.Type)
+	}
+	return nil
+}
+
+// header checks the header: this format, a known game, a player count it seats and
+// one bot per seat.
+func (rep *Replay) header(rec Record) error {
+	if rec.Format != ReplayFormat {
+		return fmt.Errorf("replay format %d, this arena reads %d", rec.Format, ReplayFormat)
+	}
+	spec, err := engine.Lookup(rec.Game)
+	if err != nil {
+		return err
+	}
+	if err := spec.CheckPlayers(rec.Players); err != nil {
+		return err
+	}
+	if len(rec.Bots) != rec.Players {
+		return fmt.Errorf("a header with %d bots for %d players", len(rec.Bots), rec.Players)
+	}
+	rep.Header = rec
+	return nil
 }
 
 // Resimulate plays a replay again from its seed and decisions. It checks that every
@@ -152,6 +225,9 @@ func Resimulate(rep *Replay, step func(g engine.Game, before []engine.Event, d R
 		if d.Choice < 0 || d.Choice >= len(opts) || d.Option == nil || opts[d.Choice] != d.Option.option() {
 			return g, fmt.Errorf("decision %d: option %d is not the recorded %+v: the replay does not reproduce", i, d.Choice, d.Option)
 		}
+		if text := g.Describe(opts[d.Choice]); text != d.Text {
+			return g, fmt.Errorf("decision %d: the option reads %q, recorded %q: the replay does not reproduce", i, text, d.Text)
+		}
 		logLen := len(g.Log())
 		if err := g.Apply(d.Choice); err != nil {
 			return g, fmt.Errorf("decision %d: %w", i, err)
@@ -170,8 +246,10 @@ func Resimulate(rep *Replay, step func(g engine.Game, before []engine.Event, d R
 		return g, fmt.Errorf("final state hash %s, recorded %s: the replay does not reproduce", got, rep.Result.Hash)
 	}
 	res := g.Result()
-	if fmt.Sprint(res.Place) != fmt.Sprint(rep.Result.GamePlace) {
-		return g, fmt.Errorf("game places %v, recorded %v", res.Place, rep.Result.GamePlace)
+	if fmt.Sprint(res.Place) != fmt.Sprint(rep.Result.GamePlace) || fmt.Sprint(res.Score) != fmt.Sprint(rep.Result.Score) ||
+		res.Adjudicated != rep.Result.Adjudicated {
+		return g, fmt.Errorf("game places %v, scores %v (adjudicated %v), recorded %v, %v (%v): the replay does not reproduce",
+			res.Place, res.Score, res.Adjudicated, rep.Result.GamePlace, rep.Result.Score, rep.Result.Adjudicated)
 	}
 	return g, nil
 }
@@ -230,5 +308,100 @@ func WriteReadable(w io.Writer, rep *Replay, hidden bool) error {
 	for s := range r.Place {
 		fmt.Fprintf(w, "  place %d: seat %d %s (score %d)\n", r.Place[s]+1, s, h.Bots[s], r.Score[s])
 	}
+	return nil
+}
+
+// replayWriter writes one match's replay; with no replay directory it writes nothing.
+type replayWriter struct {
+	f   *os.File
+	w   *bufio.Writer
+	enc *json.Encoder
+	err error
+}
+
+func (r *runner) openReplay(m matchSpec, res *MatchResult) (*replayWriter, error) {
+	rw := &replayWriter{}
+	if r.cfg.ReplayDir == "" {
+		return rw, nil
+	}
+	path := filepath.Join(r.cfg.ReplayDir, m.id+".jsonl")
+	// A replay already on disk is a record of another run and is never overwritten.
+	if _, err := os.Lstat(path); err == nil {
+		return nil, fmt.Errorf("replay %s already exists", path)
+	}
+	// Written under a temporary name, it takes its own once the match is committed
+	// (commitReplay), so that a match cut short leaves nothing that looks like a
+	// replay. A temporary file left by a killed run is a leftover and is overwritten.
+	f, err := os.OpenFile(path+TempReplaySuffix, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	res.Replay, res.replayTemp = path, path+TempReplaySuffix
+	rw.f, rw.w = f, bufio.NewWriter(f)
+	rw.enc = json.NewEncoder(rw.w)
+	bots := make([]string, len(m.entrants))
+	boxes := make([]SandboxJSON, len(m.entrants))
+	for s, e := range m.entrants {
+		bots[s] = r.bots[e].entrant.Name
+		boxes[s] = r.sandbox
+		boxes[s].Bot = bots[s]
+	}
+	c := r.cfg.Clock
+	rw.write(Record{Type: "match", Format: ReplayFormat, Match: m.id, Game: r.cfg.Game, Options: r.cfg.Options, Seed: m.seed, Players: len(m.entrants),
+		Deal: m.deal, Rotation: m.rotation, Bots: bots, Sandbox: boxes,
+		Clock: &ClockJSON{DecisionMs: c.Decision.Milliseconds(), BankMs: c.Bank.Milliseconds(), GraceMs: c.Grace.Milliseconds(), MatchMs: c.Match.Milliseconds()}})
+	return rw, nil
+}
+
+func (rw *replayWriter) write(rec Record) {
+	if rw.enc == nil || rw.err != nil {
+		return
+	}
+	rw.err = rw.enc.Encode(rec)
+}
+
+func (rw *replayWriter) close() error {
+	if rw.f == nil {
+		return rw.err
+	}
+	if err := rw.w.Flush(); err != nil && rw.err == nil {
+		rw.err = err
+	}
+	if err := rw.f.Close(); err != nil && rw.err == nil {
+		rw.err = err
+	}
+	rw.f = nil
+	return rw.err
+}
+
+// TempReplaySuffix ends the name of a replay still being written, or of a match that
+// was never committed: not a replay.
+const TempReplaySuffix = ".tmp"
+
+// ReplayFile is where the match's replay is now: under its temporary name until the
+// match is committed (Config.Commit has returned), then Replay.
+func (m *MatchResult) ReplayFile() string {
+	if m.replayTemp != "" {
+		return m.replayTemp
+	}
+	return m.Replay
+}
+
+// commitReplay moves a finished match's replay from its temporary name to its own,
+// refusing to replace a file already there (a link, then the temporary name removed).
+func commitReplay(m *MatchResult) error {
+	if m.replayTemp == "" {
+		return nil
+	}
+	if err := os.Link(m.replayTemp, m.Replay); err != nil {
+		if errors.Is(err, os.ErrExist) {
+			return fmt.Errorf("replay %s already exists", m.Replay)
+		}
+		return fmt.Errorf("replay: %w", err)
+	}
+	if err := os.Remove(m.replayTemp); err != nil {
+		return fmt.Errorf("replay: %w", err)
+	}
+	m.replayTemp = ""
 	return nil
 }

@@ -6,15 +6,18 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/arena-games/arena/engine"
 	"github.com/arena-games/arena/protocol"
+	"github.com/arena-games/arena/protocol/sandbox"
 )
 
 type runner struct {
+	lat     []*latencies // each entrant's decision times
 	cfg     Config
 	spec    engine.Spec
 	codec   protocol.Codec
@@ -24,14 +27,17 @@ type runner struct {
 	ending sync.WaitGroup
 }
 
-// Run plays a whole run: it starts every bot, plays every deal in every rotation
-// (cfg.Parallel at a time), stops every bot process (and their process groups) and
-// sums up. It returns an error, and no report, for a bad configuration (a sandbox level
-// the machine lacks included), a bot that crashed or failed to start past the restart
-// limit, a disqualified bot (ErrDisqualified), an engine error or a cancelled ctx;
-// every bot process is gone when it returns, whatever happened. A bot that does not
-// start forfeits its seats (crash, timeout or protocol, as it failed) and is tried again
-// for the next match, as a restart.
+// Run plays a whole run: it starts every bot (all at once), plays every deal in every
+// rotation (cfg.Parallel at a time), stops every bot process (and their process groups)
+// and sums up. It returns an error, and no report, for a bad configuration (a sandbox
+// level the machine lacks included). A run that stops before its schedule is done (a
+// cancelled ctx, a bot that crashed or failed to start past the restart limit, a
+// disqualified bot (ErrDisqualified), an engine error) returns that error together
+// with a partial report of the deals completed before it. Every bot process is gone
+// when it returns, whatever happened; once ctx ends, nothing more is started and the
+// bots are killed without waiting for a polite exit. A bot that does not start
+// forfeits its seats (crash, timeout or protocol, as it failed) and is tried again for
+// the next match, as a restart.
 func Run(ctx context.Context, cfg Config) (*Report, error) {
 	spec, err := cfg.check()
 	if err != nil {
@@ -44,12 +50,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			return nil, err
 		}
 	}
-	matches := r.schedule()
 	sb := cfg.Sandbox
 	// The replays hold every seat's hidden cards: no bot may see them.
 	sb.Hide = append(append([]string(nil), sb.Hide...), cfg.ReplayDir)
 	if sb.Limits.CPUTime == 0 {
-		sb.Limits.CPUTime = defaultCPUTime(len(matches), cfg.Clock)
+		sb.Limits.CPUTime = defaultCPUTime(r.cpuMatches(), cfg.Clock)
 	}
 	layers, err := sb.Layers()
 	if err != nil {
@@ -57,7 +62,24 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	r.sandbox = sandboxJSON(sb.Level, layers)
 	cfg.Logger.Info("sandbox", "level", sb.Level, "active", strings.Join(r.sandbox.Active, ","), "missing", r.sandbox.Missing)
-	defer r.stopBots()
+	started := time.Now()
+	defer r.stopBots(ctx)
+	if err := r.startBots(ctx, sb); err != nil {
+		return r.partial(newTally(len(cfg.Entrants), r.dealSize(), false), time.Since(started), err), err
+	}
+	results, stopped, err := r.playAll(ctx)
+	rep := r.report(results, time.Since(started))
+	rep.Sandbox = r.sandbox
+	rep.Stopped = stopped
+	if err != nil {
+		rep.Partial, rep.StoppedBy = true, err.Error()
+	}
+	return rep, err
+}
+
+// startBots starts every entrant's first process, all at once.
+func (r *runner) startBots(ctx context.Context, sb sandbox.Config) error {
+	cfg := &r.cfg
 	for _, e := range cfg.Entrants {
 		e.Launch.Sandbox = sb
 		if e.Launch.StartTimeout == 0 {
@@ -66,35 +88,67 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		if e.Launch.Logger == nil && cfg.Logger.IsDebug() {
 			e.Launch.Logger = cfg.Logger.Named("go-plugin")
 		}
-		b := &botProc{entrant: e, maxRestarts: cfg.MaxRestarts, log: cfg.Logger, obs: cfg.Observer}
-		r.bots = append(r.bots, b)
-		if err := b.start(); err != nil {
-			return nil, err
-		}
+		r.bots = append(r.bots, &botProc{entrant: e, maxRestarts: cfg.MaxRestarts, log: cfg.Logger, obs: cfg.Observer})
 	}
+	for range r.bots {
+		r.lat = append(r.lat, newLatencies())
+	}
+	errs := make([]error, len(r.bots))
+	var wg sync.WaitGroup
+	for i, b := range r.bots {
+		wg.Go(func() { errs[i] = b.start(ctx) })
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return errors.Join(errs...)
+}
 
-	ctx, cancel := context.WithCancelCause(ctx)
+// partial is the report of a run that stopped before it played anything.
+func (r *runner) partial(t *tally, elapsed time.Duration, err error) *Report {
+	rep := r.report(t, elapsed)
+	rep.Sandbox = r.sandbox
+	rep.Partial, rep.StoppedBy = true, err.Error()
+	return rep
+}
+
+// playAll plays the schedule, cfg.Parallel matches at a time, and returns the sums of
+// the completed deals; stopped is set when Config.Stop ended the run. After ctx ends or
+// a match fails, no match is handed out.
+func (r *runner) playAll(parent context.Context) (results *tally, stopped bool, err error) {
+	cfg := &r.cfg
+	ctx, cancel := context.WithCancelCause(parent)
 	defer cancel(nil)
 	todo := make(chan matchSpec)
 	done := make(chan *MatchResult)
 	var wg sync.WaitGroup
 	for w := 0; w < cfg.Parallel; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for m := range todo {
+				if ctx.Err() != nil {
+					continue // handed out as the run stopped: not played
+				}
 				res, err := r.play(ctx, m)
 				if err != nil {
 					cancel(err)
-					return
+					continue
 				}
 				done <- res
 			}
-		}()
+		})
 	}
+	total := r.total()
 	go func() {
 		defer close(todo)
-		for _, m := range matches {
+		for i := 0; total == 0 || i < total; i++ {
+			m := r.match(i)
+			if !r.playsRotation(m.rotation) {
+				continue
+			}
+			if ctx.Err() != nil {
+				return
+			}
 			select {
 			case todo <- m:
 			case <-ctx.Done():
@@ -104,111 +158,122 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}()
 	go func() { wg.Wait(); close(done) }()
 
-	started := time.Now()
-	results := make([]*MatchResult, 0, len(matches))
-	dq := &disqualifier{share: cfg.MaxForfeitShare, matches: len(matches), forfeits: make([]int, len(r.bots)), bots: r.bots}
-	deals := newDealTally(len(cfg.Entrants))
-	stopped := false
+	n := len(cfg.Entrants)
+	dq := newDisqualifier(cfg.MaxForfeitShare, r.bots)
+	results = newTally(n, r.dealSize(), cfg.KeepMatches)
+	played, want := 0, total/n*r.dealSize() // want: the matches to play (0: unbounded)
 	for res := range done {
-		if stopped {
-			continue // draining what was in flight when the run was stopped
+		if ctx.Err() != nil {
+			continue // draining what was in flight when the run stopped
 		}
-		results = append(results, res)
-		if err := dq.add(res); err != nil && ctx.Err() == nil {
+		if err := r.commit(res); err != nil {
+			cancel(err) // nothing after a failed commit is kept
+			continue
+		}
+		played++
+		if err := dq.add(res); err != nil {
 			cfg.Logger.Warn("bot disqualified", "error", err)
 			cancel(err)
 		}
 		if cfg.OnMatch != nil {
-			cfg.OnMatch(res, len(results), len(matches))
+			cfg.OnMatch(res, played, want)
 		}
-		if deals.add(res) && cfg.Stop != nil && cfg.Stop(deals.completed) {
+		if deal, ok := results.add(res); ok && cfg.Stop != nil && cfg.Stop(deal) {
 			stopped = true
 			cancel(errStopped)
 		}
 	}
-	if err := context.Cause(ctx); err != nil && !errors.Is(err, errStopped) {
-		return nil, err
+	switch err := context.Cause(ctx); {
+	case err == nil, errors.Is(err, errStopped):
+	case parent.Err() != nil:
+		return results, stopped, parent.Err()
+	default:
+		return results, stopped, err
 	}
-	if stopped {
-		results = deals.only(results)
-	} else if len(results) != len(matches) {
-		return nil, fmt.Errorf("only %d of %d matches were played", len(results), len(matches))
+	if !stopped && want > 0 && played != want {
+		return results, false, fmt.Errorf("only %d of %d matches were played", played, want)
 	}
-	rep := r.report(results, time.Since(started))
-	rep.Sandbox = r.sandbox
-	rep.Stopped = stopped
-	return rep, nil
+	return results, stopped, nil
+}
+
+// commit hands a finished match to Config.Commit, then moves its replay into place.
+func (r *runner) commit(m *MatchResult) error {
+	if r.cfg.Commit != nil {
+		if err := r.cfg.Commit(m); err != nil {
+			return err
+		}
+	}
+	return commitReplay(m)
 }
 
 // errStopped is the cause of a run that Config.Stop ended.
 var errStopped = errors.New("stopped early")
 
-// dealTally follows which deals have all their rotations played.
-type dealTally struct {
-	n         int
-	played    map[int][]*MatchResult
-	completed []DealBlock
-}
-
-func newDealTally(n int) *dealTally { return &dealTally{n: n, played: map[int][]*MatchResult{}} }
-
-// add counts a finished match and reports whether it completed its deal.
-func (d *dealTally) add(m *MatchResult) bool {
-	d.played[m.Deal] = append(d.played[m.Deal], m)
-	if len(d.played[m.Deal]) < d.n {
-		return false
-	}
-	b := DealBlock{Deal: m.Deal, Seed: m.Seed, Points: make([]float64, d.n)}
-	for _, g := range d.played[m.Deal] {
-		for _, s := range g.Seats {
-			b.Points[s.Entrant] += s.Points / float64(d.n)
-		}
-	}
-	d.completed = append(d.completed, b)
-	return true
-}
-
-// only keeps the results of completed deals.
-func (d *dealTally) only(results []*MatchResult) []*MatchResult {
-	var out []*MatchResult
-	for _, m := range results {
-		if len(d.played[m.Deal]) == d.n {
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
-// schedule lists the matches: deal d is played in every cyclic rotation of the
-// entrants, so that every bot sits in every seat of every deal once. (All permutations
+// The schedule is made as it is played: match i is deal i/n in rotation i%n (n
+// entrants), so that every bot sits in every seat of every deal once. (All permutations
 // would also balance who sits after whom, but grow as n!; for two players both agree.)
-func (r *runner) schedule() []matchSpec {
+// Config.Rotations leaves some rotations out.
+
+// total is the number of matches the schedule counts through, rotations left out
+// included; 0 is unbounded (until Config.Stop decides or ctx ends).
+func (r *runner) total() int {
+	if r.cfg.Games == 0 {
+		return 0
+	}
 	n := len(r.cfg.Entrants)
-	deals := (r.cfg.Games + n - 1) / n
-	var out []matchSpec
-	for d := 0; d < deals; d++ {
-		seed := mix(r.cfg.Seed, uint64(d))
-		for rot := 0; rot < n; rot++ {
-			ent := make([]int, n)
-			for s := range ent {
-				ent[s] = (s + rot) % n
-			}
-			out = append(out, matchSpec{id: fmt.Sprintf("d%04d-r%d", d, rot), deal: d, rotation: rot, seed: seed, entrants: ent})
+	return (r.cfg.Games + n - 1) / n * n
+}
+
+// cpuMatches is the matches a bot's CPU limit is sized for: an unbounded run gets a
+// million.
+func (r *runner) cpuMatches() int {
+	if t := r.total(); t > 0 {
+		return t
+	}
+	return 1 << 20
+}
+
+// match is the i-th match of the schedule.
+func (r *runner) match(i int) matchSpec {
+	n := len(r.cfg.Entrants)
+	d, rot := i/n, i%n
+	ent := make([]int, n)
+	for s := range ent {
+		ent[s] = (s + rot) % n
+	}
+	return matchSpec{id: fmt.Sprintf("d%04d-r%d", d, rot), deal: d, rotation: rot, seed: mix(r.cfg.Seed, uint64(d)), entrants: ent}
+}
+
+// playsRotation reports whether the run plays rotation rot of its deals
+// (Config.Rotations; every rotation when it is empty).
+func (r *runner) playsRotation(rot int) bool {
+	return len(r.cfg.Rotations) == 0 || slices.Contains(r.cfg.Rotations, rot)
+}
+
+// dealSize is the number of matches a deal is played in.
+func (r *runner) dealSize() int {
+	if len(r.cfg.Rotations) == 0 {
+		return len(r.cfg.Entrants)
+	}
+	n := 0
+	for rot := range r.cfg.Entrants {
+		if r.playsRotation(rot) {
+			n++
 		}
 	}
-	return out
+	return n
 }
 
 // stopBots ends every bot process and keeps what each wrote to stderr (its last
 // bytes) beside the replays.
-func (r *runner) stopBots() {
+func (r *runner) stopBots(ctx context.Context) {
 	r.ending.Wait() // each at most protocol.EndMatchTimeout
 	var wg sync.WaitGroup
 	for i, b := range r.bots {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			b.stop(r.cfg.Clock.Shutdown)
+			b.stop(ctx, r.cfg.Clock.Shutdown)
 			dir := r.cfg.ReplayDir
 			if dir == "" {
 				dir = r.cfg.StderrDir

@@ -70,18 +70,18 @@ const DefaultMaxForfeitShare = 0.25
 const minForfeitsToDisqualify = 3
 
 // ErrDisqualified stops a run in which a bot timed out or crashed in more than the
-// allowed share of its matches: so many that the share would be passed even if it
-// never failed again.
+// allowed share of the matches it has played (and at least minForfeitsToDisqualify
+// times).
 type ErrDisqualified struct {
 	Bot      string
 	Forfeits int // timeouts and crashes so far
-	Matches  int // the bot's matches in the whole run
+	Matches  int // the bot's matches played so far
 	Share    float64
 	Last     string // the detail of its last forfeit
 }
 
 func (e *ErrDisqualified) Error() string {
-	msg := fmt.Sprintf("bot %s is disqualified from this run: it timed out or crashed in %d of its %d matches, more than the %.0f%% allowed (--max-forfeit-share)",
+	msg := fmt.Sprintf("bot %s is disqualified from this run: it timed out or crashed in %d of the %d matches it played, more than the %.0f%% allowed (--max-forfeit-share)",
 		e.Bot, e.Forfeits, e.Matches, 100*e.Share)
 	if e.Last != "" {
 		msg += "; last: " + e.Last
@@ -89,31 +89,45 @@ func (e *ErrDisqualified) Error() string {
 	return msg
 }
 
-// disqualifier counts each entrant's timeouts and crashes as matches finish.
+// PastForfeitShare reports whether forfeits (timeouts and crashes) in played matches
+// pass share: more than that share of the matches played, and at least the floor that
+// keeps one or two incidents from counting. A share of 0 or less never does.
+func PastForfeitShare(forfeits, played int, share float64) bool {
+	return share > 0 && forfeits >= minForfeitsToDisqualify && float64(forfeits) > share*float64(played)
+}
+
+// IsForfeit reports whether an ending counts towards disqualification.
+func IsForfeit(e Ending) bool { return e == Timeout || e == Crash }
+
+// disqualifier counts each entrant's matches and its timeouts and crashes as matches
+// finish.
 type disqualifier struct {
 	share    float64
-	matches  int
+	played   []int
 	forfeits []int
 	bots     []*botProc
 }
 
+func newDisqualifier(share float64, bots []*botProc) *disqualifier {
+	return &disqualifier{share: share, played: make([]int, len(bots)), forfeits: make([]int, len(bots)), bots: bots}
+}
+
 // add counts a finished match and returns the first entrant it disqualifies.
 func (d *disqualifier) add(m *MatchResult) error {
-	if d.share <= 0 {
-		return nil
-	}
+	var out error
 	for _, s := range m.Seats {
-		if s.Ending != Timeout && s.Ending != Crash {
+		d.played[s.Entrant]++
+		if !IsForfeit(s.Ending) {
 			continue
 		}
 		d.forfeits[s.Entrant]++
-		f := d.forfeits[s.Entrant]
-		if f >= minForfeitsToDisqualify && float64(f) > d.share*float64(d.matches) {
-			return &ErrDisqualified{Bot: d.bots[s.Entrant].entrant.Name, Forfeits: f, Matches: d.matches, Share: d.share,
+		f, p := d.forfeits[s.Entrant], d.played[s.Entrant]
+		if out == nil && PastForfeitShare(f, p, d.share) {
+			out = &ErrDisqualified{Bot: d.bots[s.Entrant].entrant.Name, Forfeits: f, Matches: p, Share: d.share,
 				Last: s.Ending.String() + ": " + s.Detail}
 		}
 	}
-	return nil
+	return out
 }
 
 // defaultCPUTime bounds one bot process's CPU time over a run: every match's bank,

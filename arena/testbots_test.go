@@ -6,10 +6,12 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -19,6 +21,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/arena-games/arena/engine"
+	"github.com/arena-games/arena/internal/poll"
 	"github.com/arena-games/arena/plugins/random"
 	"github.com/arena-games/arena/protocol"
 	"github.com/arena-games/arena/protocol/botpb"
@@ -41,6 +44,7 @@ import (
 //	refuse               refuses every match at StartMatch
 //	forker               starts a child that sleeps for a minute, then plays first
 //	noisy                writes malformed log lines to stderr, then plays first
+//	spin                 no bot: keeps one core busy until killed (see holdCoresBusy)
 const botModeEnv = "ARENA_TEST_BOT"
 
 func TestMain(m *testing.M) {
@@ -119,6 +123,11 @@ func serveTestBot(mode string) {
 				MagicCookieKey: protocol.Handshake.MagicCookieKey, MagicCookieValue: protocol.Handshake.MagicCookieValue},
 			Plugins: plugin.PluginSet{protocol.PluginName: &futurePlugin{}},
 		})
+	case "spin":
+		runtime.GOMAXPROCS(1)
+		for x := uint64(1); ; x = x*6364136223846793005 + 1 {
+			spun.Store(x)
+		}
 	case "noisy":
 		for i := 0; i < 50; i++ {
 			fmt.Fprintln(os.Stderr, `{"@message": 1, "@level": 7}`)
@@ -131,6 +140,27 @@ func serveTestBot(mode string) {
 		}
 		fmt.Fprintln(os.Stderr, "unknown test bot mode", mode)
 		os.Exit(2)
+	}
+}
+
+var spun atomic.Uint64 // keeps the spin loop from being optimised away
+
+// holdCoresBusy starts n processes that each keep a core busy until the test ends, so
+// that the arena, its bots and the spinners compete for the cores as on a loaded CI
+// machine.
+func holdCoresBusy(t *testing.T, n int) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < n; i++ {
+		cmd := exec.Command(exe)
+		cmd.Env = []string{botModeEnv + "=spin"}
+		cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
 	}
 }
 
@@ -225,19 +255,14 @@ func leftovers(t *testing.T) []string {
 	return out
 }
 
-// requireNoLeftovers waits a moment for killed processes to vanish, then fails on any.
+// requireNoLeftovers waits (poll.Limit at most) for killed processes to vanish, then
+// fails on any.
 func requireNoLeftovers(t *testing.T) {
 	t.Helper()
 	var left []string
-	// 5 s is room for a loaded machine: a killed process, and a sandbox helper that
-	// kills what its bot left, can take a while to go.
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); {
-		if left = leftovers(t); len(left) == 0 {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
+	if !poll.Eventually(func() bool { left = leftovers(t); return len(left) == 0 }) {
+		t.Fatalf("processes left running: %v", left)
 	}
-	t.Fatalf("processes left running: %v", left)
 }
 
 var (

@@ -18,4 +18,7 @@ func init() {
 	engine.RegisterOptions(kardinal.Name, kardinal.Options, kardinal.PrepareOptions)
 	engine.Register(ninjas.Spec())
 	engine.RegisterOptions("ninjas", ninjas.Options, ninjas.PrepareOptions)
+	engine.RegisterSampler("ivanhoe", engine.Always(ivanhoe.Sampler))
+	engine.RegisterSampler(kardinal.Name, engine.Always(kardinal.Sampler)) // the view carries the board
+	engine.RegisterSampler("ninjas", ninjas.MakeSampler)
 }

@@ -7,8 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -61,12 +64,16 @@ func fileSHA256(path string) (string, error) {
 }
 
 // ArenaPlayer plays blocks through the match runner, one arena run per block: the
-// block's deal in every rotation, one game at a time.
+// block's deal in every rotation not yet recorded, one game at a time.
 type ArenaPlayer struct {
 	Launch Launcher
-	// Clock and MaxRestarts are those of arena.Config.
+	// Clock, MaxRestarts and Sandbox are those of arena.Config. A block is a run of
+	// its own, so the runner's disqualification is off: the ladder counts a bot's
+	// timeouts and crashes across blocks and suspends it (RunConfig.MaxForfeitShare).
 	Clock       arena.Clock
 	MaxRestarts int
+	// Sandbox is Sandbox(base, dataDir), so that no bot sees the store.
+	Sandbox sandbox.Config
 	// ReplayDir receives the replays, one directory per game and block; empty
 	// writes none.
 	ReplayDir string
@@ -79,8 +86,6 @@ type ArenaPlayer struct {
 	StoreReplays bool
 	// Options are the game's options; a block's game must be their engine.Variant.
 	Options engine.Options
-	// Sandbox confines the bots: Sandbox(base, dataDir), so that no bot sees the store.
-	Sandbox sandbox.Config
 }
 
 // Sandbox is the sandbox of every bot the ladder runs, and of a candidate's smoke
@@ -92,9 +97,10 @@ func Sandbox(base sandbox.Config, dataDir string) sandbox.Config {
 	return base
 }
 
-// PlayBlock runs block b through arena.Run and records each game as it ends. A
-// game's start time is taken as the end of the block's previous game (the block's
-// start for the first), since the games of a block are played one after another.
+// PlayBlock runs the rotations of block b not yet recorded through arena.Run and
+// records each game as it ends, before its replay takes its name. A game's start time
+// is taken as the end of the block's previous game (the block's start for the first),
+// since the games of a block are played one after another.
 func (p *ArenaPlayer) PlayBlock(ctx context.Context, b store.Block, bots []store.Bot, record func(store.Match) error) error {
 	game := engine.VariantGame(b.Game)
 	if v := engine.Variant(game, p.Options); v != b.Game {
@@ -110,15 +116,14 @@ func (p *ArenaPlayer) PlayBlock(ctx context.Context, b store.Block, bots []store
 	}
 	replays := ""
 	if p.ReplayDir != "" {
-		replays = filepath.Join(p.ReplayDir, b.Game, fmt.Sprintf("block-%d", b.ID))
+		replays = blockReplayDir(p.ReplayDir, b)
 	}
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
 	started := time.Now()
 	_, err := arena.Run(ctx, arena.Config{
-		Game: game, Options: p.Options, Entrants: entrants, Games: b.Rotations, Seed: b.Seed, Parallel: 1,
-		Clock: p.Clock, MaxRestarts: p.MaxRestarts, ReplayDir: replays, Logger: p.Logger, Observer: p.Observer, Sandbox: p.Sandbox,
-		OnMatch: func(m *arena.MatchResult, _, _ int) {
+		Game: game, Options: p.Options, Entrants: entrants, Games: b.Rotations, Seed: b.Seed, Parallel: 1, Rotations: missing(b),
+		Clock: p.Clock, MaxRestarts: p.MaxRestarts, Sandbox: p.Sandbox, MaxForfeitShare: -1,
+		ReplayDir: replays, Logger: p.Logger, Observer: p.Observer,
+		Commit: func(m *arena.MatchResult) error {
 			now := time.Now()
 			g := store.Match{Block: b.ID, Rotation: m.Rotation, Game: b.Game, Seed: m.Seed, Adjudicated: m.Adjudicated,
 				Replay: m.Replay, Started: started, Finished: now}
@@ -127,26 +132,93 @@ func (p *ArenaPlayer) PlayBlock(ctx context.Context, b store.Block, bots []store
 				g.Seats = append(g.Seats, store.Seat{Bot: bots[s.Entrant].ID, Place: s.Place, Score: s.Score, Ending: s.Ending.String()})
 			}
 			if p.StoreReplays && m.Replay != "" {
-				data, err := os.ReadFile(m.Replay)
+				data, err := os.ReadFile(m.ReplayFile())
 				if err != nil {
-					cancel(fmt.Errorf("replay of block %d rotation %d: %w", b.ID, m.Rotation, err))
-					return
+					return fmt.Errorf("replay of block %d rotation %d: %w", b.ID, m.Rotation, err)
 				}
 				g.ReplayData = data
 			}
-			if err := record(g); err != nil {
-				cancel(err)
-				return
-			}
+			return record(g)
+		},
+		OnMatch: func(m *arena.MatchResult, _, _ int) {
+			// Recorded with its game, and committed: the local copy is not needed.
 			if p.StoreReplays && m.Replay != "" {
-				os.Remove(m.Replay)
+				_ = os.Remove(m.Replay)
 			}
 		},
 	})
-	if cause := context.Cause(ctx); cause != nil && cause != context.Canceled {
-		return cause
-	}
 	return err
+}
+
+// missing lists the rotations of b not yet recorded.
+func missing(b store.Block) []int {
+	var out []int
+	for rot := range b.Rotations {
+		if !slices.Contains(b.Done, rot) {
+			out = append(out, rot)
+		}
+	}
+	return out
+}
+
+func blockReplayDir(root string, b store.Block) string {
+	return filepath.Join(root, b.Game, fmt.Sprintf("block-%d", b.ID))
+}
+
+// Tidy settles the replays of game that a killed run left under their temporary
+// names: a game recorded before the kill gets its replay moved into place, and the
+// rest (games in flight, never recorded) are removed. It reads every block directory
+// of the game, so it runs once, before a run starts.
+func (p *ArenaPlayer) Tidy(ctx context.Context, st store.Store, game string) error {
+	if p.ReplayDir == "" {
+		return nil
+	}
+	root := filepath.Join(p.ReplayDir, game)
+	blocks, err := os.ReadDir(root)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, d := range blocks {
+		var id int64
+		if _, err := fmt.Sscanf(d.Name(), "block-%d", &id); err != nil || !d.IsDir() {
+			continue
+		}
+		if err := tidyBlock(ctx, st, filepath.Join(root, d.Name()), id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func tidyBlock(ctx context.Context, st store.Store, dir string, block int64) error {
+	temps, err := filepath.Glob(filepath.Join(dir, "*.jsonl"+arena.TempReplaySuffix))
+	if err != nil || len(temps) == 0 {
+		return err
+	}
+	recorded, err := st.Recorded(ctx, block)
+	if err != nil {
+		return err
+	}
+	// Compared by name within the block's directory: the ladder may have moved.
+	names := make([]string, len(recorded))
+	for i, p := range recorded {
+		names[i] = filepath.Base(p)
+	}
+	for _, tmp := range temps {
+		final := strings.TrimSuffix(tmp, arena.TempReplaySuffix)
+		if _, err := os.Lstat(final); err != nil && slices.Contains(names, filepath.Base(final)) {
+			if err := os.Link(tmp, final); err != nil {
+				return fmt.Errorf("replay of a recorded game: %w", err)
+			}
+		}
+		if err := os.Remove(tmp); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Smoke plays the bot launched by lc through one deal of game against opponents (as
@@ -162,7 +234,7 @@ func Smoke(ctx context.Context, game string, lc protocol.LaunchConfig, opponent 
 	for i := 1; i < max(spec.MinPlayers, 2); i++ {
 		entrants = append(entrants, arena.Entrant{Name: fmt.Sprintf("opponent%d", i), Launch: opponent})
 	}
-	rep, err := arena.Run(ctx, arena.Config{Game: game, Entrants: entrants, Games: len(entrants), Seed: 1, MaxRestarts: -1, Sandbox: sb})
+	rep, err := arena.Run(ctx, arena.Config{Game: game, Entrants: entrants, Games: len(entrants), Seed: 1, MaxRestarts: -1, Sandbox: sb, KeepMatches: true})
 	if err != nil {
 		return err
 	}

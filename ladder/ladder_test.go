@@ -29,6 +29,8 @@ type fakePlayer struct {
 	// in total, as a kill in the middle of a block would.
 	stopAfter int
 	cancel    context.CancelFunc
+	// hangs names a bot whose every seat ends in a timeout.
+	hangs string
 
 	mu       sync.Mutex
 	recorded int
@@ -46,7 +48,11 @@ func (p *fakePlayer) PlayBlock(ctx context.Context, b store.Block, bots []store.
 		for s := range n {
 			bot := bots[(s+rot)%n]
 			perf[s] = p.strength[bot.Name] - 200*math.Log(-math.Log(rng.Float64()))
-			m.Seats = append(m.Seats, store.Seat{Bot: bot.ID, Score: int(perf[s]), Ending: "ok"})
+			ending := "ok"
+			if bot.Name == p.hangs {
+				ending, perf[s] = "timeout", math.Inf(-1)
+			}
+			m.Seats = append(m.Seats, store.Seat{Bot: bot.ID, Score: int(perf[s]), Ending: ending})
 		}
 		for s := range n {
 			for t := range n {

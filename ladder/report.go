@@ -111,3 +111,21 @@ func Report(ctx context.Context, st store.Store, game string, bot int64, points 
 	}
 	return rep, nil
 }
+
+// standingsOf ranks the bots of one game's recorded games (a prefix of the ladder's
+// history, for a rating curve).
+func standingsOf(game string, bots []store.Bot, matches []store.Match, opt StandingsOptions) (Table, error) {
+	played := map[int64]bool{}
+	for _, m := range matches {
+		for _, s := range m.Seats {
+			played[s.Bot] = true
+		}
+	}
+	b := newTableBuilder(game, bots, played)
+	for _, m := range matches {
+		if err := b.add(m); err != nil {
+			return Table{}, err
+		}
+	}
+	return b.table(bots, nil, opt)
+}

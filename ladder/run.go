@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"time"
 
+	"github.com/arena-games/arena/arena"
 	"github.com/arena-games/arena/engine"
 	"github.com/arena-games/arena/ladder/rating"
 	"github.com/arena-games/arena/ladder/store"
@@ -41,6 +43,13 @@ type RunConfig struct {
 	Duration time.Duration
 	// Seed seeds the choice of tables and the deals.
 	Seed uint64
+	// MaxForfeitShare suspends a bot that timed out or crashed in more than this
+	// share of its recorded games (at least three times; counted across blocks and
+	// runs, since a reinstatement): it gets no new tables and the run goes on.
+	// 0 is arena.DefaultMaxForfeitShare; negative never suspends.
+	MaxForfeitShare float64
+	// OnSuspend, when set, hears of every bot this run suspends.
+	OnSuspend func(b store.Bot, reason string)
 	// Until, when closed, stops the run from starting more blocks; it returns once
 	// those under way are played (a long-running service ends a round this way when
 	// its bots change, without dropping a game).
@@ -91,6 +100,8 @@ type runner struct {
 	liveElo  *rating.Live
 	liveIdx  map[int64]int
 	planned  int
+	forfeits *forfeitCount
+	late     []int64 // past their share in the recorded games, not yet suspended
 	summary  RunSummary
 	firstErr error
 }
@@ -106,6 +117,9 @@ func newRun(ctx context.Context, cfg RunConfig) (*runner, error) {
 	if cfg.Parallel < 1 {
 		cfg.Parallel = 1
 	}
+	if cfg.MaxForfeitShare == 0 {
+		cfg.MaxForfeitShare = arena.DefaultMaxForfeitShare
+	}
 	if cfg.Matches < 0 || cfg.Duration < 0 {
 		return nil, fmt.Errorf("negative limits: %d matches, %v", cfg.Matches, cfg.Duration)
 	}
@@ -113,12 +127,16 @@ func newRun(ctx context.Context, cfg RunConfig) (*runner, error) {
 	if err != nil {
 		return nil, err
 	}
+	sus, err := cfg.Store.Suspensions(ctx)
+	if err != nil {
+		return nil, err
+	}
 	r := &runner{cfg: cfg, bots: map[int64]store.Bot{}, games: map[int64]int{}, liveIdx: map[int64]int{},
-		rng: rand.New(rand.NewPCG(cfg.Seed, 0x6c61646465720a))}
+		rng: rand.New(rand.NewPCG(cfg.Seed, 0x6c61646465720a)), forfeits: newForfeitCount(cfg.MaxForfeitShare, sus)}
 	for i, b := range all {
 		r.bots[b.ID] = b
 		r.liveIdx[b.ID] = i
-		if b.Active() {
+		if b.Active() && !r.forfeits.suspended[b.ID] {
 			r.active = append(r.active, b.ID)
 		}
 	}
@@ -129,17 +147,27 @@ func newRun(ctx context.Context, cfg RunConfig) (*runner, error) {
 	if err := spec.CheckPlayers(r.players); err != nil {
 		return nil, err
 	}
-	if len(r.active) < r.players {
-		return nil, fmt.Errorf("%w: %s tables of %d need %d active bots, the ladder has %d (arena bot add)",
-			ErrTooFewBots, cfg.Game, r.players, r.players, len(r.active))
-	}
 	// The live Elo the tables are matched by continues from every recorded game.
 	r.liveElo = rating.NewLive(len(all), rating.DefaultK)
 	err = cfg.Store.Matches(ctx, cfg.Game, func(m store.Match) error {
 		r.learn(m)
 		return nil
 	})
-	return r, err
+	if err != nil {
+		return nil, err
+	}
+	// A run killed between recording a game and the suspension it called for, or
+	// a smaller share than the last run's, leaves suspensions to record.
+	var late []int64
+	for _, id := range r.late {
+		if r.bots[id].Active() {
+			late = append(late, id)
+		}
+	}
+	if err := r.suspendAll(ctx, late); err != nil {
+		return nil, err
+	}
+	return r, r.enoughBots()
 }
 
 // learn counts a recorded game into the live ratings; the caller holds mu or owns r.
@@ -152,6 +180,21 @@ func (r *runner) learn(m store.Match) {
 	for _, s := range m.Seats {
 		r.games[s.Bot]++
 	}
+	r.late = append(r.late, r.forfeits.add(m)...)
+}
+
+// enoughBots fails when too few bots play to seat a table; the caller holds mu or
+// owns r.
+func (r *runner) enoughBots() error {
+	if len(r.active) >= r.players {
+		return nil
+	}
+	msg := fmt.Sprintf("%s tables of %d need %d active bots, the ladder has %d (arena bot add)",
+		r.cfg.Game, r.players, r.players, len(r.active))
+	if n := len(r.forfeits.suspended); n > 0 {
+		msg += fmt.Sprintf("; %d suspended (arena bot list, arena bot reinstate NAME)", n)
+	}
+	return fmt.Errorf("%w: %s", ErrTooFewBots, msg)
 }
 
 func (r *runner) run(ctx context.Context) (RunSummary, error) {
@@ -221,10 +264,11 @@ func (r *runner) run(ctx context.Context) (RunSummary, error) {
 	return r.summary, context.Cause(ctx)
 }
 
-// playable reports whether every bot of an open block still plays.
+// playable reports whether every bot of an open block still plays; the caller holds
+// mu or owns r.
 func (r *runner) playable(b store.Block) bool {
 	for _, id := range b.Bots {
-		if bot, ok := r.bots[id]; !ok || !bot.Active() {
+		if bot, ok := r.bots[id]; !ok || !bot.Active() || r.forfeits.suspended[id] {
 			return false
 		}
 	}
@@ -264,6 +308,10 @@ func (r *runner) enough(deadline time.Time) bool {
 // killed during the block resumes it.
 func (r *runner) newBlock(ctx context.Context) (store.Block, error) {
 	r.mu.Lock()
+	if err := r.enoughBots(); err != nil {
+		r.mu.Unlock()
+		return store.Block{}, err
+	}
 	cands := make([]candidate, 0, len(r.active))
 	for _, id := range r.active {
 		cands = append(cands, candidate{id: id, games: r.games[id], elo: r.liveElo.Elo[r.liveIdx[id]]})
@@ -283,6 +331,19 @@ func (r *runner) newBlock(ctx context.Context) (store.Block, error) {
 }
 
 func (r *runner) play(ctx context.Context, b store.Block) error {
+	r.mu.Lock()
+	ok := r.playable(b)
+	if !ok { // a bot was suspended while the block waited: it stays open
+		left := b.Rotations - len(b.Done)
+		r.planned -= left
+		for _, id := range b.Bots {
+			r.games[id] -= left
+		}
+	}
+	r.mu.Unlock()
+	if !ok {
+		return nil
+	}
 	bots := make([]store.Bot, len(b.Bots))
 	for i, id := range b.Bots {
 		bots[i] = r.bots[id]
@@ -318,6 +379,9 @@ func (r *runner) play(ctx context.Context, b store.Block) error {
 			seats[i], places[i] = r.liveIdx[s.Bot], s.Place
 		}
 		_ = r.liveElo.Update(seats, places)
+		if err := r.suspend(ctx, rec); err != nil {
+			return err
+		}
 		if r.cfg.OnGame != nil {
 			live := map[int64]float64{}
 			for _, s := range rec.Seats {
@@ -327,6 +391,28 @@ func (r *runner) play(ctx context.Context, b store.Block) error {
 		}
 		return nil
 	})
+}
+
+// suspend counts a recorded game's timeouts and crashes and suspends the bots it
+// takes past their share; the caller holds mu.
+func (r *runner) suspend(ctx context.Context, m store.Match) error {
+	return r.suspendAll(ctx, r.forfeits.add(m))
+}
+
+// suspendAll records the suspension of bots, which no longer get tables.
+func (r *runner) suspendAll(ctx context.Context, bots []int64) error {
+	for _, id := range bots {
+		b := r.bots[id]
+		reason := r.forfeits.reason(id)
+		if err := r.cfg.Store.SuspendBot(context.WithoutCancel(ctx), id, reason); err != nil {
+			return err
+		}
+		r.active = slices.DeleteFunc(r.active, func(a int64) bool { return a == id })
+		if r.cfg.OnSuspend != nil {
+			r.cfg.OnSuspend(b, reason)
+		}
+	}
+	return nil
 }
 
 func (r *runner) fail(err error) {

@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
 	"github.com/hashicorp/go-plugin/runner"
+	"golang.org/x/sys/unix"
 	"google.golang.org/grpc"
 
 	"github.com/arena-games/arena/protocol/botpb"
@@ -55,8 +56,10 @@ type Process struct {
 
 // Launch starts a bot process and completes go-plugin's handshake. The bot runs in a
 // process group of its own, with stdin from /dev/null and a minimal environment; its
-// stderr is kept raw (Stderr), never parsed. On error nothing is left running.
-func Launch(cfg LaunchConfig) (*Process, error) {
+// stderr is kept raw (Stderr), never parsed. When ctx ends first, the start is
+// abandoned at once (the process is killed) and ctx's error returned. On error nothing
+// is left running.
+func Launch(ctx context.Context, cfg LaunchConfig) (*Process, error) {
 	if cfg.StartTimeout <= 0 {
 		cfg.StartTimeout = 10 * time.Second
 	}
@@ -65,6 +68,9 @@ func Launch(cfg LaunchConfig) (*Process, error) {
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = hclog.NewNullLogger()
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	if err := checkExecutable(cfg.Path); err != nil {
 		return nil, err
@@ -78,7 +84,12 @@ func Launch(cfg LaunchConfig) (*Process, error) {
 		return nil, err
 	}
 	tail := &tailBuffer{max: cfg.StderrBytes}
-	var run *groupRunner
+	// started hands the runner from go-plugin's Start to a cancellation, which kills
+	// the process so that Start returns at once.
+	var started struct {
+		sync.Mutex
+		run *groupRunner
+	}
 	client := plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  Handshake,
 		Plugins:          plugin.PluginSet{PluginName: &botPlugin{}},
@@ -99,17 +110,37 @@ func Launch(cfg LaunchConfig) (*Process, error) {
 			}
 			cmd := exec.Command(name, args...)
 			cmd.Env, cmd.Dir = env, box.Dir
-			run = &groupRunner{cmd: cmd, tail: tail, box: box}
-			return run, nil
+			started.Lock()
+			defer started.Unlock()
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			started.run = &groupRunner{cmd: cmd, tail: tail, box: box, ctx: ctx}
+			return started.run, nil
 		},
 	})
+	stop := context.AfterFunc(ctx, func() {
+		started.Lock()
+		defer started.Unlock()
+		if started.run != nil {
+			started.run.killGroup()
+		}
+	})
+	defer stop()
 	fail := func(err error) (*Process, error) {
+		stop()
+		started.Lock()
+		run := started.run
+		started.Unlock()
 		client.Kill()
 		if run != nil {
 			run.killGroup()
 		}
 		if run == nil || run.exited == nil {
 			box.Cleanup() // never started; otherwise the runner cleans up once it ends
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
 		}
 		kind := startKind(err)
 		msg := strings.TrimSpace(tail.String())
@@ -126,8 +157,11 @@ func Launch(cfg LaunchConfig) (*Process, error) {
 	if err != nil {
 		return fail(err)
 	}
+	if ctx.Err() != nil {
+		return fail(ctx.Err())
+	}
 	conn := raw.(*grpc.ClientConn)
-	return &Process{Bot: botpb.NewBotClient(conn), Conn: conn, client: client, run: run, box: box}, nil
+	return &Process{Bot: botpb.NewBotClient(conn), Conn: conn, client: client, run: started.run, box: box}, nil
 }
 
 // Sandbox lists the sandbox layers of the process: active, or missing and why.
@@ -157,7 +191,7 @@ func checkExecutable(path string) error {
 }
 
 // Pid is the bot's process id, which is also its process group id.
-func (p *Process) Pid() int { return p.run.pid }
+func (p *Process) Pid() int { return p.run.leader() }
 
 // Exited reports whether the bot process has ended.
 func (p *Process) Exited() bool {
@@ -197,12 +231,18 @@ type groupRunner struct {
 	box  *sandbox.Box
 	pid  int
 	out  *os.File
+	ctx  context.Context // the launch's: a start after it ended kills the process
 	// exited closes when the bot's main process has ended; its group is killed then,
 	// so that no child of a dead bot holds the pipes open.
 	exited  chan struct{}
 	waitErr error
-	// ended closes as soon as the process is reaped (before its cleanup).
+	// ended closes as soon as the leader has exited (before it is reaped).
 	ended chan struct{}
+	// mu guards pid and reaped: the group is signalled only while its leader is known
+	// not to be reaped (a zombie keeps its process and group IDs from being reused);
+	// after that, only through the sandbox's cgroup.
+	mu     sync.Mutex
+	reaped bool
 }
 
 var _ runner.Runner = (*groupRunner)(nil)
@@ -224,9 +264,14 @@ func (r *groupRunner) Start(context.Context) error {
 	// The parent-death signal comes when the thread that started the process ends, not
 	// the process: start it from a thread the runtime keeps (a goroutine that unlocks
 	// before it returns leaves its thread alive).
+	r.mu.Lock()
 	runtime.LockOSThread()
 	err = r.cmd.Start()
 	runtime.UnlockOSThread()
+	if err == nil {
+		r.pid = r.cmd.Process.Pid
+	}
+	r.mu.Unlock()
 	outW.Close()
 	errW.Close()
 	if err != nil {
@@ -234,16 +279,26 @@ func (r *groupRunner) Start(context.Context) error {
 		errR.Close()
 		return err
 	}
-	r.pid = r.cmd.Process.Pid
 	r.out = outR
 	r.exited, r.ended = make(chan struct{}), make(chan struct{})
 	go func() {
-		r.waitErr = r.cmd.Wait()
+		// The leader has exited but is not reaped yet: its group is still ours to kill,
+		// so that no child of a dead bot holds the pipes open. Then it is reaped, and
+		// its group is never signalled again.
+		waitExited(r.pid)
 		close(r.ended)
-		r.killGroup()
+		r.mu.Lock()
+		_ = syscall.Kill(-r.pid, syscall.SIGKILL)
+		r.reaped = true
+		r.mu.Unlock()
+		r.waitErr = r.cmd.Wait()
+		r.box.Kill()
 		r.box.Cleanup()
 		close(r.exited)
 	}()
+	if r.ctx != nil && r.ctx.Err() != nil {
+		r.killGroup() // cancelled while starting
+	}
 	go func() {
 		_, _ = io.Copy(r.tail, errR)
 		errR.Close()
@@ -256,29 +311,60 @@ func (r *groupRunner) Start(context.Context) error {
 // the group is killed, which is all there is without the helper.
 const reaperGrace = 2 * time.Second
 
+// killGroup kills the bot's process group while its leader is unreaped, and whatever
+// is in its cgroups. A subreaping helper is asked first (SIGTERM), because it kills
+// the bot and every process it left, also those outside the process group, and SIGKILL
+// to the group would kill the helper first.
 func (r *groupRunner) killGroup() {
-	if r.pid <= 0 {
-		r.box.Kill()
-		return
-	}
-	if r.box.Reaps() && !chanClosed(r.ended) {
-		// The helper kills the bot and every process it left, also those outside the
-		// process group; SIGKILL to the group would kill the helper first.
-		_ = syscall.Kill(r.pid, syscall.SIGTERM)
+	if r.box.Reaps() && r.signalLeader(syscall.SIGTERM) {
 		select {
 		case <-r.ended:
 		case <-time.After(reaperGrace):
 		}
 	}
-	_ = syscall.Kill(-r.pid, syscall.SIGKILL)
+	r.mu.Lock()
+	if r.pid > 0 && !r.reaped {
+		_ = syscall.Kill(-r.pid, syscall.SIGKILL)
+	}
+	r.mu.Unlock()
 	r.box.Kill()
+}
+
+// signalLeader signals the bot's main process while it is known not to be reaped, and
+// says whether it did.
+func (r *groupRunner) signalLeader(sig syscall.Signal) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.pid <= 0 || r.reaped || chanClosed(r.ended) {
+		return false
+	}
+	return syscall.Kill(r.pid, sig) == nil
+}
+
+// leader is the process ID of the bot's main process (and its group's ID).
+func (r *groupRunner) leader() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.pid
+}
+
+// waitExited waits until process pid has exited without reaping it (WNOWAIT), so that
+// its IDs stay reserved until the caller reaps it.
+func waitExited(pid int) {
+	var info unix.Siginfo
+	for {
+		err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOWAIT, nil)
+		if err != unix.EINTR {
+			return
+		}
+	}
 }
 
 func (r *groupRunner) Diagnose(context.Context) string { return "" }
 func (r *groupRunner) Stdout() io.ReadCloser           { return r.out }
 func (r *groupRunner) Stderr() io.ReadCloser           { return io.NopCloser(strings.NewReader("")) }
 func (r *groupRunner) Name() string                    { return r.cmd.Path }
-func (r *groupRunner) ID() string                      { return strconv.Itoa(r.pid) }
+func (r *groupRunner) ID() string                      { return strconv.Itoa(r.leader()) }
 func (r *groupRunner) Wait(context.Context) error {
 	<-r.exited
 	// go-plugin calls Wait once it has read stdout to its end.

@@ -3,11 +3,18 @@ package protocol
 import (
 	"context"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/arena-games/arena/internal/poll"
 	"google.golang.org/grpc"
 
 	"github.com/arena-games/arena/engine"
@@ -63,7 +70,7 @@ func (t *transport) Decide(_ context.Context, req *botpb.DecideRequest) (*botpb.
 func launchTestBot(t testing.TB) *Process {
 	exe, err := os.Executable()
 	require.NoError(t, err)
-	p, err := Launch(LaunchConfig{Path: exe, Env: []string{testBotEnv}})
+	p, err := Launch(context.Background(), LaunchConfig{Path: exe, Env: []string{testBotEnv}})
 	require.NoError(t, err)
 	t.Cleanup(func() { p.Kill(time.Second) })
 	return p
@@ -162,7 +169,7 @@ func TestLaunchRefusesWhatIsNotABot(t *testing.T) {
 	for name, path := range map[string]string{"not a plugin": script, "not executable": plain, "missing": dir + "/none", "a directory": dir} {
 		t.Run(name, func(t *testing.T) {
 			start := time.Now()
-			_, err := Launch(LaunchConfig{Path: path, StartTimeout: 5 * time.Second})
+			_, err := Launch(context.Background(), LaunchConfig{Path: path, StartTimeout: 5 * time.Second})
 			assert.Error(t, err)
 			assert.Less(t, time.Since(start), 4*time.Second, "refused at once, not after the start timeout")
 		})
@@ -346,4 +353,66 @@ func TestStderrKeepsOnlyTheLastBytes(t *testing.T) {
 		assert.Equal(t, len(s), n)
 	}
 	assert.Equal(t, "6789abcdef", tail.String())
+}
+
+// procsWith lists live processes whose command line contains s.
+func procsWith(s string) []int {
+	entries, _ := os.ReadDir("/proc")
+	var out []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		cmd, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if err == nil && strings.Contains(string(cmd), s) {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// A launch that waits for a silent bot (a minute's start-up allowance) ends as soon as
+// its context does, and leaves nothing running.
+func TestLaunchEndsWithItsContext(t *testing.T) {
+	silent := filepath.Join(t.TempDir(), "silent")
+	require.NoError(t, os.WriteFile(silent, []byte("#!/bin/sh\nexec sleep 3029\n"), 0o755))
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := Launch(ctx, LaunchConfig{Path: silent, StartTimeout: time.Minute})
+		done <- err
+	}()
+	poll.Until(t, "the silent bot to start", func() bool { return len(procsWith("3029")) > 0 })
+	cancel()
+	select {
+	case err := <-done:
+		assert.ErrorIs(t, err, context.Canceled)
+	case <-time.After(10 * time.Second): // a minute without the cancellation
+		t.Fatal("Launch did not end with its context")
+	}
+	poll.Until(t, "the silent bot to be gone", func() bool { return len(procsWith("3029")) == 0 })
+	_, err := Launch(ctx, LaunchConfig{Path: silent})
+	assert.ErrorIs(t, err, context.Canceled, "nothing starts after the context ended")
+}
+
+// Once a bot's leader is reaped its process ID, and so its group ID, may belong to
+// anyone: the group is never signalled again. The test stands an unrelated process
+// group in for the reused ID.
+func TestAGroupIsNotSignalledAfterItsLeaderIsReaped(t *testing.T) {
+	p := launchTestBot(t)
+	require.NoError(t, syscall.Kill(p.Pid(), syscall.SIGKILL))
+	<-p.Done()
+	other := exec.Command("sleep", "3031")
+	other.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	require.NoError(t, other.Start())
+	defer func() { _ = other.Process.Kill(); _ = other.Wait() }()
+	p.run.mu.Lock()
+	p.run.pid = other.Process.Pid // the reaped leader's ID, reused
+	p.run.mu.Unlock()
+	p.Kill(0)
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(other.Process.Pid) + "/stat")
+	require.NoError(t, err)
+	fields := strings.Fields(string(stat))
+	assert.NotEqual(t, "Z", fields[2], "the unrelated group was not signalled: it lives on, not a zombie")
 }

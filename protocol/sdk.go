@@ -172,6 +172,7 @@ func (s *botServer) Match(st botpb.Bot_MatchServer) error {
 }
 
 func (st *seatState) decide(req *botpb.DecideRequest) (choice int, err error) {
+	received := time.Now()
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	defer func() {
@@ -188,6 +189,10 @@ func (st *seatState) decide(req *botpb.DecideRequest) (choice int, err error) {
 	}
 	if st.events, err = DecodeEvents(st.events[:0], req.Events, st.seat); err != nil {
 		return 0, err
+	}
+	if t, ok := st.policy.(Timed); ok && req.DeadlineUs > 0 {
+		c := Clock{Deadline: received.Add(time.Duration(req.DeadlineUs) * time.Microsecond), Bank: time.Duration(req.BankUs) * time.Microsecond}
+		return t.ChooseWithin(c, view, st.events, st.opts), nil
 	}
 	return st.policy.Choose(view, st.events, st.opts), nil
 }

@@ -31,7 +31,7 @@ type StartError struct {
 }
 
 func (e *StartError) Error() string {
-	msg := fmt.Sprintf("bot %s did not start: %s", e.Bot, strings.ReplaceAll(strings.TrimSpace(e.Err.Error()), "\n", "; "))
+	msg := fmt.Sprintf("bot %s did not start: %s", e.Bot, Printable(strings.ReplaceAll(strings.TrimSpace(e.Err.Error()), "\n", "; ")))
 	if e.Stderr != "" {
 		msg += fmt.Sprintf(" (its stderr ends: %q)", e.Stderr)
 	}

@@ -65,9 +65,5 @@ func (o observer) bankUsed(game string, s arena.SeatResult) {
 	if o.m.bank <= 0 {
 		return
 	}
-	var used time.Duration
-	for _, d := range s.Latencies {
-		used += d
-	}
-	o.m.BankUsed.WithLabelValues(game, s.Bot).Observe(used.Seconds() / o.m.bank)
+	o.m.BankUsed.WithLabelValues(game, s.Bot).Observe(s.Spent.Seconds() / o.m.bank)
 }

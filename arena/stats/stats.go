@@ -34,25 +34,41 @@ type Interval struct {
 // stays honest instead of collapsing to a point: 200 won games give a lower bound near
 // +687 Elo, not +Inf. With fewer than two blocks it is unbounded.
 func EloInterval(blocks []float64, games int) Interval {
-	n := float64(len(blocks))
-	if n == 0 {
+	var m Moments
+	for _, x := range blocks {
+		m.Add(x)
+	}
+	return m.EloInterval(games)
+}
+
+// Moments are the count, mean and sum of squared deviations of values added one at a
+// time (Welford's method), so that a run's blocks need not be kept.
+type Moments struct {
+	N    int
+	Mean float64
+	SS   float64
+}
+
+// Add counts one value.
+func (m *Moments) Add(x float64) {
+	m.N++
+	d := x - m.Mean
+	m.Mean += d / float64(m.N)
+	m.SS += d * (x - m.Mean)
+}
+
+// EloInterval is EloInterval of the blocks counted.
+func (m Moments) EloInterval(games int) Interval {
+	if m.N == 0 {
 		return Interval{Estimate: math.NaN(), Low: math.Inf(-1), High: math.Inf(1)}
 	}
-	mean := 0.0
-	for _, x := range blocks {
-		mean += x
-	}
-	mean /= n
-	if n < 2 || games < 2 {
+	n, mean := float64(m.N), m.Mean
+	if m.N < 2 || games < 2 {
 		return Interval{Estimate: Elo(mean), Low: math.Inf(-1), High: math.Inf(1)}
 	}
-	ss := 0.0
-	for _, x := range blocks {
-		ss += (x - mean) * (x - mean)
-	}
-	varMean := ss / (n - 1) / n
+	varMean := max(m.SS, 0) / (n - 1) / n
 	eff := float64(games)
-	if varMean > 0 {
+	if varMean > 1e-15 {
 		eff = min(eff, mean*(1-mean)/varMean)
 	}
 	eff = max(eff, 1)

@@ -133,17 +133,23 @@ func botCommand() *cli.Command {
 						fmt.Fprintln(c.App.Writer, "no bots yet: arena bot add PATH --name NAME")
 						return nil
 					}
+					held, err := suspensions(c, st)
+					if err != nil {
+						return err
+					}
 					tw := tabwriter.NewWriter(c.App.Writer, 0, 0, 2, ' ', 0)
-					fmt.Fprintln(tw, "bot\tversion\tstatus\tprogram\tsha256\tadded")
+					fmt.Fprintln(tw, "bot\tversion\tprogram\tsha256\tadded\tstatus")
 					for _, b := range bots {
 						status, program := "active", b.Path
 						if !b.Active() {
 							status = "retired " + b.Retired.Local().Format("2006-01-02 15:04")
+						} else if x, ok := held[b.ID]; ok {
+							status = "suspended: " + x.Reason
 						}
 						if b.Builtin != "" {
 							program = "built-in " + b.Builtin
 						}
-						fmt.Fprintf(tw, "%s\tv%d\t%s\t%s\t%.12s\t%s\n", b.Name, b.Version, status, program, b.SHA256, b.Added.Local().Format("2006-01-02 15:04"))
+						fmt.Fprintf(tw, "%s\tv%d\t%s\t%.12s\t%s\t%s\n", b.Name, b.Version, program, b.SHA256, b.Added.Local().Format("2006-01-02 15:04"), status)
 					}
 					return tw.Flush()
 				},

@@ -110,7 +110,7 @@ func runBotCheck(c *cli.Context) error {
 	// Handshake and health, on a process of its own.
 	launch := protocol.LaunchConfig{Path: path, StartTimeout: c.Duration("startup"), Sandbox: sb}
 	start := time.Now()
-	proc, err := protocol.Launch(launch)
+	proc, err := protocol.Launch(c.Context, launch)
 	if err != nil {
 		k.fail("handshake", "%v", err)
 		fmt.Fprintln(k.w, "the bot does not start: see the README, \"Other languages\", for the handshake")
@@ -144,7 +144,7 @@ func runBotCheck(c *cli.Context) error {
 			return err
 		}
 		rep, err := arena.Run(c.Context, arena.Config{Game: g, Entrants: entrants, Games: len(entrants), Seed: 1,
-			Clock: clock, Sandbox: sb, MaxForfeitShare: -1, MaxRestarts: -1, StderrDir: stderrDir})
+			Clock: clock, Sandbox: sb, MaxForfeitShare: -1, MaxRestarts: -1, StderrDir: stderrDir, KeepMatches: true})
 		stderrTail := readStderrTail(stderrDir, 60)
 		_ = os.RemoveAll(stderrDir)
 		if err != nil {

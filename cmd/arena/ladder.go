@@ -6,12 +6,9 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -37,10 +34,16 @@ func ladderPlayFlags() []cli.Flag {
 		&cli.DurationFlag{Name: "decision", Value: d.Decision, Usage: "time allowed per decision"},
 		&cli.DurationFlag{Name: "bank", Value: d.Bank, Usage: "time bank of a seat for a whole game"},
 		&cli.IntFlag{Name: "max-restarts", Value: 3, Usage: "restarts of a crashed bot per block before the run stops"},
+		&cli.DurationFlag{Name: "startup", Value: d.Startup, Usage: "time allowed to start a bot and to begin a game"},
 		&cli.DurationFlag{Name: "refresh", Value: time.Minute, Usage: "how often the official ratings on the metrics are refitted"},
 		&cli.StringFlag{Name: "log-level", Value: "warn", Usage: "arena log level: trace, debug, info, warn, error"},
 		dbFlag(),
 	}
+}
+
+// ladderMoreFlags are the metrics, game option and sandbox flags of run and serve.
+func ladderMoreFlags() []cli.Flag {
+	return append(append(metricsFlags(ladderMetricsAddr), gameOptionFlags()...), ladderSandboxFlags()...)
 }
 
 func ladderCommand() *cli.Command {
@@ -54,13 +57,13 @@ func ladderCommand() *cli.Command {
 				Flags: append(append(ladderPlayFlags(),
 					&cli.IntFlag{Name: "matches", Usage: "stop after this many games, rounded up to whole blocks"},
 					&cli.DurationFlag{Name: "for", Usage: "start no block after this long"},
-				), append(metricsFlags(ladderMetricsAddr), gameOptionFlags()...)...),
+				), ladderMoreFlags()...),
 				Action: ladderRun,
 			},
 			&cli.Command{
 				Name:   "serve",
 				Usage:  "own the ladder for good: play it as run does, and serve its pages and an API where authors submit bots",
-				Flags:  append(append(ladderPlayFlags(), serveFlags()...), append(metricsFlags(ladderMetricsAddr), gameOptionFlags()...)...),
+				Flags:  append(append(ladderPlayFlags(), serveFlags()...), ladderMoreFlags()...),
 				Action: ladderServe,
 			},
 			&cli.Command{
@@ -94,13 +97,13 @@ func ladderRun(c *cli.Context) error {
 		return err
 	}
 	defer st.Close()
-	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible(c.Context, c.App.ErrWriter)
 	defer stop()
 	ls, err := newLadderSession(ctx, c, st)
 	if err != nil {
 		return err
 	}
-	defer ls.ms.linger(ctx, c.Duration("metrics-linger"), c.App.ErrWriter)
+	defer ls.close(ctx)
 	cfg := ls.cfg
 	cfg.Matches, cfg.Duration = c.Int("matches"), c.Duration("for")
 	sum, err := ladder.Run(ctx, cfg)
@@ -110,9 +113,8 @@ func ladderRun(c *cli.Context) error {
 	if sum.Resumed > 0 {
 		resumed = fmt.Sprintf(", finished %d blocks an earlier run left", sum.Resumed)
 	}
-	if err != nil && ctx.Err() != nil && c.Context.Err() == nil {
-		fmt.Fprintf(c.App.ErrWriter, "interrupted: %d games recorded%s; games in flight were dropped and the next run resumes their blocks\n", sum.Recorded, resumed)
-		return nil
+	if err != nil && userStopped(ctx) {
+		return interrupted{fmt.Errorf("%w: %d games recorded%s; games in flight were dropped and the next run resumes their blocks", errInterrupted, sum.Recorded, resumed)}
 	}
 	if err != nil {
 		return err
@@ -125,46 +127,64 @@ func ladderRun(c *cli.Context) error {
 	return writeStandings(c.App.Writer, tables)
 }
 
-// ladderSession is what `ladder run` and `ladder serve` share: the player of the
-// ladder's blocks and the run's configuration with its reporting of every game, and
-// the metrics (nil when not asked for) with their periodic refit.
+// ladderSession is what `ladder run` and `ladder serve` share: the database's lock,
+// the player of the ladder's blocks, the run's configuration with its reporting of
+// every game, and the metrics (nil when not asked for) with their periodic refit.
 type ladderSession struct {
-	game string
-	opts engine.Options
-	sb   sandbox.Config
-	cfg  ladder.RunConfig
-	ms   *metricsServer
+	c      *cli.Context
+	game   string
+	sb     sandbox.Config
+	cfg    ladder.RunConfig
+	ms     *metricsServer
+	unlock func()
 }
 
-// newLadderSession reads the playing flags shared by run and serve; the metrics it
-// starts stop with ctx.
-func newLadderSession(ctx context.Context, c *cli.Context, st store.Store) (*ladderSession, error) {
+// newLadderSession reads the playing flags shared by run and serve, takes the
+// database's one-run lock and tidies what a killed run left; the metrics it starts
+// stop with ctx. close releases the lock.
+func newLadderSession(ctx context.Context, c *cli.Context, st ladderStore) (ls *ladderSession, err error) {
 	opts, err := gameOptions(c, c.String("game"))
 	if err != nil {
 		return nil, err
 	}
 	// The ladder keeps a game played with options apart from the game on its defaults.
 	game := engine.Variant(c.String("game"), opts)
+	sb, share, err := sandboxConfig(c)
+	if err != nil {
+		return nil, err
+	}
+	unlock, err := ladder.Lock(st.Path())
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			unlock()
+		}
+	}()
 	seed := c.Uint64("seed")
 	if !c.IsSet("seed") {
 		seed = uint64(time.Now().UnixNano())
 	}
 	clock := arena.DefaultClock
-	clock.Decision, clock.Bank = c.Duration("decision"), c.Duration("bank")
+	clock.Decision, clock.Bank, clock.Startup = c.Duration("decision"), c.Duration("bank"), c.Duration("startup")
+	clock.Match = c.Duration("match-time")
 	restarts := c.Int("max-restarts")
 	if restarts == 0 {
 		restarts = -1 // the flag's 0 means none, the config's 0 means the default
 	}
 	log := hclog.New(&hclog.LoggerOptions{Name: "arena", Level: hclog.LevelFromString(c.String("log-level")), Output: c.App.ErrWriter})
-	sb, err := ladderSandbox(st.Dir())
-	if err != nil {
-		return nil, err
-	}
+	// No bot sees the ladder's data directory (the database, the stored bots, the
+	// replays).
+	sb = ladder.Sandbox(sb, st.Dir())
 	// A database that keeps the bot programs (shared by many machines) keeps the
 	// replays too.
 	_, shared := st.(store.Programs)
 	player := &ladder.ArenaPlayer{Launch: ladder.Launch(st, builtinLaunch), Clock: clock, MaxRestarts: restarts,
 		ReplayDir: filepath.Join(st.Dir(), "replays"), Logger: log, Options: opts, Sandbox: sb, StoreReplays: shared}
+	if err := player.Tidy(c.Context, st, game); err != nil {
+		return nil, fmt.Errorf("tidying the replays a killed run left: %w", err)
+	}
 	ms, lst, err := serveLadderMetrics(ctx, c, st, game)
 	if err != nil {
 		return nil, err
@@ -172,7 +192,11 @@ func newLadderSession(ctx context.Context, c *cli.Context, st store.Store) (*lad
 	if ms != nil {
 		player.Observer = ladderprom.Observer(ms.m.Observer())
 	}
-	cfg := ladder.RunConfig{Store: lst, Player: player, Game: game, Players: c.Int("players"), Parallel: c.Int("jobs"), Seed: seed,
+	cfg := ladder.RunConfig{Store: lst, Player: player, Game: game, Players: c.Int("players"), Parallel: c.Int("jobs"),
+		Seed: seed, MaxForfeitShare: share,
+		OnSuspend: func(b store.Bot, reason string) {
+			fmt.Fprintf(c.App.ErrWriter, "suspended %s v%d: %s (arena bot reinstate %s)\n", b.Name, b.Version, reason, b.Name)
+		},
 		OnGame: func(g store.Match, bots map[int64]store.Bot, live map[int64]float64) {
 			printGame(c.App.ErrWriter, g, bots)
 			if ms != nil {
@@ -184,7 +208,13 @@ func newLadderSession(ctx context.Context, c *cli.Context, st store.Store) (*lad
 				}
 			}
 		}}
-	return &ladderSession{game: game, opts: opts, sb: sb, cfg: cfg, ms: ms}, nil
+	return &ladderSession{c: c, game: game, sb: sb, cfg: cfg, ms: ms, unlock: unlock}, nil
+}
+
+// close keeps the metrics up for --metrics-linger, then releases the database.
+func (ls *ladderSession) close(ctx context.Context) {
+	ls.ms.linger(ctx, ls.c.Duration("metrics-linger"), ls.c.App.ErrWriter)
+	ls.unlock()
 }
 
 // printGame writes one line per recorded game.
@@ -259,6 +289,11 @@ func writeStandings(w io.Writer, tables []ladder.Table) error {
 		if err := tw.Flush(); err != nil {
 			return err
 		}
+		for _, s := range t.Standings {
+			if s.Suspended != "" {
+				fmt.Fprintf(w, "suspended: %s v%d %s (arena bot reinstate %s)\n", s.Bot.Name, s.Bot.Version, s.Suspended, s.Bot.Name)
+			}
+		}
 	}
 	return nil
 }
@@ -286,6 +321,8 @@ type standingJSON struct {
 	EloLow  *float64 `json:"elo_low"`
 	EloHigh *float64 `json:"elo_high"`
 	Score   *float64 `json:"score"`
+	// Suspended is the reason the bot is suspended, when it is.
+	Suspended string `json:"suspended,omitempty"`
 }
 
 type tableJSON struct {
@@ -307,7 +344,7 @@ func writeStandingsJSON(w io.Writer, tables []ladder.Table) error {
 		tj := tableJSON{Game: t.Game, Games: t.Games, Anchor: t.Anchor, Standings: []standingJSON{}}
 		for _, s := range t.Standings {
 			tj.Standings = append(tj.Standings, standingJSON{Rank: s.Rank, Bot: s.Bot.Name, Version: s.Bot.Version, Active: s.Bot.Active(),
-				Games: s.Games, LiveElo: num(s.Live), Elo: num(s.Elo), EloLow: num(s.Low), EloHigh: num(s.High), Score: num(s.Score)})
+				Games: s.Games, LiveElo: num(s.Live), Elo: num(s.Elo), EloLow: num(s.Low), EloHigh: num(s.High), Score: num(s.Score), Suspended: s.Suspended})
 		}
 		out = append(out, tj)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	_ "github.com/arena-games/arena/games" // every game, registered
+	"github.com/arena-games/arena/protocol"
 	"github.com/arena-games/arena/protocol/sandbox"
 
 	// The games the arena knows register themselves.
@@ -22,8 +23,9 @@ func main() {
 	sandbox.RunHelper(os.Args)
 	app := newApp()
 	if err := app.Run(flagsFirst(app, os.Args)); err != nil {
-		fmt.Fprintln(os.Stderr, "arena:", err)
-		os.Exit(1)
+		// Errors may quote what a bot wrote: escaped, so that it cannot drive the terminal.
+		fmt.Fprintln(os.Stderr, "arena:", protocol.Printable(err.Error()))
+		os.Exit(exitCode(err))
 	}
 }
 
@@ -46,7 +48,7 @@ func newApp() *cli.App {
 			matchCommand(),
 			replayCommand(),
 			serveBotCommand(),
-			withSubcommands(botCommand(), botCheckCommand(), botSubmitCommand()),
+			withSubcommands(botCommand(), botCheckCommand(), botReinstateCommand(), botSubmitCommand()),
 			authorCommand(),
 			ladderCommand(),
 			sandboxExecCommand(),

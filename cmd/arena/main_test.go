@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -108,11 +109,11 @@ func TestFreshDirNeverReusesARunsDirectory(t *testing.T) {
 	assert.Equal(t, base+"-2", b)
 }
 
-// TestSPRTStopsTheMatchWhenItDecides: the heuristic is far stronger than random, so a
-// test of nElo 0 against 5 accepts H1 long before the games asked for are played, and the
-// report covers the completed deals only.
+// TestSPRTStopsTheMatchWhenItDecides: the heuristic is far stronger than random, so the
+// README's test of nElo 0 against 5, with no --games (unbounded), accepts H1, and the
+// report covers the completed deals only; --json carries the LLR, bounds and verdict.
 func TestSPRTStopsTheMatchWhenItDecides(t *testing.T) {
-	r := runArena(t, t.TempDir(), "match", "heuristic", "random", "--games", "4000", "--sprt", "0,5", "--no-replays")
+	r := runArena(t, t.TempDir(), "match", "heuristic", "random", "--sprt", "0,5", "--no-replays")
 	require.Equal(t, 0, r.code, r.stderr)
 	out := r.stdout
 	assert.Regexp(t, `LLR \d+\.\d+ \(bounds -2\.94, 2\.94\) after \d+ deal pairs .*: H1 accepted`, out)
@@ -124,17 +125,46 @@ func TestSPRTStopsTheMatchWhenItDecides(t *testing.T) {
 		}
 	}
 	assert.Greater(t, games, 0)
-	assert.Less(t, games, 1000, "stopped early")
 	assert.Equal(t, 0, games%2, "whole deals only")
-	for _, bad := range [][]string{
-		{"match", "heuristic", "random", "random", "--sprt", "0,5"},
-		{"match", "heuristic", "random", "--sprt", "0"},
-		{"match", "heuristic", "random", "--sprt", "0,x"},
-		{"match", "heuristic", "random", "--sprt", "5,0"},
-	} {
-		r := runArena(t, t.TempDir(), bad...)
-		assert.NotEqual(t, 0, r.code, "%v", bad)
-		assert.Contains(t, r.stderr, "--sprt", "%v", bad)
+
+	r = runArena(t, t.TempDir(), "match", "heuristic", "random", "--sprt", "0,5", "--no-replays", "--json")
+	require.Equal(t, 0, r.code, r.stderr)
+	var rep struct {
+		Games   int  `json:"games"`
+		Stopped bool `json:"stopped"`
+		SPRT    struct {
+			LLR     float64 `json:"llr"`
+			Lower   float64 `json:"lower_bound"`
+			Upper   float64 `json:"upper_bound"`
+			Pairs   int     `json:"deal_pairs"`
+			Verdict string  `json:"verdict"`
+		} `json:"sprt"`
 	}
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &rep), r.stdout)
+	assert.True(t, rep.Stopped)
+	assert.Equal(t, "H1 accepted", rep.SPRT.Verdict)
+	assert.InDelta(t, -2.944, rep.SPRT.Lower, 0.001)
+	assert.InDelta(t, 2.944, rep.SPRT.Upper, 0.001)
+	assert.GreaterOrEqual(t, rep.SPRT.LLR, rep.SPRT.Upper)
+	assert.Equal(t, rep.Games/2, rep.SPRT.Pairs, "one pentanomial count per deal")
+
+	for _, bad := range []struct{ spec, want string }{
+		{"0", "want elo0,elo1"},
+		{"0,x", "is not a number"},
+		{"5,0", "elo0 5 must be below elo1 0"},
+		{"0,5,0.9,0.9", "alpha 0.9 + beta 0.9 must be below 1"},
+		{"0,5,0,0.05", "strictly between 0 and 1"},
+		{"0,5,0.05,1", "strictly between 0 and 1"},
+		{"-inf,inf", "not a finite number"},
+		{"nan,5", "not a finite number"},
+	} {
+		r := runArena(t, t.TempDir(), "match", "heuristic", "random", "--sprt", bad.spec)
+		assert.Equal(t, 1, r.code, "%v", bad)
+		assert.Equal(t, 1, strings.Count(strings.TrimSpace(r.stderr), "\n")+1, "one line: %s", r.stderr)
+		assert.Contains(t, r.stderr, "--sprt", "%v", bad)
+		assert.Contains(t, r.stderr, bad.want)
+	}
+	r = runArena(t, t.TempDir(), "match", "heuristic", "random", "random", "--sprt", "0,5")
+	assert.Contains(t, r.stderr, "give two bots")
 	requireNoLeftovers(t)
 }

@@ -1,13 +1,13 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -78,12 +78,12 @@ func runMatch(c *cli.Context) error {
 		Clock: arena.Clock{Decision: c.Duration("decision"), Bank: c.Duration("bank"), Startup: c.Duration("startup"),
 			Shutdown: c.Duration("shutdown"), Grace: c.Duration("grace"), Match: c.Duration("match-time")},
 		MaxRestarts: c.Int("max-restarts"), ReplayDir: replays, Logger: log, OnMatch: progress.match,
-		Sandbox: sb, MaxForfeitShare: share,
+		Sandbox: sb, MaxForfeitShare: share, KeepMatches: c.Bool("json"),
 	}
 	if cfg.MaxRestarts == 0 {
 		cfg.MaxRestarts = -1 // the flag's 0 means none, the config's 0 means the default
 	}
-	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible(c.Context, c.App.ErrWriter)
 	defer stop()
 	var sprt *sprtRun
 	if spec := c.String("sprt"); spec != "" {
@@ -91,6 +91,12 @@ func runMatch(c *cli.Context) error {
 			return err
 		}
 		cfg.Stop = sprt.stop
+		if !c.IsSet("games") {
+			cfg.Games = 0 // until the test decides
+		}
+	}
+	if cfg.Games <= 0 && cfg.Stop == nil {
+		return fmt.Errorf("--games %d: give at least one game", cfg.Games)
 	}
 	srv, err := serveMetrics(c, &cfg)
 	if err != nil {
@@ -109,22 +115,39 @@ func runMatch(c *cli.Context) error {
 	runErr := err
 	defer func() { keep.finish(rep, runErr, c.App.ErrWriter) }() // after the report
 	srv.linger(ctx, c.Duration("metrics-linger"), c.App.ErrWriter)
-	if err != nil {
-		if ctx.Err() != nil && c.Context.Err() == nil {
-			return fmt.Errorf("interrupted; every bot process was stopped")
-		}
+	if rep == nil {
 		return err
 	}
+	if userStopped(ctx) {
+		err = interrupted{fmt.Errorf("%w: every bot process was stopped; the report covers the %d deals completed", errInterrupted, rep.Deals)}
+		rep.StoppedBy = "interrupted by the user"
+	}
+	if werr := writeMatchReport(c, rep, sprt, entrants[0].Name); werr != nil && err == nil {
+		err = werr
+	}
+	return err
+}
+
+// writeMatchReport prints the report (table or --json) and the SPRT's verdict.
+func writeMatchReport(c *cli.Context, rep *arena.Report, sprt *sprtRun, first string) error {
 	if c.Bool("json") {
-		return rep.WriteJSON(c.App.Writer)
+		enc := json.NewEncoder(c.App.Writer)
+		enc.SetIndent("", "  ")
+		return enc.Encode(matchJSON{Report: rep, SPRT: sprt.json()})
 	}
 	if err := rep.WriteTable(c.App.Writer); err != nil {
 		return err
 	}
 	if sprt != nil {
-		return sprt.write(c.App.Writer, entrants[0].Name)
+		return sprt.write(c.App.Writer, first)
 	}
 	return nil
+}
+
+// matchJSON is `arena match --json`: the report, and the SPRT's state with --sprt.
+type matchJSON struct {
+	*arena.Report
+	SPRT *sprtJSON `json:"sprt,omitempty"`
 }
 
 // resolveBots turns command-line bots into entrants: a built-in name runs this very
@@ -163,6 +186,8 @@ func resolveBots(args []string) ([]arena.Entrant, error) {
 				return nil, fmt.Errorf("bot %s is not an executable file", a)
 			}
 			out = append(out, arena.Entrant{Name: name, Launch: protocol.LaunchConfig{Path: path}})
+		case builtin.IsBuiltinName(a):
+			return nil, builtin.Check(a) // a built-in bot with wrong settings
 		default:
 			return nil, fmt.Errorf("unknown bot %q: not a built-in bot (%s) nor a path to a bot program", a, strings.Join(builtin.Names(), ", "))
 		}
@@ -195,7 +220,7 @@ func newProgress(w io.Writer) *progress {
 }
 
 func (p *progress) match(m *arena.MatchResult, done, total int) {
-	p.n = total
+	p.n = max(total, done)
 	if !p.tty {
 		var seats []string
 		for _, s := range m.Seats {
@@ -205,16 +230,28 @@ func (p *progress) match(m *arena.MatchResult, done, total int) {
 			}
 			seats = append(seats, t)
 		}
-		fmt.Fprintf(p.w, "%d/%d %s: %s\n", done, total, m.ID, strings.Join(seats, ", "))
+		fmt.Fprintf(p.w, "%s %s: %s\n", count(done, total), m.ID, strings.Join(seats, ", "))
 		return
 	}
-	if done < total && time.Since(p.last) < 100*time.Millisecond {
+	if (total == 0 || done < total) && time.Since(p.last) < 100*time.Millisecond {
 		return
 	}
 	p.last = time.Now()
+	if total == 0 { // until a test decides: no end to draw
+		fmt.Fprintf(p.w, "\r%d games", done)
+		return
+	}
 	const width = 40
 	fill := width * done / total
 	fmt.Fprintf(p.w, "\r[%s%s] %d/%d games", strings.Repeat("#", fill), strings.Repeat(".", width-fill), done, total)
+}
+
+// count is "done/total", or "done" when the run has no set length.
+func count(done, total int) string {
+	if total == 0 {
+		return strconv.Itoa(done)
+	}
+	return fmt.Sprintf("%d/%d", done, total)
 }
 
 func (p *progress) done() {

@@ -54,7 +54,7 @@ func ladderServe(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	defer ls.ms.linger(ctx, c.Duration("metrics-linger"), c.App.ErrWriter)
+	defer ls.close(ctx)
 	authors, err := authorsOf(st)
 	if err != nil {
 		return err

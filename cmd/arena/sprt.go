@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -42,6 +43,11 @@ func parseSPRT(spec string, bots int) (*sprtRun, error) {
 		}
 		v[i] = x
 	}
+	for i, x := range v {
+		if math.IsInf(x, 0) || math.IsNaN(x) {
+			return nil, fmt.Errorf("--sprt %q: %q is not a finite number", spec, parts[i])
+		}
+	}
 	t := rating.SPRT{NElo0: v[0], NElo1: v[1], Alpha: 0.05, Beta: 0.05}
 	if len(v) == 4 {
 		t.Alpha, t.Beta = v[2], v[3]
@@ -56,8 +62,8 @@ func parseSPRT(spec string, bots int) (*sprtRun, error) {
 }
 
 // stop is arena.Config.Stop: count the newest deal and say whether the test decided.
-func (s *sprtRun) stop(deals []arena.DealBlock) bool {
-	m := deals[len(deals)-1].Points[0] // the first bot's mean over both seatings
+func (s *sprtRun) stop(deal arena.DealBlock) bool {
+	m := deal.Points[0] // the first bot's mean over both seatings
 	if s.err = s.penta.Add(m, m); s.err != nil {
 		return true
 	}
@@ -67,6 +73,34 @@ func (s *sprtRun) stop(deals []arena.DealBlock) bool {
 		s.gauge.WithLabelValues(s.bot, "pairs").Set(float64(s.penta.Pairs()))
 	}
 	return s.err != nil || s.decision != rating.Continue
+}
+
+// sprtJSON is the test's state in `arena match --json`.
+type sprtJSON struct {
+	Elo0    float64 `json:"elo0"`
+	Elo1    float64 `json:"elo1"`
+	Alpha   float64 `json:"alpha"`
+	Beta    float64 `json:"beta"`
+	LLR     float64 `json:"llr"`
+	Lower   float64 `json:"lower_bound"`
+	Upper   float64 `json:"upper_bound"`
+	Pairs   int     `json:"deal_pairs"`
+	Penta   [5]int  `json:"pentanomial"`
+	Verdict string  `json:"verdict"` // "H0 accepted", "H1 accepted" or "continue"
+	Error   string  `json:"error,omitempty"`
+}
+
+func (s *sprtRun) json() *sprtJSON {
+	if s == nil {
+		return nil
+	}
+	lo, hi := s.test.Bounds()
+	j := &sprtJSON{Elo0: s.test.NElo0, Elo1: s.test.NElo1, Alpha: s.test.Alpha, Beta: s.test.Beta, LLR: s.llr,
+		Lower: lo, Upper: hi, Pairs: s.penta.Pairs(), Penta: [5]int(s.penta), Verdict: s.decision.String()}
+	if s.err != nil {
+		j.Error = s.err.Error()
+	}
+	return j
 }
 
 // publish puts the test's bounds on m and its LLR and pairs after every deal.

@@ -49,12 +49,14 @@ type Exporter struct {
 
 // totals is what one read of the store found.
 type totals struct {
-	ok      bool
-	bots    []store.Bot
-	perBot  map[botGame]*botTotals
-	games   map[string]int
-	lastAt  map[string]time.Time
-	readDur float64
+	ok   bool
+	bots []store.Bot
+	// suspended holds the bots whose suspension is in force.
+	suspended map[int64]bool
+	perBot    map[botGame]*botTotals
+	games     map[string]int
+	lastAt    map[string]time.Time
+	readDur   float64
 }
 
 type botGame struct {
@@ -128,6 +130,8 @@ var (
 		"When the ladder's last recorded game ended (Unix time), read from the database.", []string{"game"}, nil)
 	descActive = prometheus.NewDesc("arena_ladder_bot_active",
 		"1 for a bot version that plays on the ladder, 0 for a retired one.", []string{"bot", "version"}, nil)
+	descSuspended = prometheus.NewDesc("arena_ladder_bot_suspended",
+		"1 for a bot version suspended for timing out or crashing too often (arena bot reinstate lifts it), else 0.", []string{"bot", "version"}, nil)
 	descActiveBots = prometheus.NewDesc("arena_ladder_active_bots",
 		"Bot versions that play on the ladder (neither retired nor suspended).", nil, nil)
 	descReadTook = prometheus.NewDesc("arena_ladder_store_read_seconds",
@@ -149,7 +153,7 @@ var (
 
 // Describe sends the descriptions of every store-derived series.
 func (e *Exporter) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{descGames, descForfeits, descScore, descMatches, descLast, descActive, descActiveBots,
+	for _, d := range []*prometheus.Desc{descGames, descForfeits, descScore, descMatches, descLast, descActive, descSuspended, descActiveBots,
 		descReadTook, descElo, descLow, descHigh, descRefitAt, descRefitTook, descRefitFailed} {
 		ch <- d
 	}
@@ -179,6 +183,16 @@ func (e *Exporter) read(ctx context.Context) (totals, error) {
 		return t, err
 	}
 	t.bots = bots
+	sus, err := e.st.Suspensions(ctx)
+	if err != nil {
+		return t, err
+	}
+	t.suspended = map[int64]bool{}
+	for _, x := range sus {
+		if x.Holds() {
+			t.suspended[x.Bot] = true
+		}
+	}
 	err = e.st.Matches(ctx, e.game, func(m store.Match) error {
 		t.games[m.Game]++
 		if m.Finished.After(t.lastAt[m.Game]) {
@@ -214,15 +228,18 @@ func (e *Exporter) collectTotals(ch chan<- prometheus.Metric) {
 	active := 0
 	for _, b := range t.bots {
 		byID[b.ID] = b
-		v := 0.0
+		v, sus := 0.0, 0.0
 		if b.Active() {
 			v = 1
-			active++
+			if t.suspended[b.ID] {
+				sus = 1
+			} else {
+				active++
+			}
 		}
 		ch <- prometheus.MustNewConstMetric(descActive, prometheus.GaugeValue, v, b.Name, version(b))
+		ch <- prometheus.MustNewConstMetric(descSuspended, prometheus.GaugeValue, sus, b.Name, version(b))
 	}
-	// A place for suspensions: a suspended bot will count as not active here and get
-	// an arena_ladder_bot_suspended series once the store records suspensions.
 	ch <- prometheus.MustNewConstMetric(descActiveBots, prometheus.GaugeValue, float64(active))
 	for k, bt := range t.perBot {
 		b := byID[k.bot]

@@ -132,6 +132,10 @@ func (s SPRT) Check() error {
 	if !(s.Alpha > 0 && s.Alpha < 1 && s.Beta > 0 && s.Beta < 1) {
 		return fmt.Errorf("alpha %v and beta %v must lie strictly between 0 and 1", s.Alpha, s.Beta)
 	}
+	if s.Alpha+s.Beta >= 1 {
+		// The bounds cross: log(beta/(1-alpha)) >= log((1-beta)/alpha).
+		return fmt.Errorf("alpha %v + beta %v must be below 1 (the test's bounds would cross)", s.Alpha, s.Beta)
+	}
 	if !(s.NElo0 < s.NElo1) {
 		return fmt.Errorf("elo0 %v must be below elo1 %v", s.NElo0, s.NElo1)
 	}

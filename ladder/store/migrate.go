@@ -78,7 +78,7 @@ func (p *Postgres) Import(ctx context.Context, src *SQLite) (ImportSummary, erro
 	if n > 0 {
 		return sum, fmt.Errorf("%s already holds a ladder; import only into an empty one", p.url)
 	}
-	steps := []func(context.Context, pgx.Tx, *SQLite, *ImportSummary) error{importBots, importBlocks, importGames}
+	steps := []func(context.Context, pgx.Tx, *SQLite, *ImportSummary) error{importBots, importBlocks, importGames, importSuspensions}
 	for _, step := range steps {
 		if err := step(ctx, tx, src, &sum); err != nil {
 			return sum, err
@@ -200,5 +200,19 @@ func importReplay(ctx context.Context, src *SQLite, m Match, replays *[][]any, s
 	}
 	*replays = append(*replays, []any{m.ID, gz})
 	sum.Replays++
+	return nil
+}
+
+func importSuspensions(ctx context.Context, tx pgx.Tx, src *SQLite, _ *ImportSummary) error {
+	all, err := src.Suspensions(ctx)
+	if err != nil {
+		return err
+	}
+	for _, x := range all {
+		if _, err := tx.Exec(ctx, `INSERT INTO suspensions (bot_id, reason, at, lifted, count_after) VALUES ($1, $2, $3, $4, $5)`,
+			x.Bot, x.Reason, pgTime(x.At), pgTime(x.Lifted), x.CountAfter); err != nil {
+			return err
+		}
+	}
 	return nil
 }

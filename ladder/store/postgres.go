@@ -207,6 +207,17 @@ var pgMigrations = []string{
 		match_id bigint PRIMARY KEY REFERENCES matches (id),
 		gzip     bytea  NOT NULL
 	);`,
+
+	// 4: suspensions, as the SQLite store's migration 3. A bot past its share of
+	// timeouts and crashes plays no more until reinstated; its share then counts only
+	// games after count_after.
+	`CREATE TABLE suspensions (
+		bot_id      bigint      PRIMARY KEY REFERENCES bots (id),
+		reason      text        NOT NULL,
+		at          timestamptz NOT NULL,
+		lifted      timestamptz,
+		count_after bigint      NOT NULL DEFAULT 0
+	);`,
 }
 
 // PostgresSchemaVersion is the schema this program writes into a PostgreSQL database.

@@ -176,7 +176,17 @@ var migrations = []string{
 	);
 	CREATE INDEX match_seats_bot ON match_seats (bot_id);`,
 
-	// 3: authors, who own bot names and submit their versions over the ladder's
+	// 3: suspensions. A bot past its share of timeouts and crashes plays no more
+	// until reinstated; its share then counts only games after count_after.
+	`CREATE TABLE suspensions (
+		bot_id      INTEGER PRIMARY KEY REFERENCES bots (id),
+		reason      TEXT    NOT NULL,
+		at_ms       INTEGER NOT NULL,
+		lifted_ms   INTEGER,
+		count_after INTEGER NOT NULL DEFAULT 0
+	);`,
+
+	// 4: authors, who own bot names and submit their versions over the ladder's
 	// service. A token is kept only as its SHA-256; submissions are counted per day.
 	`CREATE TABLE authors (
 		id         INTEGER PRIMARY KEY,
@@ -519,6 +529,24 @@ func (s *SQLite) RecordMatch(ctx context.Context, m Match) (Match, error) {
 	return m, tx.Commit()
 }
 
+// Recorded lists the replay paths of block's recorded games.
+func (s *SQLite) Recorded(ctx context.Context, block int64) ([]string, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT replay FROM matches WHERE block_id = ? ORDER BY rotation`, block)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var p string
+		if err := rows.Scan(&p); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
 // Matches streams the recorded games of game in the order they were recorded.
 func (s *SQLite) Matches(ctx context.Context, game string, fn func(Match) error) error {
 	q := `SELECT m.id, m.block_id, m.rotation, m.game, m.seed, m.adjudicated, m.replay, m.started_ms, m.finished_ms,
@@ -566,4 +594,60 @@ func (s *SQLite) Matches(ctx context.Context, game string, fn func(Match) error)
 		return err
 	}
 	return flush()
+}
+
+// Suspensions lists every suspension, lifted ones included.
+func (s *SQLite) Suspensions(ctx context.Context) ([]Suspension, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT bot_id, reason, at_ms, COALESCE(lifted_ms, 0), count_after FROM suspensions ORDER BY bot_id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Suspension
+	for rows.Next() {
+		var x Suspension
+		var at, lifted int64
+		if err := rows.Scan(&x.Bot, &x.Reason, &at, &lifted, &x.CountAfter); err != nil {
+			return nil, err
+		}
+		x.At, x.Lifted = fromMillis(at), fromMillis(lifted)
+		out = append(out, x)
+	}
+	return out, rows.Err()
+}
+
+// SuspendBot suspends bot for reason; a later suspension replaces a lifted one and
+// keeps its count_after.
+func (s *SQLite) SuspendBot(ctx context.Context, bot int64, reason string) error {
+	_, err := s.db.ExecContext(ctx, `INSERT INTO suspensions (bot_id, reason, at_ms) VALUES (?, ?, ?)
+		ON CONFLICT (bot_id) DO UPDATE SET reason = excluded.reason, at_ms = excluded.at_ms, lifted_ms = NULL`,
+		bot, reason, time.Now().UnixMilli())
+	if err != nil {
+		return fmt.Errorf("suspending bot %d: %w", bot, err)
+	}
+	return nil
+}
+
+// ReinstateBot lifts the suspension of name's active version; its timeouts and
+// crashes count afresh from the next recorded game.
+func (s *SQLite) ReinstateBot(ctx context.Context, name string) (Bot, error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return Bot{}, err
+	}
+	defer tx.Rollback()
+	var b Bot
+	err = tx.QueryRowContext(ctx, `SELECT b.id, b.name, b.version FROM bots b JOIN suspensions x ON x.bot_id = b.id
+		WHERE b.name = ? AND b.retired_ms IS NULL AND x.lifted_ms IS NULL`, name).Scan(&b.ID, &b.Name, &b.Version)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Bot{}, fmt.Errorf("%w: no suspended bot named %q", ErrNotFound, name)
+	}
+	if err != nil {
+		return Bot{}, err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE suspensions SET lifted_ms = ?, count_after = (SELECT COALESCE(MAX(id), 0) FROM matches)
+		WHERE bot_id = ?`, time.Now().UnixMilli(), b.ID); err != nil {
+		return Bot{}, err
+	}
+	return b, tx.Commit()
 }

@@ -40,6 +40,22 @@ type Bot struct {
 // Active reports whether the version still plays.
 func (b Bot) Active() bool { return b.Retired.IsZero() }
 
+// Suspension keeps a bot that timed out or crashed too often out of new tables
+// until it is reinstated.
+type Suspension struct {
+	Bot    int64
+	Reason string
+	At     time.Time
+	// Lifted is zero while the suspension holds.
+	Lifted time.Time
+	// CountAfter is the last game recorded when it was lifted: the bot's share of
+	// timeouts and crashes counts only later games.
+	CountAfter int64
+}
+
+// Holds reports whether the suspension is in force.
+func (x Suspension) Holds() bool { return !x.At.IsZero() && x.Lifted.IsZero() }
+
 // Block is one deal, to be played in every seat rotation by the same bots.
 type Block struct {
 	ID   int64
@@ -102,6 +118,12 @@ type Store interface {
 	Bots(ctx context.Context, all bool) ([]Bot, error)
 	// RetireBot retires the active version of name.
 	RetireBot(ctx context.Context, name string) (Bot, error)
+	// Suspensions lists every suspension, lifted ones too.
+	Suspensions(ctx context.Context) ([]Suspension, error)
+	// SuspendBot suspends a bot version with the reason.
+	SuspendBot(ctx context.Context, bot int64, reason string) error
+	// ReinstateBot lifts the suspension of name's active version.
+	ReinstateBot(ctx context.Context, name string) (Bot, error)
 	// ReactivateBot brings back the latest version of name after it was retired.
 	ReactivateBot(ctx context.Context, name string) (Bot, error)
 	// NewBlock records a block about to be played and returns it with its ID.
@@ -111,6 +133,9 @@ type Store interface {
 	// RecordMatch writes one game in one transaction. A second game of the same
 	// block and rotation is refused with an error wrapping ErrDuplicate.
 	RecordMatch(ctx context.Context, m Match) (Match, error)
+	// Recorded lists the replay paths of block's recorded games (empty for a game
+	// recorded without a replay).
+	Recorded(ctx context.Context, block int64) ([]string, error)
 	// Matches calls fn for every recorded game of game ("" for all), in the order
 	// they were recorded, until fn returns an error.
 	Matches(ctx context.Context, game string, fn func(Match) error) error

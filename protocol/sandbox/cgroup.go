@@ -57,7 +57,7 @@ func findCgroup(controller string) (*cgroupParent, string) {
 	if p == nil {
 		return nil, fmt.Sprintf("no %s cgroup controller is mounted", controller)
 	}
-	cleanStale(p.parent)
+	cleanStale(p.version, p.parent)
 	d, err := p.mkdir()
 	if err != nil {
 		return nil, fmt.Sprintf("cannot make a %s cgroup below %s (root or a delegated cgroup needed): %v", controller, p.parent, err)
@@ -145,8 +145,11 @@ func (d *cgroupDir) remove() {
 	}
 }
 
-// cleanStale removes empty cgroups left by arenas that were killed before cleaning up.
-func cleanStale(parent string) {
+// cleanStale removes the cgroups left by arenas that were killed before cleaning up,
+// killing what still runs in them first: an arena killed while a bot was starting can
+// leave that bot running (its parent-death signal was set after the parent died, and
+// in a PID namespace of its own it cannot see its parent go).
+func cleanStale(version int, parent string) {
 	entries, _ := os.ReadDir(parent)
 	for _, e := range entries {
 		rest, ok := strings.CutPrefix(e.Name(), "arena-bot-")
@@ -159,7 +162,9 @@ func cleanStale(parent string) {
 			continue
 		}
 		if syscall.Kill(pid, 0) == syscall.ESRCH {
-			_ = os.Remove(filepath.Join(parent, e.Name())) // fails, harmlessly, if not empty
+			d := &cgroupDir{version: version, path: filepath.Join(parent, e.Name())}
+			d.kill()
+			d.remove()
 		}
 	}
 }

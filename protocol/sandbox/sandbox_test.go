@@ -404,3 +404,26 @@ func TestAPrivateProgramRunsAsTheBotsUser(t *testing.T) {
 	require.NoError(t, err, string(out))
 	assert.Equal(t, strconv.Itoa(box.UID()), strings.TrimSpace(string(out)))
 }
+
+// A killed arena can leave a bot running in its cgroup (killed while the bot
+// started): the next arena kills it and removes the cgroup.
+func TestAStaleCgroupsProcessesAreKilled(t *testing.T) {
+	p, why := findCgroup("pids")
+	if p == nil {
+		t.Skip("no pids cgroup to test with: " + why)
+	}
+	// A pid no process has: the highest one possible, past pid_max's default.
+	dir := filepath.Join(p.parent, "arena-bot-4194999-1")
+	require.NoError(t, os.Mkdir(dir, 0o755))
+	t.Cleanup(func() { _ = os.Remove(dir) })
+	cmd := exec.Command("sleep", "60")
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "cgroup.procs"), []byte(strconv.Itoa(cmd.Process.Pid)), 0))
+
+	cleanStale(p.version, p.parent)
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	require.ErrorAs(t, err, &ee, "the straggler was killed")
+	assert.NoDirExists(t, dir)
+}

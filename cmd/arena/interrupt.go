@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// exitInterrupted is the exit code of a command stopped by the user (Ctrl-C or
+// SIGTERM), as a shell reports a process ended by SIGINT: 128 + 2.
+const exitInterrupted = 130
+
+// errInterrupted is the cause of a context ended by the user.
+var errInterrupted = errors.New("interrupted")
+
+// interrupted wraps an error of a command the user stopped, so that main exits with
+// exitInterrupted.
+type interrupted struct{ err error }
+
+func (e interrupted) Error() string { return e.err.Error() }
+func (e interrupted) Unwrap() error { return e.err }
+
+// exitCode is the process's exit code for a command's error.
+func exitCode(err error) int {
+	if errors.Is(err, errInterrupted) {
+		return exitInterrupted
+	}
+	return 1
+}
+
+// interruptible is ctx ended by the first Ctrl-C (or SIGTERM), with cause
+// errInterrupted: the command stops cleanly and reports. A second one ends the process
+// at once (its bots die with it: see the parent-death signal). stop releases the
+// signals.
+func interruptible(ctx context.Context, w io.Writer) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	quit := make(chan struct{})
+	go func() {
+		select {
+		case <-sigs:
+		case <-quit:
+			return
+		}
+		fmt.Fprintln(w, "arena: stopping (Ctrl-C again to quit at once)")
+		cancel(errInterrupted)
+		select {
+		case <-sigs:
+			fmt.Fprintln(w, "arena: quit")
+			os.Exit(exitInterrupted)
+		case <-quit:
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(sigs)
+		close(quit)
+		cancel(nil)
+	}
+}
+
+// userStopped reports whether ctx was ended by the user.
+func userStopped(ctx context.Context) bool {
+	return errors.Is(context.Cause(ctx), errInterrupted)
+}

@@ -1,0 +1,24 @@
+// Command ismcts is the search bot as a standalone plugin binary. Its settings are its
+// arguments, as after the colon of the built-in name (plugins/ismcts.ParseSettings):
+// `go build -o ismcts ./cmd/bots/ismcts`, then a wrapper script or `arena match ./ismcts
+// heuristic` for the defaults (100 ms per decision).
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/arena-games/arena/plugins/builtin"
+)
+
+func main() {
+	name := "ismcts"
+	if len(os.Args) > 1 {
+		name += ":" + strings.Join(os.Args[1:], ",")
+	}
+	if err := builtin.Serve(name); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}

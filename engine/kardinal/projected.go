@@ -1,0 +1,37 @@
+package kardinal
+
+// ProjectedScores writes into score each seat's points if the scorings still to come
+// were held on the table as it stands: the points so far, the interim scoring of the
+// monasteries (K8) if the pile has not run out yet, and the final scoring of K10
+// (monasteries, alliances, chains). Search bots use it to judge a position without
+// playing it out.
+func (g *Game) ProjectedScores(score []int) {
+	n := int(g.players)
+	for s := 0; s < n; s++ {
+		score[s] = int(g.score[s])
+	}
+	times := 1
+	if g.exhaustions == 0 {
+		times = 2
+	}
+	for _, c := range g.board.order {
+		pts := g.table.CountryPoints(c, n)
+		for s := 0; s < n; s++ {
+			score[s] += times * pts[s]
+		}
+	}
+	for _, a := range g.board.alliances {
+		pts := g.table.AlliancePoints(a, n)
+		for s := 0; s < n; s++ {
+			score[s] += pts[s]
+		}
+	}
+	var buf [MaxSpaces]int
+	for s := 0; s < n; s++ {
+		for _, k := range g.table.Chains(g.board, s, buf[:0]) {
+			if k >= MinChain {
+				score[s] += k
+			}
+		}
+	}
+}

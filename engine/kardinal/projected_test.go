@@ -1,0 +1,31 @@
+package kardinal
+
+import (
+	"testing"
+
+	"github.com/arena-games/arena/engine"
+	"github.com/stretchr/testify/require"
+)
+
+// TestProjectedScoresAreTheFinalScoresAtTheEnd: projected just before the final
+// scoring of a game that ends after its interim scoring (K8, K10), the scores are the
+// result's.
+func TestProjectedScoresAreTheFinalScoresAtTheEnd(t *testing.T) {
+	checked := 0
+	for seed := uint64(0); seed < 20 && checked < 5; seed++ {
+		g, err := New(seed, 4)
+		require.NoError(t, err)
+		r := engine.NewRand(seed)
+		for !g.Terminal() {
+			before := g.Clone().(*Game)
+			require.NoError(t, g.Apply(r.Intn(len(g.Options()))))
+			if g.Terminal() && !g.adjudicated && before.exhaustions == g.exhaustions && before.exhaustions >= 1 {
+				proj := make([]int, 4)
+				before.ProjectedScores(proj)
+				require.Equal(t, g.Result().Score, proj, "seed %d", seed)
+				checked++
+			}
+		}
+	}
+	require.Positive(t, checked)
+}

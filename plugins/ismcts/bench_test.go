@@ -1,0 +1,89 @@
+package ismcts
+
+import (
+	"fmt"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/arena-games/arena/engine"
+	"github.com/arena-games/arena/plugins/heuristic"
+)
+
+// midGame plays a seeded game for decisions decisions by the heuristic and returns it.
+func midGame(tb testing.TB, game string, players, decisions int) engine.Game {
+	g, err := engine.New(game, 42, players)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	h := heuristic.New()
+	for i := 0; i < decisions && !g.Terminal(); i++ {
+		s := g.ToMove()
+		if err := g.Apply(h.Choose(g.View(s), nil, g.Options())); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return g
+}
+
+var benchTables = []struct {
+	game    string
+	players []int
+}{{"ivanhoe", []int{2, 3, 4, 5}}, {"kardinal", []int{3, 4, 5}}, {"ninjas", []int{2, 3, 4, 5, 6}}}
+
+// BenchmarkIterations measures search iterations per second on one core, from a state
+// 30 decisions into a game, the tree restarted every 1,000 iterations as a decision
+// would (so its nodes are reused: the steady state), with the bot's default settings
+// (epsilon-greedy heuristic play-outs; Kardinal: short random ones and a projection)
+// and with uniformly random play-outs (Kardinal: the same with random ones). Run it
+// with -cpu 1: iterations/cpu-s is then the figure per core.
+func BenchmarkIterations(b *testing.B) {
+	for _, tc := range benchTables {
+		for _, n := range tc.players {
+			for _, settings := range []string{"default", "rollout=random"} {
+				b.Run(fmt.Sprintf("%s/%dp/%s", tc.game, n, settings), func(b *testing.B) {
+					g := midGame(b, tc.game, n, 30)
+					seat := g.ToMove()
+					view, events := g.View(seat), engine.EventsFor(nil, g.Log(), seat, 0)
+					cfg, _ := ParseSettings(strings.TrimPrefix(settings, "default"))
+					s, err := NewSearch(tc.game, nil, 1, cfg)
+					if err != nil {
+						b.Fatal(err)
+					}
+					for i := 0; i < 1000; i++ { // warm up: grow every buffer
+						if i%1000 == 0 {
+							s.tree.reset()
+						}
+						if err := s.iterate(view, events); err != nil {
+							b.Fatal(err)
+						}
+					}
+					b.ReportAllocs()
+					cpu0 := cpuTime()
+					b.ResetTimer()
+					for i := 0; i < b.N; i++ {
+						if i%1000 == 0 {
+							s.tree.reset()
+						}
+						if err := s.iterate(view, events); err != nil {
+							b.Fatal(err)
+						}
+					}
+					b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "iterations/s")
+					b.ReportMetric(float64(b.N)/(cpuTime()-cpu0).Seconds(), "iterations/cpu-s")
+				})
+			}
+		}
+	}
+}
+
+// cpuTime is the CPU time this process has used. Iterations per CPU second is the
+// figure to quote on a shared machine: wall time counts the other processes' turns.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}

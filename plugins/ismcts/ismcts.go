@@ -1,0 +1,166 @@
+// Package ismcts is a search bot for every game of the arena: Single-Observer
+// Information Set Monte Carlo Tree Search (Cowling, Powley and Whitehouse, IEEE TCIAIG
+// 2012). One tree holds the searching seat's information sets; every iteration samples
+// one complete state the seat cannot tell from the real one (the game's
+// engine.Sampler, from the seat's view and every event it has seen), walks the tree on
+// it choosing by UCB with availability counts (a child's exploration term counts the
+// iterations in which its option was legal, not its parent's visits), adds one node,
+// plays the game out with a cheap rollout policy and credits every seat on the path
+// with its own reward, the match score (the share of opponents finished ahead of, ties
+// half), so it plays any number of seats. It answers with the root's most visited
+// option.
+//
+// No kept Go library does this search; it is our own code. Bot authors wrap it with
+// their own rollout policy or evaluation through Config (see examples/ismctsbot).
+package ismcts
+
+import (
+	"math"
+	"time"
+
+	"github.com/arena-games/arena/engine"
+	"github.com/arena-games/arena/engine/ivanhoe"
+	"github.com/arena-games/arena/engine/ninjas"
+	"github.com/arena-games/arena/plugins/heuristic"
+)
+
+// Rollout chooses an option of g's pending decision during a play-out. It sees the
+// whole sampled state: a rollout is a guess about a sample, not a seat's decision.
+type Rollout func(g engine.Game, r *engine.Rand) int
+
+// Evaluate writes each seat's reward, in [0, 1], for a state where a play-out stopped:
+// the end of the game, or Config.Cutoff decisions into it.
+type Evaluate func(g engine.Game, reward []float64)
+
+// Config is a search's budget and parts. The zero value searches 100 ms per decision
+// with the defaults below.
+type Config struct {
+	// Iterations and Time bound each decision's search; the first reached stops it.
+	// With neither set the budget is DefaultTime. Time is also kept inside the
+	// deadline the arena sends, less a margin (see Margin).
+	Iterations int
+	Time       time.Duration
+	// C is UCB's exploration constant (rewards are in [0, 1]); 0 means DefaultC.
+	C float64
+	// Policy plays out sampled states from the mover's view, epsilon-greedy: with
+	// probability Epsilon (0: DefaultEpsilon; negative: never) a uniform option
+	// instead. nil means the heuristic bot, except in Kardinal, where play-outs are
+	// uniformly random and short (see Cutoff).
+	Policy  engine.Policy
+	Epsilon float64
+	// Rollout, when set, plays out instead of Policy, seeing the whole sampled state.
+	// Every search made with this Config calls it, so it must be safe for concurrent
+	// use when searches run at once (one bot process plays many matches).
+	Rollout Rollout
+	// Cutoff stops a play-out after that many decisions (0: play to the end) and
+	// Evaluate scores where it stopped. nil means MatchScore, which needs the end, so
+	// Cutoff is then ignored; in Kardinal it means KardinalProjection after Cutoff
+	// decisions (0: 8).
+	Cutoff   int
+	Evaluate Evaluate
+}
+
+// Defaults of Config.
+const (
+	DefaultTime    = 100 * time.Millisecond
+	DefaultC       = 0.7
+	DefaultEpsilon = 0.1
+)
+
+// Margin is what a search leaves of the time the arena allows a decision: a fifth of
+// it, and at least 10 ms, for answering, the transport and a loaded machine.
+func Margin(allowed time.Duration) time.Duration { return max(allowed/5, 10*time.Millisecond) }
+
+func (c Config) withDefaults() Config {
+	if c.Iterations <= 0 && c.Time <= 0 {
+		c.Time = DefaultTime
+	}
+	if c.C <= 0 {
+		c.C = DefaultC
+	}
+	if c.Policy == nil {
+		c.Policy = heuristic.New()
+	}
+	switch {
+	case c.Epsilon == 0:
+		c.Epsilon = DefaultEpsilon
+	case c.Epsilon < 0:
+		c.Epsilon = 0
+	}
+	if c.Evaluate == nil {
+		c.Evaluate, c.Cutoff = MatchScore, 0 // the match score needs the end
+	}
+	return c
+}
+
+// MatchScore is the arena's score of a finished game for every seat: the share of
+// opponents it finished ahead of, ties counted half. Ivanhoe and Ninjas rank by their
+// winner and then tokens or gems, read without the allocations of Result.
+func MatchScore(g engine.Game, reward []float64) {
+	var key [engine.MaxSeats]int
+	n := g.Players()
+	winner := engine.NoSeat
+	switch x := g.(type) {
+	case *ivanhoe.Game:
+		winner = x.Winner()
+		for s := 0; s < n; s++ {
+			for _, has := range x.Tokens(s) {
+				if has {
+					key[s]++
+				}
+			}
+		}
+	case *ninjas.Game:
+		winner = x.Winner()
+		for s := 0; s < n; s++ {
+			key[s] = x.Gems(s)
+		}
+	default:
+		for s, p := range g.Result().Place {
+			key[s] = -p
+		}
+	}
+	if winner >= 0 && winner < n {
+		key[winner] = math.MaxInt32
+	}
+	ShareBeaten(key[:n], reward)
+}
+
+// EpsilonGreedy is a rollout that follows policy on the mover's view, and with
+// probability epsilon picks uniformly instead. The rollout it returns reuses one view
+// per game (no allocation per decision), so it serves one search at a time.
+func EpsilonGreedy(policy engine.Policy, epsilon float64) Rollout {
+	cut := uint64(epsilon * (1 << 53))
+	var views viewBuffer
+	return func(g engine.Game, r *engine.Rand) int {
+		opts := g.Options()
+		if len(opts) == 1 {
+			return 0
+		}
+		if r.Uint64()>>11 < cut {
+			return r.Intn(len(opts))
+		}
+		return policy.Choose(views.of(g, g.ToMove()), nil, opts)
+	}
+}
+
+// viewBuffer fills one reused view per game where the game can.
+type viewBuffer struct {
+	ivanhoe ivanhoe.View
+	ninjas  ninjas.View
+}
+
+func (b *viewBuffer) of(g engine.Game, seat int) engine.View {
+	switch x := g.(type) {
+	case *ivanhoe.Game:
+		x.FillView(&b.ivanhoe, seat)
+		return &b.ivanhoe
+	case *ninjas.Game:
+		x.FillView(&b.ninjas, seat)
+		return &b.ninjas
+	}
+	return g.View(seat)
+}
+
+// Uniform is the cheapest rollout: uniformly random options.
+func Uniform(g engine.Game, r *engine.Rand) int { return r.Intn(len(g.Options())) }

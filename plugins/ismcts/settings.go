@@ -1,0 +1,95 @@
+package ismcts
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/arena-games/arena/plugins/heuristic"
+)
+
+// ParseSettings reads a bot's settings, comma-separated KEY=VALUE pairs, as given after
+// the colon of a built-in bot's name (`ismcts:time=100ms`):
+//
+//	iterations=N   iterations per decision
+//	time=D         time per decision (a Go duration: 100ms, 1s)
+//	c=X            UCB's exploration constant (default 0.7)
+//	rollout=R      heuristic (epsilon-greedy over the heuristic bot) or random; the
+//	               default is the game's (Config.withGame)
+//	epsilon=X      the random share of heuristic rollouts (default 0.1)
+//	cutoff=N       stop play-outs after N decisions and evaluate, in a game whose
+//	               default has an evaluation (Kardinal; default 8)
+//
+// With neither iterations nor time the budget is 100 ms; with both, the first reached
+// ends the search. The empty string is the defaults.
+func ParseSettings(s string) (Config, error) {
+	var cfg Config
+	cutoff := -1
+	eps, rollout := DefaultEpsilon, ""
+	for _, kv := range strings.Split(s, ",") {
+		if kv == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			return Config{}, fmt.Errorf("setting %q is not KEY=VALUE", kv)
+		}
+		var err error
+		switch k {
+		case "iterations":
+			cfg.Iterations, err = strconv.Atoi(v)
+			if err == nil && cfg.Iterations < 1 {
+				err = fmt.Errorf("must be at least 1")
+			}
+		case "time":
+			cfg.Time, err = time.ParseDuration(v)
+			if err == nil && cfg.Time <= 0 {
+				err = fmt.Errorf("must be positive")
+			}
+		case "c":
+			cfg.C, err = positive(v)
+		case "epsilon":
+			eps, err = strconv.ParseFloat(v, 64)
+			if err == nil && (eps < 0 || eps > 1) {
+				err = fmt.Errorf("must be between 0 and 1")
+			}
+		case "cutoff":
+			cutoff, err = strconv.Atoi(v)
+			if err == nil && cutoff < 0 {
+				err = fmt.Errorf("must not be negative")
+			}
+		case "rollout":
+			rollout = v
+			if v != "heuristic" && v != "random" {
+				err = fmt.Errorf("is heuristic or random")
+			}
+		default:
+			return Config{}, fmt.Errorf("unknown setting %q (iterations, time, c, rollout, epsilon, cutoff)", k)
+		}
+		if err != nil {
+			return Config{}, fmt.Errorf("setting %s=%s: %v", k, v, err)
+		}
+	}
+	switch {
+	case rollout == "random":
+		cfg.Rollout = Uniform
+	case rollout == "heuristic" || eps != DefaultEpsilon:
+		cfg.Policy, cfg.Epsilon = heuristic.New(), eps
+		if eps == 0 {
+			cfg.Epsilon = -1 // none
+		}
+	}
+	if cutoff >= 0 {
+		cfg.Cutoff = cutoff
+	}
+	return cfg, nil
+}
+
+func positive(v string) (float64, error) {
+	x, err := strconv.ParseFloat(v, 64)
+	if err == nil && !(x > 0) {
+		err = fmt.Errorf("must be positive")
+	}
+	return x, err
+}
