@@ -279,7 +279,7 @@ func flagsFirst(app *cli.App, args []string) []string {
 	head := 2
 	// `arena bot add PATH --name NAME` and the ladder's commands: the same, one level down.
 	for _, c := range app.Commands {
-		if c.Name == args[1] && (c.Name == "bot" || c.Name == "ladder") && len(args) > 2 {
+		if c.Name == args[1] && (c.Name == "bot" || c.Name == "ladder" || c.Name == "author") && len(args) > 2 {
 			for _, sub := range c.Subcommands {
 				if sub.Name == args[2] {
 					cmd, head = sub, 3

@@ -36,7 +36,7 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	bin = dir
-	for out, pkg := range map[string]string{"arena": ".", "random-bot": "../bots/random", "firstbot": "../../examples/firstbot"} {
+	for out, pkg := range map[string]string{"arena": ".", "random-bot": "../bots/random", "firstbot": "../../examples/firstbot", "noisybot": "./testdata/noisybot"} {
 		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, out), pkg)
 		cmd.Stderr = os.Stderr
 		if err := cmd.Run(); err != nil {
