@@ -153,7 +153,7 @@ func newLadderSession(ctx context.Context, c *cli.Context, st ladderStore) (ls *
 	if err != nil {
 		return nil, err
 	}
-	unlock, err := ladder.Lock(st.Path())
+	unlock, err := ladder.LockStore(c.Context, st, st.Path())
 	if err != nil {
 		return nil, err
 	}
