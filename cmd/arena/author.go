@@ -13,7 +13,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-games/arena/ladder/service"
-	"github.com/arena-games/arena/ladder/store"
 )
 
 func authorCommand() *cli.Command {
@@ -39,11 +38,7 @@ func authorCommand() *cli.Command {
 					if err != nil {
 						return err
 					}
-					authors, err := authorsOf(st)
-					if err != nil {
-						return err
-					}
-					a, err := authors.AddAuthor(c.Context, c.Args().First(), service.HashToken(token))
+					a, err := st.AddAuthor(c.Context, c.Args().First(), service.HashToken(token))
 					if err != nil {
 						return err
 					}
@@ -66,11 +61,7 @@ func authorCommand() *cli.Command {
 						return err
 					}
 					defer st.Close()
-					authors, err := authorsOf(st)
-					if err != nil {
-						return err
-					}
-					a, err := authors.RevokeAuthor(c.Context, c.Args().First())
+					a, err := st.RevokeAuthor(c.Context, c.Args().First())
 					if err != nil {
 						return err
 					}
@@ -146,13 +137,4 @@ func botSubmit(c *cli.Context) error {
 	}
 	fmt.Fprintf(c.App.Writer, "submitted: %s", msg)
 	return nil
-}
-
-// authorsOf is the store's table of authors; the SQLite store keeps one.
-func authorsOf(st ladderStore) (store.Authors, error) {
-	a, ok := st.(store.Authors)
-	if !ok {
-		return nil, fmt.Errorf("the ladder database %s keeps no authors yet (an SQLite ladder does)", st.Path())
-	}
-	return a, nil
 }

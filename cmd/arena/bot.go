@@ -23,9 +23,11 @@ func dbFlag() cli.Flag {
 	return &cli.StringFlag{Name: "db", Usage: "the ladder database: an SQLite file (default $XDG_DATA_HOME/arena/ladder.db, else ~/.local/share/arena/ladder.db) or a postgres:// URL"}
 }
 
-// ladderStore is a ladder database that can say where it is.
+// ladderStore is a ladder database, with its authors, that can say where it is.
 type ladderStore interface {
 	store.Store
+	// Authors: both stores keep the authors of a served ladder.
+	store.Authors
 	// Path is the SQLite file, or the PostgreSQL URL without its password.
 	Path() string
 }

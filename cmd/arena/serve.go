@@ -55,16 +55,12 @@ func ladderServe(c *cli.Context) error {
 		return err
 	}
 	defer ls.close(ctx)
-	authors, err := authorsOf(st)
-	if err != nil {
-		return err
-	}
 	smokeGame := c.String("smoke-game")
 	if smokeGame == "" {
 		smokeGame = c.String("game")
 	}
 	changed := make(chan struct{}, 1)
-	svc, err := service.New(service.Config{Store: st, Authors: authors, Game: ls.game,
+	svc, err := service.New(service.Config{Store: st, Authors: st, Game: ls.game,
 		Submit: func(ctx context.Context, name, path string) (store.Bot, error) {
 			opt := addOptions(smokeGame, name, &ls.sb)
 			opt.Path = path
