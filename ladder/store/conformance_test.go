@@ -431,6 +431,21 @@ func TestStoreBots(t *testing.T) {
 	})
 }
 
+// race runs fn(0), ..., fn(n-1) at once and returns their errors.
+func race(n int, fn func(i int) error) []error {
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	for i := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = fn(i)
+		}()
+	}
+	wg.Wait()
+	return errs
+}
+
 // authorsOf is the store's Authors: both stores keep them.
 func authorsOf(t *testing.T, s Store) Authors {
 	t.Helper()
@@ -482,20 +497,12 @@ func TestStoreAuthors(t *testing.T) {
 		})
 		t.Run("of racing claims of one name, from two connections, one author wins", func(t *testing.T) {
 			other := authorsOf(t, be.open(t, db))
-			var wg sync.WaitGroup
-			errs := make([]error, 8)
-			for i := range errs {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					st, who := as, ann.ID
-					if i%2 == 1 {
-						st, who = other, bob.ID
-					}
-					errs[i] = st.Claim(ctx, who, "contested")
-				}()
-			}
-			wg.Wait()
+			errs := race(8, func(i int) error {
+				if i%2 == 1 {
+					return other.Claim(ctx, bob.ID, "contested")
+				}
+				return as.Claim(ctx, ann.ID, "contested")
+			})
 			winner, ok, err := as.Owner(ctx, "contested")
 			require.NoError(t, err)
 			require.True(t, ok)
