@@ -23,6 +23,9 @@ import (
 	"github.com/arena-games/arena/protocol/botpb"
 )
 
+// hogged keeps what the memory hog allocates reachable, so none of it is freed.
+var hogged [][]byte
+
 // The hostile bots: more modes of the test binary (see testbots_test.go). Each plays
 // the first legal option until it misbehaves at its K-th decision of a match (or of the
 // process, for crashes):
@@ -119,13 +122,12 @@ func serveHostileBot(name string, k int) bool {
 				time.Sleep(300 * time.Millisecond) // within the deadline: let it reach the limit
 
 			case "hog":
-				var keep [][]byte
 				for {
 					b := make([]byte, 16<<20)
 					for i := 0; i < len(b); i += 4096 {
 						b[i] = 1
 					}
-					keep = append(keep, b)
+					hogged = append(hogged, b)
 				}
 			case "net":
 				c, err := net.DialTimeout("tcp", os.Getenv("ARENA_TEST_ADDR"), time.Second)

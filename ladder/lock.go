@@ -1,16 +1,33 @@
 package ladder
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/arena-games/arena/ladder/store"
 )
 
 // ErrLocked is wrapped by Lock's error when another process holds the lock.
-var ErrLocked = errors.New("in use")
+var ErrLocked = store.ErrInUse
+
+// LockStore takes the run lock of st: the database's own where it has one (a server
+// database, which machines share without a common file), else Lock beside its file.
+// path names the database: the SQLite file, or the URL without its password.
+func LockStore(ctx context.Context, st store.Store, path string) (unlock func(), err error) {
+	if l, ok := st.(store.RunLocker); ok {
+		unlock, err := l.LockRun(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("ladder %s is %w (one run per database at a time)", path, err)
+		}
+		return unlock, nil
+	}
+	return Lock(path)
+}
 
 // Lock takes the lock of the ladder database at dbPath (the file dbPath+".lock", held
 // with flock), so that one `ladder run` at a time plays on a database: two would

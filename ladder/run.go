@@ -50,6 +50,10 @@ type RunConfig struct {
 	MaxForfeitShare float64
 	// OnSuspend, when set, hears of every bot this run suspends.
 	OnSuspend func(b store.Bot, reason string)
+	// Until, when closed, stops the run from starting more blocks; it returns once
+	// those under way are played (a long-running service ends a round this way when
+	// its bots change, without dropping a game).
+	Until <-chan struct{}
 	// OnGame, when set, hears of every recorded game (one call at a time), with the
 	// live Elo of its bots after it.
 	OnGame func(m store.Match, bots map[int64]store.Bot, live map[int64]float64)
@@ -291,6 +295,11 @@ func (r *runner) enough(deadline time.Time) bool {
 	}
 	if r.cfg.Matches > 0 && r.planned >= r.cfg.Matches {
 		return true
+	}
+	select {
+	case <-r.cfg.Until:
+		return true
+	default:
 	}
 	return !deadline.IsZero() && !time.Now().Before(deadline)
 }

@@ -23,9 +23,11 @@ func dbFlag() cli.Flag {
 	return &cli.StringFlag{Name: "db", Usage: "the ladder database: an SQLite file (default $XDG_DATA_HOME/arena/ladder.db, else ~/.local/share/arena/ladder.db) or a postgres:// URL"}
 }
 
-// ladderStore is a ladder database that can say where it is.
+// ladderStore is a ladder database, with its authors, that can say where it is.
 type ladderStore interface {
 	store.Store
+	// Authors: both stores keep the authors of a served ladder.
+	store.Authors
 	// Path is the SQLite file, or the PostgreSQL URL without its password.
 	Path() string
 }
@@ -162,6 +164,19 @@ func botCommand() *cli.Command {
 	}
 }
 
+// addOptions are those of every bot that joins the ladder, by `bot add` or submitted
+// to `ladder serve`: smoke-tested in game against the built-in random bot.
+func addOptions(game, name string, sb *sandbox.Config) ladder.AddOptions {
+	return ladder.AddOptions{Name: name, BuiltinLaunch: builtinLaunch,
+		Smoke: func(ctx context.Context, lc protocol.LaunchConfig) error {
+			opp, err := builtinLaunch("random")
+			if err != nil {
+				return err
+			}
+			return ladder.Smoke(ctx, game, lc, opp, *sb)
+		}}
+}
+
 func botAdd(c *cli.Context) error {
 	if c.NArg() != 1 {
 		return fmt.Errorf("bot add takes one bot program or built-in name, got %d arguments", c.NArg())
@@ -172,14 +187,7 @@ func botAdd(c *cli.Context) error {
 	}
 	arg := c.Args().First()
 	var sb sandbox.Config // the ladder's, once the store is open
-	opt := ladder.AddOptions{Name: c.String("name"), BuiltinLaunch: builtinLaunch,
-		Smoke: func(ctx context.Context, lc protocol.LaunchConfig) error {
-			opp, err := builtinLaunch("random")
-			if err != nil {
-				return err
-			}
-			return ladder.Smoke(ctx, game, lc, opp, sb)
-		}}
+	opt := addOptions(game, c.String("name"), &sb)
 	switch {
 	case !strings.ContainsRune(arg, '/') && builtin.Has(arg):
 		opt.Builtin = arg

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -19,10 +20,33 @@ import (
 	"github.com/arena-games/arena/ladder"
 	"github.com/arena-games/arena/ladder/ladderprom"
 	"github.com/arena-games/arena/ladder/store"
+	"github.com/arena-games/arena/protocol/sandbox"
 )
 
-func ladderCommand() *cli.Command {
+// ladderPlayFlags are the flags of playing the ladder, shared by run and serve.
+func ladderPlayFlags() []cli.Flag {
 	d := arena.DefaultClock
+	return []cli.Flag{
+		&cli.StringFlag{Name: "game", Required: true, Usage: "the game: " + strings.Join(engine.Names(), ", ")},
+		&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: 1, Usage: "blocks played at once"},
+		&cli.IntFlag{Name: "players", Usage: "seats per table (default: as many bots as the game seats)"},
+		&cli.Uint64Flag{Name: "seed", Usage: "seed of the tables and deals (default: from the clock)"},
+		&cli.DurationFlag{Name: "decision", Value: d.Decision, Usage: "time allowed per decision"},
+		&cli.DurationFlag{Name: "bank", Value: d.Bank, Usage: "time bank of a seat for a whole game"},
+		&cli.IntFlag{Name: "max-restarts", Value: 3, Usage: "restarts of a crashed bot per block before the run stops"},
+		&cli.DurationFlag{Name: "startup", Value: d.Startup, Usage: "time allowed to start a bot and to begin a game"},
+		&cli.DurationFlag{Name: "refresh", Value: time.Minute, Usage: "how often the official ratings on the metrics are refitted"},
+		&cli.StringFlag{Name: "log-level", Value: "warn", Usage: "arena log level: trace, debug, info, warn, error"},
+		dbFlag(),
+	}
+}
+
+// ladderMoreFlags are the metrics, game option and sandbox flags of run and serve.
+func ladderMoreFlags() []cli.Flag {
+	return append(append(metricsFlags(ladderMetricsAddr), gameOptionFlags()...), ladderSandboxFlags()...)
+}
+
+func ladderCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "ladder",
 		Usage: "keep the ladder's bots playing and rank them",
@@ -30,22 +54,17 @@ func ladderCommand() *cli.Command {
 			&cli.Command{
 				Name:  "run",
 				Usage: "play tables of ladder bots in duplicate blocks and record every game; Ctrl-C stops, the next run resumes",
-				Flags: append([]cli.Flag{
-					&cli.StringFlag{Name: "game", Required: true, Usage: "the game: " + strings.Join(engine.Names(), ", ")},
-					&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: 1, Usage: "blocks played at once"},
+				Flags: append(append(ladderPlayFlags(),
 					&cli.IntFlag{Name: "matches", Usage: "stop after this many games, rounded up to whole blocks"},
 					&cli.DurationFlag{Name: "for", Usage: "start no block after this long"},
-					&cli.IntFlag{Name: "players", Usage: "seats per table (default: as many bots as the game seats)"},
-					&cli.Uint64Flag{Name: "seed", Usage: "seed of the tables and deals (default: from the clock)"},
-					&cli.DurationFlag{Name: "decision", Value: d.Decision, Usage: "time allowed per decision"},
-					&cli.DurationFlag{Name: "bank", Value: d.Bank, Usage: "time bank of a seat for a whole game"},
-					&cli.IntFlag{Name: "max-restarts", Value: 3, Usage: "restarts of a crashed bot per block before the run stops"},
-					&cli.DurationFlag{Name: "startup", Value: d.Startup, Usage: "time allowed to start a bot and to begin a game"},
-					&cli.DurationFlag{Name: "refresh", Value: time.Minute, Usage: "how often the official ratings on the metrics are refitted"},
-					&cli.StringFlag{Name: "log-level", Value: "warn", Usage: "arena log level: trace, debug, info, warn, error"},
-					dbFlag(),
-				}, append(append(metricsFlags(ladderMetricsAddr), gameOptionFlags()...), ladderSandboxFlags()...)...),
+				), ladderMoreFlags()...),
 				Action: ladderRun,
+			},
+			&cli.Command{
+				Name:   "serve",
+				Usage:  "own the ladder for good: play it as run does, and serve its pages and an API where authors submit bots",
+				Flags:  append(append(ladderPlayFlags(), serveFlags()...), ladderMoreFlags()...),
+				Action: ladderServe,
 			},
 			&cli.Command{
 				Name:  "standings",
@@ -67,32 +86,82 @@ func ladderRun(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return fmt.Errorf("ladder run takes no arguments, got %q", c.Args().First())
 	}
-	opts, err := gameOptions(c, c.String("game"))
-	if err != nil {
-		return err
-	}
-	// The ladder keeps a game played with options apart from the game on its defaults.
-	game := engine.Variant(c.String("game"), opts)
 	if c.IsSet("matches") && c.IsSet("for") {
 		return fmt.Errorf("choose one of --matches and --for")
 	}
 	if c.Int("matches") < 0 || c.Duration("for") < 0 || c.Int("jobs") < 1 {
 		return fmt.Errorf("--matches and --for must not be negative, --jobs at least 1")
 	}
-	sb, share, err := sandboxConfig(c)
-	if err != nil {
-		return err
-	}
 	st, err := openLadder(c)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	unlock, err := ladder.Lock(st.Path())
+	ctx, stop := interruptible(c.Context, c.App.ErrWriter)
+	defer stop()
+	ls, err := newLadderSession(ctx, c, st)
 	if err != nil {
 		return err
 	}
-	defer unlock()
+	defer ls.close(ctx)
+	cfg := ls.cfg
+	cfg.Matches, cfg.Duration = c.Int("matches"), c.Duration("for")
+	sum, err := ladder.Run(ctx, cfg)
+	ls.ms.refit(c.Context)
+	ls.ms.stopped(err, ctx.Err() != nil && c.Context.Err() == nil, false)
+	resumed := ""
+	if sum.Resumed > 0 {
+		resumed = fmt.Sprintf(", finished %d blocks an earlier run left", sum.Resumed)
+	}
+	if err != nil && userStopped(ctx) {
+		return interrupted{fmt.Errorf("%w: %d games recorded%s; games in flight were dropped and the next run resumes their blocks", errInterrupted, sum.Recorded, resumed)}
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.App.ErrWriter, "recorded %d games in %d new blocks%s\n", sum.Recorded, sum.Blocks, resumed)
+	tables, err := ladder.Standings(c.Context, st, ls.game, ladder.StandingsOptions{})
+	if err != nil {
+		return err
+	}
+	return writeStandings(c.App.Writer, tables)
+}
+
+// ladderSession is what `ladder run` and `ladder serve` share: the database's lock,
+// the player of the ladder's blocks, the run's configuration with its reporting of
+// every game, and the metrics (nil when not asked for) with their periodic refit.
+type ladderSession struct {
+	c      *cli.Context
+	game   string
+	sb     sandbox.Config
+	cfg    ladder.RunConfig
+	ms     *metricsServer
+	unlock func()
+}
+
+// newLadderSession reads the playing flags shared by run and serve, takes the
+// database's one-run lock and tidies what a killed run left; the metrics it starts
+// stop with ctx. close releases the lock.
+func newLadderSession(ctx context.Context, c *cli.Context, st ladderStore) (ls *ladderSession, err error) {
+	opts, err := gameOptions(c, c.String("game"))
+	if err != nil {
+		return nil, err
+	}
+	// The ladder keeps a game played with options apart from the game on its defaults.
+	game := engine.Variant(c.String("game"), opts)
+	sb, share, err := sandboxConfig(c)
+	if err != nil {
+		return nil, err
+	}
+	unlock, err := ladder.LockStore(c.Context, st, st.Path())
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			unlock()
+		}
+	}()
 	seed := c.Uint64("seed")
 	if !c.IsSet("seed") {
 		seed = uint64(time.Now().UnixNano())
@@ -114,21 +183,17 @@ func ladderRun(c *cli.Context) error {
 	player := &ladder.ArenaPlayer{Launch: ladder.Launch(st, builtinLaunch), Clock: clock, MaxRestarts: restarts,
 		ReplayDir: filepath.Join(st.Dir(), "replays"), Logger: log, Options: opts, Sandbox: sb, StoreReplays: shared}
 	if err := player.Tidy(c.Context, st, game); err != nil {
-		return fmt.Errorf("tidying the replays a killed run left: %w", err)
+		return nil, fmt.Errorf("tidying the replays a killed run left: %w", err)
 	}
-
-	ctx, stop := interruptible(c.Context, c.App.ErrWriter)
-	defer stop()
 	ms, lst, err := serveLadderMetrics(ctx, c, st, game)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if ms != nil {
-		defer ms.linger(ctx, c.Duration("metrics-linger"), c.App.ErrWriter)
 		player.Observer = ladderprom.Observer(ms.m.Observer())
 	}
 	cfg := ladder.RunConfig{Store: lst, Player: player, Game: game, Players: c.Int("players"), Parallel: c.Int("jobs"),
-		Matches: c.Int("matches"), Duration: c.Duration("for"), Seed: seed, MaxForfeitShare: share,
+		Seed: seed, MaxForfeitShare: share,
 		OnSuspend: func(b store.Bot, reason string) {
 			fmt.Fprintf(c.App.ErrWriter, "suspended %s v%d: %s (arena bot reinstate %s)\n", b.Name, b.Version, reason, b.Name)
 		},
@@ -143,25 +208,13 @@ func ladderRun(c *cli.Context) error {
 				}
 			}
 		}}
-	sum, err := ladder.Run(ctx, cfg)
-	ms.refit(c.Context)
-	ms.stopped(err, ctx.Err() != nil && c.Context.Err() == nil, false)
-	resumed := ""
-	if sum.Resumed > 0 {
-		resumed = fmt.Sprintf(", finished %d blocks an earlier run left", sum.Resumed)
-	}
-	if err != nil && userStopped(ctx) {
-		return interrupted{fmt.Errorf("%w: %d games recorded%s; games in flight were dropped and the next run resumes their blocks", errInterrupted, sum.Recorded, resumed)}
-	}
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(c.App.ErrWriter, "recorded %d games in %d new blocks%s\n", sum.Recorded, sum.Blocks, resumed)
-	tables, err := ladder.Standings(c.Context, st, game, ladder.StandingsOptions{})
-	if err != nil {
-		return err
-	}
-	return writeStandings(c.App.Writer, tables)
+	return &ladderSession{c: c, game: game, sb: sb, cfg: cfg, ms: ms, unlock: unlock}, nil
+}
+
+// close keeps the metrics up for --metrics-linger, then releases the database.
+func (ls *ladderSession) close(ctx context.Context) {
+	ls.ms.linger(ctx, ls.c.Duration("metrics-linger"), ls.c.App.ErrWriter)
+	ls.unlock()
 }
 
 // printGame writes one line per recorded game.

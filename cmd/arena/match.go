@@ -114,11 +114,14 @@ func runMatch(c *cli.Context) error {
 	srv.stopped(err, ctx.Err() != nil && c.Context.Err() == nil, rep != nil && rep.Stopped)
 	runErr := err
 	defer func() { keep.finish(rep, runErr, c.App.ErrWriter) }() // after the report
+	// A Ctrl-C that ends the metrics' linger after the run does not make it a stopped
+	// run: only one during the run does.
+	byUser := userStopped(ctx)
 	srv.linger(ctx, c.Duration("metrics-linger"), c.App.ErrWriter)
 	if rep == nil {
 		return err
 	}
-	if userStopped(ctx) {
+	if byUser {
 		err = interrupted{fmt.Errorf("%w: every bot process was stopped; the report covers the %d deals completed", errInterrupted, rep.Deals)}
 		rep.StoppedBy = "interrupted by the user"
 	}
@@ -276,7 +279,7 @@ func flagsFirst(app *cli.App, args []string) []string {
 	head := 2
 	// `arena bot add PATH --name NAME` and the ladder's commands: the same, one level down.
 	for _, c := range app.Commands {
-		if c.Name == args[1] && (c.Name == "bot" || c.Name == "ladder") && len(args) > 2 {
+		if c.Name == args[1] && (c.Name == "bot" || c.Name == "ladder" || c.Name == "author") && len(args) > 2 {
 			for _, sub := range c.Subcommands {
 				if sub.Name == args[2] {
 					cmd, head = sub, 3

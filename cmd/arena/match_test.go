@@ -24,12 +24,19 @@ func TestMain(m *testing.M) {
 		serveStubborn()
 		return
 	}
+	// Bots run as users of their own, and the stubborn test bot is a script that
+	// starts this binary by its path: let every user reach it, as an installed one is
+	// (only go test's own build directory is opened).
+	if dir := filepath.Dir(os.Args[0]); strings.HasPrefix(filepath.Base(filepath.Dir(dir)), "go-build") {
+		_ = os.Chmod(dir, 0o755)
+		_ = os.Chmod(filepath.Dir(dir), 0o755)
+	}
 	dir, err := os.MkdirTemp("", "arena-cli-test")
 	if err != nil {
 		panic(err)
 	}
 	bin = dir
-	for out, pkg := range map[string]string{"arena": ".", "random-bot": "../bots/random", "firstbot": "../../examples/firstbot"} {
+	for out, pkg := range map[string]string{"arena": ".", "random-bot": "../bots/random", "firstbot": "../../examples/firstbot", "noisybot": "./testdata/noisybot"} {
 		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, out), pkg)
 		cmd.Stderr = os.Stderr
 		if err := cmd.Run(); err != nil {

@@ -43,8 +43,8 @@ func ladderMigrate(c *cli.Context) error {
 	if err != nil {
 		return fmt.Errorf("migrating %s into %s: %w; nothing was written", src.Path(), dst.Path(), err)
 	}
-	fmt.Fprintf(c.App.Writer, "moved %d bots (%d programs), %d blocks, %d games and %d replays from %s to %s\n",
-		sum.Bots, sum.Programs, sum.Blocks, sum.Games, sum.Replays, src.Path(), dst.Path())
+	fmt.Fprintf(c.App.Writer, "moved %d bots (%d programs), %d blocks, %d games, %d replays and %d authors from %s to %s\n",
+		sum.Bots, sum.Programs, sum.Blocks, sum.Games, sum.Replays, sum.Authors, src.Path(), dst.Path())
 	if sum.MissingReplays > 0 {
 		fmt.Fprintf(c.App.Writer, "%d games had no replay file left; they were moved without one\n", sum.MissingReplays)
 	}

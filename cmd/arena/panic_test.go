@@ -28,7 +28,7 @@ func TestGoBotPanicReachesItsAuthor(t *testing.T) {
 	assert.Contains(t, r.stdout, "the policy panicked: the third decision broke me")
 	assert.Contains(t, r.stdout, "main.explode", "the stack is shown")
 
-	tmp := t.TempDir()
+	tmp := enterableTempDir(t)
 	cmd := exec.Command(filepath.Join(bin, "arena"), "match", bot, "random", "--games", "2", "--no-replays", "--json")
 	cmd.Dir, cmd.Env = dir, append(os.Environ(), "TMPDIR="+tmp)
 	var stdout, stderr bytes.Buffer
@@ -58,7 +58,7 @@ func TestGoBotPanicReachesItsAuthor(t *testing.T) {
 	assert.Contains(t, string(kept), "main.explode")
 
 	t.Run("a clean run keeps nothing", func(t *testing.T) {
-		tmp := t.TempDir()
+		tmp := enterableTempDir(t)
 		cmd := exec.Command(filepath.Join(bin, "arena"), "match", "random", "random", "--games", "2", "--no-replays")
 		cmd.Dir, cmd.Env = dir, append(os.Environ(), "TMPDIR="+tmp)
 		out, err := cmd.CombinedOutput()
@@ -67,4 +67,14 @@ func TestGoBotPanicReachesItsAuthor(t *testing.T) {
 		left, _ := filepath.Glob(filepath.Join(tmp, "arena-stderr-*"))
 		assert.Empty(t, left)
 	})
+}
+
+// enterableTempDir is a temporary folder that every user may pass through, as $TMPDIR
+// must be for bots that run as users of their own (t.TempDir and its parent are
+// private to the test's user).
+func enterableTempDir(t *testing.T) string {
+	dir := t.TempDir()
+	require.NoError(t, os.Chmod(dir, 0o755))
+	require.NoError(t, os.Chmod(filepath.Dir(dir), 0o755))
+	return dir
 }

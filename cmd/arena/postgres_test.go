@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/arena-games/arena/ladder/service"
 	"github.com/arena-games/arena/ladder/store"
 	"github.com/arena-games/arena/ladder/store/pgtest"
 )
@@ -141,4 +142,40 @@ func TestLadderMigrateKeepsStandings(t *testing.T) {
 	assert.NotEqual(t, 0, r.code)
 	assert.Contains(t, r.stderr, "already holds a ladder")
 	assert.Equal(t, 1, strings.Count(strings.TrimSpace(r.stderr), "\n")+1, r.stderr)
+}
+
+// The ladder service on a PostgreSQL ladder, with the same code as on SQLite: the
+// operator adds a built-in bot and an author, serves the ladder, and the author's bot,
+// submitted over HTTP with the token, is listed as theirs and plays.
+func TestServeOnPostgres(t *testing.T) {
+	db := pgtest.URL(t)
+	dir, err := os.MkdirTemp(bin, "serve-pg-")
+	require.NoError(t, err)
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "cache"))
+	r := runArena(t, dir, "bot", "add", "random", "--db", db)
+	require.Equal(t, 0, r.code, r.stderr)
+	r = runArena(t, dir, "author", "add", "ann", "--db", db)
+	require.Equal(t, 0, r.code, r.stderr)
+	token := strings.TrimSpace(r.stdout)
+	require.NotEmpty(t, token)
+
+	s := startServe(t, dir, db)
+	program, err := os.ReadFile(filepath.Join(bin, "random-bot"))
+	require.NoError(t, err)
+	ct, body := upload(t, "annbot", program, nil)
+	sub := call(t, nil, "POST", s.base+"/api/bots", token, ct, body)
+	require.Equal(t, 201, sub.code, "%s\n%s", sub.body, s.log())
+	mine := call(t, nil, "GET", s.base+"/api/bots", token, "", nil)
+	require.Equal(t, 200, mine.code, mine.body)
+	var bots []service.BotJSON
+	require.NoError(t, json.Unmarshal([]byte(mine.body), &bots), mine.body)
+	require.Len(t, bots, 1)
+	assert.Equal(t, "annbot", bots[0].Name)
+	assert.True(t, bots[0].Active)
+	assert.Equal(t, 401, call(t, nil, "GET", s.base+"/api/bots", "wrong", "", nil).code)
+
+	waitForGames(t, s, "annbot", 1)
+	s.stop(t)
+	requireNoLeftovers(t)
 }

@@ -1,7 +1,6 @@
 package rating
 
 import (
-	"fmt"
 	"testing"
 )
 
@@ -25,7 +24,7 @@ func BenchmarkOfficialFit(b *testing.B) {
 			b.Fatal(err)
 		}
 		if w := got[50].High - got[50].Low; !(w > 0 && w < 50) {
-			b.Fatal(fmt.Sprintf("interval width %v", w))
+			b.Fatalf("interval width %v", w)
 		}
 	}
 	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/fit")

@@ -430,3 +430,133 @@ func TestStoreBots(t *testing.T) {
 		})
 	})
 }
+
+// race runs fn(0), ..., fn(n-1) at once and returns their errors.
+func race(n int, fn func(i int) error) []error {
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	for i := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = fn(i)
+		}()
+	}
+	wg.Wait()
+	return errs
+}
+
+// authorsOf is the store's Authors: both stores keep them.
+func authorsOf(t *testing.T, s Store) Authors {
+	t.Helper()
+	a, ok := s.(Authors)
+	require.True(t, ok, "%T keeps no authors", s)
+	return a
+}
+
+func TestStoreAuthors(t *testing.T) {
+	forEachStore(t, func(t *testing.T, be backend) {
+		s, db := be.openFresh(t)
+		as := authorsOf(t, s)
+		ann, err := as.AddAuthor(ctx, "ann", "hash-a")
+		require.NoError(t, err)
+		bob, err := as.AddAuthor(ctx, "bob", "hash-b")
+		require.NoError(t, err)
+
+		t.Run("a name or a token is one author's", func(t *testing.T) {
+			_, err := as.AddAuthor(ctx, "ann", "hash-c")
+			assert.ErrorIs(t, err, ErrDuplicate, "a second author of one name")
+			_, err = as.AddAuthor(ctx, "cid", "hash-a")
+			assert.ErrorIs(t, err, ErrDuplicate, "a second author of one token")
+			got, err := as.AuthorByToken(ctx, "hash-a")
+			require.NoError(t, err)
+			assert.Equal(t, ann, got)
+			_, err = as.AuthorByToken(ctx, "hash-x")
+			assert.ErrorIs(t, err, ErrNotFound)
+		})
+		t.Run("a name is claimed once; the operator's bots belong to nobody", func(t *testing.T) {
+			require.NoError(t, as.Claim(ctx, ann.ID, "annbot"))
+			addBots(t, s, "annbot") // her submitted program, on the ladder now
+			require.NoError(t, as.Claim(ctx, ann.ID, "annbot"), "claiming one's own name again")
+			assert.ErrorIs(t, as.Claim(ctx, bob.ID, "annbot"), ErrDuplicate)
+			addBots(t, s, "operatorbot")
+			assert.ErrorIs(t, as.Claim(ctx, bob.ID, "operatorbot"), ErrDuplicate)
+			owner, ok, err := as.Owner(ctx, "annbot")
+			require.NoError(t, err)
+			assert.True(t, ok)
+			assert.Equal(t, ann.ID, owner)
+			_, ok, err = as.Owner(ctx, "operatorbot")
+			require.NoError(t, err)
+			assert.False(t, ok)
+			names, err := as.Owned(ctx, ann.ID)
+			require.NoError(t, err)
+			assert.Equal(t, []string{"annbot"}, names)
+			names, err = as.Owned(ctx, bob.ID)
+			require.NoError(t, err)
+			assert.Empty(t, names)
+		})
+		t.Run("of racing claims of one name, from two connections, one author wins", func(t *testing.T) {
+			other := authorsOf(t, be.open(t, db))
+			errs := race(8, func(i int) error {
+				if i%2 == 1 {
+					return other.Claim(ctx, bob.ID, "contested")
+				}
+				return as.Claim(ctx, ann.ID, "contested")
+			})
+			winner, ok, err := as.Owner(ctx, "contested")
+			require.NoError(t, err)
+			require.True(t, ok)
+			for i, e := range errs {
+				if (i%2 == 1) == (winner == bob.ID) {
+					assert.NoError(t, e, "the winner's claims all hold")
+				} else {
+					assert.ErrorIs(t, e, ErrDuplicate, "the loser's claims are refused")
+				}
+			}
+		})
+		t.Run("submissions count from a moment on", func(t *testing.T) {
+			start := time.Now().Add(-time.Second)
+			require.NoError(t, as.CountSubmission(ctx, ann.ID))
+			require.NoError(t, as.CountSubmission(ctx, ann.ID))
+			n, err := as.Submissions(ctx, ann.ID, start)
+			require.NoError(t, err)
+			assert.Equal(t, 2, n)
+			n, err = as.Submissions(ctx, bob.ID, start)
+			require.NoError(t, err)
+			assert.Equal(t, 0, n, "another author's count")
+			n, err = as.Submissions(ctx, ann.ID, time.Now().Add(time.Hour))
+			require.NoError(t, err)
+			assert.Equal(t, 0, n, "submissions before the moment do not count")
+		})
+		t.Run("a revoked token no longer lets in; authors survive a reopen", func(t *testing.T) {
+			a, err := as.RevokeAuthor(ctx, "ann")
+			require.NoError(t, err)
+			assert.Equal(t, ann.ID, a.ID)
+			assert.False(t, a.Revoked.IsZero())
+			_, err = as.AuthorByToken(ctx, "hash-a")
+			assert.ErrorIs(t, err, ErrNotFound)
+			_, err = as.RevokeAuthor(ctx, "ann")
+			assert.ErrorIs(t, err, ErrNotFound, "revoking twice")
+			_, err = as.RevokeAuthor(ctx, "nobody")
+			assert.ErrorIs(t, err, ErrNotFound)
+			again := authorsOf(t, be.open(t, db))
+			got, err := again.AuthorByToken(ctx, "hash-b")
+			require.NoError(t, err)
+			assert.Equal(t, bob, got)
+			owner, _, err := again.Owner(ctx, "annbot")
+			require.NoError(t, err)
+			assert.Equal(t, ann.ID, owner)
+		})
+		t.Run("a retired bot plays again once reactivated, an active one cannot be", func(t *testing.T) {
+			_, err := s.ReactivateBot(ctx, "operatorbot")
+			assert.Error(t, err, "an active bot is not reactivated")
+			_, err = s.RetireBot(ctx, "operatorbot")
+			require.NoError(t, err)
+			b, err := s.ReactivateBot(ctx, "operatorbot")
+			require.NoError(t, err)
+			assert.True(t, b.Active())
+			_, err = s.ReactivateBot(ctx, "nobody")
+			assert.ErrorIs(t, err, ErrNotFound)
+		})
+	})
+}

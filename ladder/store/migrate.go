@@ -49,6 +49,9 @@ func (s *SQLite) AllBlocks(ctx context.Context, fn func(Block) error) error {
 // ImportSummary counts what Import moved.
 type ImportSummary struct {
 	Bots, Programs, Blocks, Games, Replays int
+	// Authors counts the authors moved (with their token hashes, the names they own
+	// and their submissions).
+	Authors int
 	// MissingReplays counts games whose replay file was gone: they are moved
 	// without one.
 	MissingReplays int
@@ -58,7 +61,8 @@ type ImportSummary struct {
 const importBatch = 2000
 
 // Import moves the whole ladder of src into p, which must hold no bots yet: bots
-// (with their IDs, versions, times and programs), blocks, games and their replays, in
+// (with their IDs, versions, times and programs), blocks, games and their replays,
+// suspensions, and the authors with the names they own and their submissions, in
 // one transaction, so that a failed import leaves p as it was. IDs are kept, so the
 // standings, and a replay's game ID, are the same before and after.
 func (p *Postgres) Import(ctx context.Context, src *SQLite) (ImportSummary, error) {
@@ -68,24 +72,24 @@ func (p *Postgres) Import(ctx context.Context, src *SQLite) (ImportSummary, erro
 		return sum, err
 	}
 	defer tx.Rollback(ctx)
-	if _, err := tx.Exec(ctx, `LOCK TABLE bots, blocks, matches IN EXCLUSIVE MODE`); err != nil {
+	if _, err := tx.Exec(ctx, `LOCK TABLE bots, blocks, matches, authors IN EXCLUSIVE MODE`); err != nil {
 		return sum, err
 	}
 	var n int
-	if err := tx.QueryRow(ctx, `SELECT (SELECT COUNT(*) FROM bots) + (SELECT COUNT(*) FROM blocks)`).Scan(&n); err != nil {
+	if err := tx.QueryRow(ctx, `SELECT (SELECT COUNT(*) FROM bots) + (SELECT COUNT(*) FROM blocks) + (SELECT COUNT(*) FROM authors)`).Scan(&n); err != nil {
 		return sum, err
 	}
 	if n > 0 {
 		return sum, fmt.Errorf("%s already holds a ladder; import only into an empty one", p.url)
 	}
-	steps := []func(context.Context, pgx.Tx, *SQLite, *ImportSummary) error{importBots, importBlocks, importGames, importSuspensions}
+	steps := []func(context.Context, pgx.Tx, *SQLite, *ImportSummary) error{importBots, importBlocks, importGames, importSuspensions, importAuthors}
 	for _, step := range steps {
 		if err := step(ctx, tx, src, &sum); err != nil {
 			return sum, err
 		}
 	}
 	// New rows continue after the imported IDs.
-	for _, t := range []string{"bots", "blocks", "matches"} {
+	for _, t := range []string{"bots", "blocks", "matches", "authors", "submissions"} {
 		if _, err := tx.Exec(ctx, fmt.Sprintf(`SELECT setval(pg_get_serial_sequence('%s', 'id'), COALESCE((SELECT MAX(id) FROM %s), 0) + 1, false)`, t, t)); err != nil {
 			return sum, err
 		}
@@ -215,4 +219,60 @@ func importSuspensions(ctx context.Context, tx pgx.Tx, src *SQLite, _ *ImportSum
 		}
 	}
 	return nil
+}
+
+// importAuthors copies the authors (IDs and token hashes kept, so their tokens work
+// after the move), the names they own, and their submissions, which still count
+// towards the day's limit.
+func importAuthors(ctx context.Context, tx pgx.Tx, src *SQLite, sum *ImportSummary) error {
+	for _, c := range []struct {
+		table, query string
+		cols         []string
+		times        []int // columns in milliseconds, NULL for none
+	}{
+		{"authors", `SELECT id, name, token_hash, created_ms, revoked_ms FROM authors ORDER BY id`,
+			[]string{"id", "name", "token_hash", "created", "revoked"}, []int{3, 4}},
+		{"bot_owners", `SELECT name, author_id FROM bot_owners ORDER BY name`, []string{"name", "author_id"}, nil},
+		{"submissions", `SELECT id, author_id, at_ms FROM submissions ORDER BY id`, []string{"id", "author_id", "at"}, []int{2}},
+	} {
+		rows, err := sqliteRows(ctx, src, c.query, len(c.cols), c.times)
+		if err != nil {
+			return fmt.Errorf("reading %s: %w", c.table, err)
+		}
+		if c.table == "authors" {
+			sum.Authors = len(rows)
+		}
+		if _, err := tx.CopyFrom(ctx, pgx.Identifier{c.table}, c.cols, pgx.CopyFromRows(rows)); err != nil {
+			return fmt.Errorf("copying %s: %w", c.table, err)
+		}
+	}
+	return nil
+}
+
+// sqliteRows reads a query's rows of n columns, turning the columns at times from
+// milliseconds into times (nil for NULL).
+func sqliteRows(ctx context.Context, src *SQLite, query string, n int, times []int) ([][]any, error) {
+	rows, err := src.db.QueryContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out [][]any
+	for rows.Next() {
+		row := make([]any, n)
+		ptrs := make([]any, n)
+		for i := range row {
+			ptrs[i] = &row[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			return nil, err
+		}
+		for _, i := range times {
+			if ms, ok := row[i].(int64); ok {
+				row[i] = fromMillis(ms)
+			}
+		}
+		out = append(out, row)
+	}
+	return out, rows.Err()
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -11,10 +12,20 @@ import (
 
 // sqliteLadder is an SQLite ladder with a built-in bot, a bot program in its
 // directory (two versions, one retired), a complete and an open block, and replay
-// files for all games but one.
+// files for all games but one; and two authors, one of them revoked, the first owning
+// a name and having submitted twice.
 func sqliteLadder(t *testing.T) *SQLite {
 	s, _ := openTemp(t)
 	bots := addBots(t, s, "random")
+	ann, err := s.AddAuthor(ctx, "ann", "hash-a")
+	require.NoError(t, err)
+	_, err = s.AddAuthor(ctx, "bob", "hash-b")
+	require.NoError(t, err)
+	_, err = s.RevokeAuthor(ctx, "bob")
+	require.NoError(t, err)
+	require.NoError(t, s.Claim(ctx, ann.ID, "annbot"))
+	require.NoError(t, s.CountSubmission(ctx, ann.ID))
+	require.NoError(t, s.CountSubmission(ctx, ann.ID))
 	var progs []Bot
 	for i, content := range []string{"#!/bin/sh\necho v1\n", "#!/bin/sh\necho v2\n"} {
 		sum := SHA256Hex([]byte(content))
@@ -49,7 +60,7 @@ func TestImportSQLiteIntoPostgres(t *testing.T) {
 	dst := postgresBackend.open(t, db).(*Postgres)
 	sum, err := dst.Import(ctx, src)
 	require.NoError(t, err)
-	assert.Equal(t, ImportSummary{Bots: 3, Programs: 2, Blocks: 2, Games: 3, Replays: 2, MissingReplays: 1}, sum)
+	assert.Equal(t, ImportSummary{Bots: 3, Programs: 2, Blocks: 2, Games: 3, Replays: 2, MissingReplays: 1, Authors: 2}, sum)
 
 	t.Run("bots, blocks, games and replays are as they were, IDs included", func(t *testing.T) {
 		for _, all := range []bool{false, true} {
@@ -83,7 +94,31 @@ func TestImportSQLiteIntoPostgres(t *testing.T) {
 			assert.Equal(t, b.SHA256, SHA256Hex(content))
 		}
 	})
+	t.Run("authors keep their tokens, names and submissions; a revoked one stays revoked", func(t *testing.T) {
+		want, err := src.AuthorByToken(ctx, "hash-a")
+		require.NoError(t, err)
+		got, err := dst.AuthorByToken(ctx, "hash-a")
+		require.NoError(t, err)
+		assert.Equal(t, want, got)
+		_, err = dst.AuthorByToken(ctx, "hash-b")
+		assert.ErrorIs(t, err, ErrNotFound, "bob's token was revoked")
+		_, err = dst.RevokeAuthor(ctx, "bob")
+		assert.ErrorIs(t, err, ErrNotFound, "bob is there, revoked")
+		owner, ok, err := dst.Owner(ctx, "annbot")
+		require.NoError(t, err)
+		assert.True(t, ok)
+		assert.Equal(t, want.ID, owner)
+		assert.ErrorIs(t, dst.Claim(ctx, want.ID+1, "annbot"), ErrDuplicate)
+		n, err := dst.Submissions(ctx, want.ID, time.Now().Add(-time.Hour))
+		require.NoError(t, err)
+		assert.Equal(t, 2, n)
+	})
 	t.Run("new rows continue after the imported IDs", func(t *testing.T) {
+		cid, err := dst.AddAuthor(ctx, "cid", "hash-c")
+		require.NoError(t, err)
+		assert.Equal(t, int64(3), cid.ID)
+		require.NoError(t, dst.CountSubmission(ctx, cid.ID), "a submission's ID after the imported ones")
+
 		b, err := dst.AddBot(ctx, Bot{Name: "heuristic", SHA256: "h", Builtin: "heuristic"})
 		require.NoError(t, err)
 		assert.Equal(t, int64(4), b.ID)

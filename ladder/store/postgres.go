@@ -218,6 +218,27 @@ var pgMigrations = []string{
 		lifted      timestamptz,
 		count_after bigint      NOT NULL DEFAULT 0
 	);`,
+
+	// 5: authors, as the SQLite store's migration 4: who owns which bot names and
+	// when they submitted. A token is kept only as its SHA-256; the unique keys
+	// decide racing adds and claims.
+	`CREATE TABLE authors (
+		id         bigserial   PRIMARY KEY,
+		name       text        NOT NULL UNIQUE,
+		token_hash text        NOT NULL UNIQUE,
+		created    timestamptz NOT NULL,
+		revoked    timestamptz
+	);
+	CREATE TABLE bot_owners (
+		name      text   PRIMARY KEY,
+		author_id bigint NOT NULL REFERENCES authors (id)
+	);
+	CREATE TABLE submissions (
+		id        bigserial   PRIMARY KEY,
+		author_id bigint      NOT NULL REFERENCES authors (id),
+		at        timestamptz NOT NULL
+	);
+	CREATE INDEX submissions_author ON submissions (author_id, at);`,
 }
 
 // PostgresSchemaVersion is the schema this program writes into a PostgreSQL database.

@@ -1,9 +1,13 @@
 package store
 
 import (
+	"fmt"
 	"net"
+	"os"
 	"strings"
 	"testing"
+
+	"github.com/arena-games/arena/ladder/store/pgtest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -33,4 +37,34 @@ func TestIsPostgresURL(t *testing.T) {
 	assert.True(t, IsPostgresURL("postgresql://h/db"))
 	assert.False(t, IsPostgresURL("ladder.db"))
 	assert.False(t, IsPostgresURL("./postgres://x"))
+}
+
+// One `ladder run` at a time per ladder (a schema), whatever machine it runs on: the
+// second is told who holds it, and another ladder in the same database is free.
+func TestPostgresRunLockIsOnePerLadder(t *testing.T) {
+	url := pgtest.URL(t)
+	open := func(url string) RunLocker {
+		s, err := OpenAny(ctx, url, t.TempDir())
+		require.NoError(t, err)
+		t.Cleanup(func() { s.Close() })
+		l, ok := s.(RunLocker)
+		require.True(t, ok, "a PostgreSQL store locks its runs")
+		return l
+	}
+	a, b := open(url), open(url)
+	unlock, err := a.LockRun(ctx)
+	require.NoError(t, err)
+	_, err = b.LockRun(ctx)
+	require.ErrorIs(t, err, ErrInUse)
+	assert.Contains(t, err.Error(), fmt.Sprintf("pid %d", os.Getpid()), "the error names the holder")
+
+	other := open(pgtest.URL(t))
+	unlockOther, err := other.LockRun(ctx)
+	require.NoError(t, err, "another ladder in the same database is not held")
+	unlockOther()
+
+	unlock()
+	unlockB, err := b.LockRun(ctx)
+	require.NoError(t, err, "released")
+	unlockB()
 }

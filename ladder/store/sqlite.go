@@ -185,6 +185,26 @@ var migrations = []string{
 		lifted_ms   INTEGER,
 		count_after INTEGER NOT NULL DEFAULT 0
 	);`,
+
+	// 4: authors, who own bot names and submit their versions over the ladder's
+	// service. A token is kept only as its SHA-256; submissions are counted per day.
+	`CREATE TABLE authors (
+		id         INTEGER PRIMARY KEY,
+		name       TEXT    NOT NULL UNIQUE,
+		token_hash TEXT    NOT NULL UNIQUE,
+		created_ms INTEGER NOT NULL,
+		revoked_ms INTEGER
+	);
+	CREATE TABLE bot_owners (
+		name      TEXT    PRIMARY KEY,
+		author_id INTEGER NOT NULL REFERENCES authors (id)
+	);
+	CREATE TABLE submissions (
+		id        INTEGER PRIMARY KEY,
+		author_id INTEGER NOT NULL REFERENCES authors (id),
+		at_ms     INTEGER NOT NULL
+	);
+	CREATE INDEX submissions_author ON submissions (author_id, at_ms);`,
 }
 
 // SchemaVersion is the schema this program writes.

@@ -294,6 +294,10 @@ func (c Config) Prepare() (*Box, error) {
 	// The bot-side layers, applied by the helper.
 	uidOK, uidReason := helper && probe.root, firstOf(probe.uidReason, noHelper)
 	if add(OwnUID, uidOK, uidReason) {
+		if err := enterable(root); err != nil {
+			b.Cleanup()
+			return nil, err
+		}
 		if err := b.takeUID(c.UIDs); err != nil {
 			b.Cleanup()
 			return nil, err
@@ -563,6 +567,25 @@ func cleanStaleScratch(root string) {
 		}
 		if syscall.Kill(pid, 0) == syscall.ESRCH {
 			_ = os.RemoveAll(filepath.Join(root, e.Name()))
+		}
+	}
+}
+
+// enterable checks that a user of the bot's own can pass through every folder above
+// the scratch root to reach its directory (a private $TMPDIR would fail every bot's
+// start with a bare "permission denied").
+func enterable(root string) error {
+	for dir := filepath.Dir(root); ; dir = filepath.Dir(dir) {
+		fi, err := os.Stat(dir)
+		if err != nil {
+			return fmt.Errorf("sandbox: scratch root: %w", err)
+		}
+		if fi.Mode().Perm()&0o001 == 0 {
+			return fmt.Errorf("sandbox: bots run as users of their own, and they cannot pass through %s (mode %04o) to their scratch directories in %s: set TMPDIR to a folder every user may enter, such as /tmp",
+				dir, fi.Mode().Perm(), root)
+		}
+		if dir == filepath.Dir(dir) {
+			return nil
 		}
 	}
 }

@@ -1,0 +1,161 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/arena-games/arena/ladder"
+	"github.com/arena-games/arena/ladder/service"
+	"github.com/arena-games/arena/ladder/store"
+)
+
+// serveFlags are those of `ladder serve` besides the playing flags it shares with run.
+func serveFlags() []cli.Flag {
+	l := service.DefaultLimits
+	return []cli.Flag{
+		&cli.StringFlag{Name: "addr", Value: "127.0.0.1:8080", Usage: "serve the pages and the API on host:port (loopback unless told otherwise)"},
+		&cli.Int64Flag{Name: "upload-limit", Value: l.Upload >> 20, Usage: "largest bot program an author may submit, in MiB"},
+		&cli.IntFlag{Name: "submissions-per-day", Value: l.PerDay, Usage: "submissions per author in 24 hours"},
+		&cli.IntFlag{Name: "bots-per-author", Value: l.Bots, Usage: "bot names one author may own"},
+		&cli.IntFlag{Name: "concurrent-requests", Value: l.Concurrent, Usage: "requests served at once; more are answered 503"},
+		&cli.StringFlag{Name: "smoke-game", Usage: "the game submitted bots are smoke-tested in (default: the ladder's game)"},
+	}
+}
+
+// ladderServe owns a ladder for good: it plays rounds of ladder.Run (the loop `ladder
+// run` uses) and serves the ladder's pages and API. A round ends, after its blocks
+// under way, when an author's bots change, so that a new bot plays from the next one.
+// SIGTERM or Ctrl-C stops it; games in flight are dropped and the next start resumes
+// their blocks.
+func ladderServe(c *cli.Context) error {
+	if c.NArg() > 0 {
+		return fmt.Errorf("ladder serve takes no arguments, got %q", c.Args().First())
+	}
+	if c.Int("jobs") < 1 || c.Int64("upload-limit") < 1 || c.Int("submissions-per-day") < 1 || c.Int("bots-per-author") < 1 || c.Int("concurrent-requests") < 1 {
+		return fmt.Errorf("--jobs, --upload-limit, --submissions-per-day, --bots-per-author and --concurrent-requests must be at least 1")
+	}
+	st, err := openLadder(c)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	ls, err := newLadderSession(ctx, c, st)
+	if err != nil {
+		return err
+	}
+	defer ls.close(ctx)
+	smokeGame := c.String("smoke-game")
+	if smokeGame == "" {
+		smokeGame = c.String("game")
+	}
+	changed := make(chan struct{}, 1)
+	svc, err := service.New(service.Config{Store: st, Authors: st, Game: ls.game,
+		Submit: func(ctx context.Context, name, path string) (store.Bot, error) {
+			opt := addOptions(smokeGame, name, &ls.sb)
+			opt.Path = path
+			return ladder.AddBot(ctx, st, opt)
+		},
+		Changed: func() {
+			select {
+			case changed <- struct{}{}:
+			default:
+			}
+		},
+		Limits: service.Limits{Upload: c.Int64("upload-limit") << 20, PerDay: c.Int("submissions-per-day"),
+			Bots: c.Int("bots-per-author"), Concurrent: c.Int("concurrent-requests")}})
+	if err != nil {
+		return err
+	}
+	if err := svc.Refit(ctx); err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", c.String("addr"))
+	if err != nil {
+		return fmt.Errorf("--addr %s: %w", c.String("addr"), err)
+	}
+	srv := &http.Server{Handler: svc.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 10 * time.Minute,
+		IdleTimeout: time.Minute, BaseContext: func(net.Listener) context.Context { return ctx }}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	fmt.Fprintf(c.App.ErrWriter, "serving the %s ladder on http://%s/\n", ls.game, ln.Addr())
+	go refitEvery(ctx, c.Duration("refresh"), svc)
+
+	playRounds(ctx, c, ls, svc, changed)
+
+	shut, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	_ = srv.Shutdown(shut)
+	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	fmt.Fprintln(c.App.ErrWriter, "stopped; games in flight were dropped and the next start resumes their blocks")
+	return nil
+}
+
+// playRounds runs the ladder until ctx ends. A round that cannot start (too few bots)
+// or fails (a bot disqualified) waits for a change of bots or a minute, and the
+// service keeps serving meanwhile.
+func playRounds(ctx context.Context, c *cli.Context, ls *ladderSession, svc *service.Service, changed <-chan struct{}) {
+	for round := uint64(0); ctx.Err() == nil; round++ {
+		until, ended := make(chan struct{}), make(chan struct{})
+		go func() {
+			select {
+			case <-changed:
+				close(until)
+			case <-ended:
+			}
+		}()
+		cfg := ls.cfg
+		cfg.Seed += round // a round chooses other tables and deals than the one before
+		cfg.Until = until
+		sum, err := ladder.Run(ctx, cfg)
+		close(ended)
+		if sum.Recorded > 0 || ctx.Err() != nil {
+			ls.ms.refit(context.WithoutCancel(ctx))
+			_ = svc.Refit(context.WithoutCancel(ctx))
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		if err == nil {
+			continue
+		}
+		if errors.Is(err, ladder.ErrTooFewBots) {
+			fmt.Fprintf(c.App.ErrWriter, "waiting for bots: %v\n", err)
+		} else {
+			fmt.Fprintf(c.App.ErrWriter, "round stopped: %v; next round after a change of bots or a minute\n", err)
+		}
+		select {
+		case <-changed:
+		case <-time.After(time.Minute):
+		case <-ctx.Done():
+		}
+	}
+}
+
+func refitEvery(ctx context.Context, every time.Duration, svc *service.Service) {
+	if every <= 0 {
+		return
+	}
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	for {
+		select {
+		case <-tick.C:
+			_ = svc.Refit(ctx)
+		case <-ctx.Done():
+			return
+		}
+	}
+}

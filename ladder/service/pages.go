@@ -1,0 +1,319 @@
+package service
+
+import (
+	"fmt"
+	"html/template"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/arena-games/arena/ladder"
+	"github.com/arena-games/arena/ladder/store"
+)
+
+// pages mounts the HTML pages. Everything a bot controls (its name, its stderr, the
+// messages of a failed smoke test) reaches a page only through html/template's
+// escaping; stderr is only ever sent as a plain-text attachment.
+func (s *Service) pages(mux *http.ServeMux) {
+	mux.HandleFunc("GET /{$}", s.page("standings", s.standingsPage))
+	mux.HandleFunc("GET /bots/{id}", s.page("bot", s.botPage))
+	mux.HandleFunc("GET /games", s.page("games", s.gamesPage))
+	mux.HandleFunc("GET /games/{id}", s.page("replay", s.replayPage))
+	mux.HandleFunc("GET /login", s.page("login", func(*http.Request) (any, *refusal) { return nil, nil }))
+	mux.HandleFunc("POST /login", s.login)
+	mux.HandleFunc("POST /logout", func(w http.ResponseWriter, r *http.Request) {
+		http.SetCookie(w, &http.Cookie{Name: cookieName, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteStrictMode})
+		http.Redirect(w, r, "/", http.StatusSeeOther)
+	})
+	mux.HandleFunc("GET /me", s.page("me", s.mePage(nil)))
+	mux.HandleFunc("POST /me/submit", func(w http.ResponseWriter, r *http.Request) {
+		s.meAction(w, r, func(a store.Author) (string, *refusal) {
+			b, rf := s.submitRequest(w, r, a)
+			return fmt.Sprintf("added %s v%d; it plays from the next round", b.Name, b.Version), rf
+		})
+	})
+	mux.HandleFunc("POST /me/bots/{name}/{action}", func(w http.ResponseWriter, r *http.Request) {
+		s.meAction(w, r, func(a store.Author) (string, *refusal) {
+			act := r.PathValue("action")
+			if act != "retire" && act != "activate" {
+				return "", refuse(http.StatusNotFound, "no such action")
+			}
+			b, rf := s.retire(r.Context(), a, r.PathValue("name"), act == "activate")
+			return fmt.Sprintf("%s v%d: %sd", b.Name, b.Version, act), rf
+		})
+	})
+	mux.HandleFunc("GET /me/bots/{name}/stderr", s.authed(s.stderr))
+	mux.HandleFunc("GET /me/games/{id}/replay", s.authed(s.replayFile))
+}
+
+// page renders the template name with what fill returns, or the refusal as a page.
+func (s *Service) page(name string, fill func(*http.Request) (any, *refusal)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		data, rf := fill(r)
+		if rf != nil {
+			s.errorPage(w, rf)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		if err := tmpl.ExecuteTemplate(w, name, pageData{Game: s.cfg.Game, Data: data}); err != nil {
+			fmt.Fprintf(w, "<p>rendering failed: %s</p>", template.HTMLEscapeString(err.Error()))
+		}
+	}
+}
+
+type pageData struct {
+	Game string
+	Data any
+}
+
+func (s *Service) errorPage(w http.ResponseWriter, rf *refusal) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(rf.status)
+	_ = tmpl.ExecuteTemplate(w, "error", pageData{Game: s.cfg.Game, Data: rf})
+}
+
+func (s *Service) login(w http.ResponseWriter, r *http.Request) {
+	token := strings.TrimSpace(r.FormValue("token"))
+	if _, err := s.cfg.Authors.AuthorByToken(r.Context(), HashToken(token)); token == "" || err != nil {
+		s.errorPage(w, refuse(http.StatusUnauthorized, "the token is not valid (mistyped or revoked)"))
+		return
+	}
+	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode, MaxAge: 30 * 86400})
+	http.Redirect(w, r, "/me", http.StatusSeeOther)
+}
+
+type meData struct {
+	Author  store.Author
+	Bots    []BotJSON
+	CSRF    string
+	Message string
+	Limits  Limits
+}
+
+func (s *Service) mePage(msg *string) func(*http.Request) (any, *refusal) {
+	return func(r *http.Request) (any, *refusal) {
+		a, rf := s.author(r)
+		if rf != nil {
+			return nil, rf
+		}
+		bots, rf := s.mine(r.Context(), a)
+		if rf != nil {
+			return nil, rf
+		}
+		d := meData{Author: a, Bots: bots, Limits: s.cfg.Limits}
+		if c, err := r.Cookie(cookieName); err == nil {
+			d.CSRF = s.csrf(c.Value)
+		}
+		if msg != nil {
+			d.Message = *msg
+		}
+		return d, nil
+	}
+}
+
+// meAction runs a form's action for the logged-in author and shows their page with
+// its outcome; a refusal shows as an error page with its status.
+func (s *Service) meAction(w http.ResponseWriter, r *http.Request, act func(store.Author) (string, *refusal)) {
+	if _, err := r.Cookie(cookieName); err != nil {
+		s.errorPage(w, refuse(http.StatusUnauthorized, "log in first"))
+		return
+	}
+	// A multipart body is parsed on the first FormValue; the size bound comes first.
+	if strings.HasPrefix(r.Header.Get("Content-Type"), "multipart/") {
+		r.Body = http.MaxBytesReader(w, r.Body, s.cfg.Limits.Upload+64<<10)
+		if err := r.ParseMultipartForm(1 << 20); err != nil {
+			s.errorPage(w, uploadRefusal(err, s.cfg.Limits.Upload))
+			return
+		}
+	}
+	a, rf := s.author(r)
+	if rf != nil {
+		s.errorPage(w, rf)
+		return
+	}
+	msg, rf := act(a)
+	if rf != nil {
+		s.errorPage(w, rf)
+		return
+	}
+	s.page("me", s.mePage(&msg))(w, r)
+}
+
+type standingsData struct {
+	Tables []tableView
+	Fitted string
+}
+
+type tableView struct {
+	ladder.Table
+	Rows []rowView
+}
+
+type rowView struct {
+	ladder.Standing
+	Bar template.HTML
+}
+
+func (s *Service) standingsPage(*http.Request) (any, *refusal) {
+	tables, fitted := s.standings()
+	d := standingsData{}
+	if !fitted.IsZero() {
+		d.Fitted = fitted.UTC().Format("2006-01-02 15:04:05 UTC")
+	}
+	for _, t := range tables {
+		lo, hi := scale(t.Standings)
+		tv := tableView{Table: t}
+		for _, st := range t.Standings {
+			tv.Rows = append(tv.Rows, rowView{Standing: st, Bar: intervalBar(st, lo, hi)})
+		}
+		d.Tables = append(d.Tables, tv)
+	}
+	return d, nil
+}
+
+// scale is the Elo range the interval bars of a table share.
+func scale(ss []ladder.Standing) (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, s := range ss {
+		for _, x := range []float64{s.Low, s.High, s.Elo} {
+			if !math.IsNaN(x) && !math.IsInf(x, 0) {
+				lo, hi = min(lo, x), max(hi, x)
+			}
+		}
+	}
+	if lo > hi {
+		return -100, 100
+	}
+	pad := max((hi-lo)*0.05, 10)
+	return lo - pad, hi + pad
+}
+
+// intervalBar draws a bot's 95% interval as a line and its rating as a dot; bounds
+// at infinity run to the edge.
+func intervalBar(s ladder.Standing, lo, hi float64) template.HTML {
+	if s.Games == 0 || math.IsNaN(s.Elo) {
+		return ""
+	}
+	const w = 240.0
+	x := func(v float64) float64 {
+		if math.IsInf(v, 1) || math.IsNaN(v) {
+			return w
+		}
+		if math.IsInf(v, -1) {
+			return 0
+		}
+		return math.Max(0, math.Min(w, (v-lo)/(hi-lo)*w))
+	}
+	return template.HTML(fmt.Sprintf(`<svg class="iv" width="%.0f" height="14" role="img" aria-label="95%% interval"><line x1="%.1f" y1="7" x2="%.1f" y2="7" stroke="#36c" stroke-width="3"/><circle cx="%.1f" cy="7" r="4" fill="#c30"/></svg>`,
+		w, x(s.Low), x(s.High), x(s.Elo)))
+}
+
+type botData struct {
+	Report ladder.BotReport
+	Chart  template.HTML
+	Labels map[int64]string
+}
+
+func (s *Service) botPage(r *http.Request) (any, *refusal) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return nil, refuse(http.StatusBadRequest, "a bot ID is a positive number")
+	}
+	rep, err := ladder.Report(r.Context(), s.cfg.Store, s.cfg.Game, id, 24, ladder.StandingsOptions{})
+	if err != nil {
+		if rep.Bot.ID == 0 {
+			return nil, refuse(http.StatusNotFound, fmt.Sprintf("no bot %d", id))
+		}
+		return nil, refuse(http.StatusInternalServerError, err.Error())
+	}
+	return botData{Report: rep, Chart: ratingChart(rep.History)}, nil
+}
+
+// ratingChart draws the official rating over the ladder's history with its band.
+func ratingChart(h []ladder.RatingPoint) template.HTML {
+	if len(h) == 0 {
+		return ""
+	}
+	const w, ht = 480.0, 160.0
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, p := range h {
+		for _, v := range []float64{p.Low, p.High, p.Elo} {
+			if !math.IsInf(v, 0) && !math.IsNaN(v) {
+				lo, hi = min(lo, v), max(hi, v)
+			}
+		}
+	}
+	if lo >= hi {
+		lo, hi = lo-50, hi+50
+	}
+	last := float64(h[len(h)-1].LadderGames)
+	x := func(n int) float64 { return float64(n) / last * w }
+	y := func(v float64) float64 {
+		switch {
+		case math.IsInf(v, 1):
+			return 0
+		case math.IsInf(v, -1), math.IsNaN(v):
+			return ht
+		}
+		return ht - (v-lo)/(hi-lo)*ht
+	}
+	var band, line strings.Builder
+	for _, p := range h {
+		fmt.Fprintf(&band, "%.1f,%.1f ", x(p.LadderGames), y(p.High))
+		fmt.Fprintf(&line, "%.1f,%.1f ", x(p.LadderGames), y(p.Elo))
+	}
+	for i := len(h) - 1; i >= 0; i-- {
+		fmt.Fprintf(&band, "%.1f,%.1f ", x(h[i].LadderGames), y(h[i].Low))
+	}
+	return template.HTML(fmt.Sprintf(`<svg class="chart" width="%.0f" height="%.0f" role="img" aria-label="rating over time"><rect width="100%%" height="100%%" fill="#f7f7f7"/><polygon points="%s" fill="#9bd" fill-opacity="0.6"/><polyline points="%s" fill="none" stroke="#c30" stroke-width="2"/><text x="4" y="12" font-size="11">%.0f</text><text x="4" y="%.0f" font-size="11">%.0f</text></svg>`,
+		w, ht, band.String(), line.String(), hi, ht-3, lo))
+}
+
+type gameRow struct {
+	store.Match
+	Names []string
+}
+
+func (s *Service) gamesPage(r *http.Request) (any, *refusal) {
+	bots, err := s.cfg.Store.Bots(r.Context(), true)
+	if err != nil {
+		return nil, refuse(http.StatusInternalServerError, err.Error())
+	}
+	names := map[int64]string{}
+	for _, b := range bots {
+		names[b.ID] = fmt.Sprintf("%s v%d", b.Name, b.Version)
+	}
+	const recent = 50
+	var rows []gameRow
+	err = s.cfg.Store.Matches(r.Context(), s.cfg.Game, func(m store.Match) error {
+		g := gameRow{Match: m}
+		for _, st := range m.Seats {
+			t := fmt.Sprintf("%s: place %d", names[st.Bot], st.Place+1)
+			if st.Ending != "ok" {
+				t += " (" + st.Ending + ")"
+			}
+			g.Names = append(g.Names, t)
+		}
+		rows = append(rows, g)
+		if len(rows) > 2*recent {
+			rows = append(rows[:0], rows[len(rows)-recent:]...)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, refuse(http.StatusInternalServerError, err.Error())
+	}
+	rows = rows[max(0, len(rows)-recent):]
+	for i, j := 0, len(rows)-1; i < j; i, j = i+1, j-1 {
+		rows[i], rows[j] = rows[j], rows[i]
+	}
+	return rows, nil
+}
+
+func uploadRefusal(err error, limit int64) *refusal {
+	if strings.Contains(err.Error(), "request body too large") {
+		return refuse(http.StatusRequestEntityTooLarge, fmt.Sprintf("the upload is larger than the limit of %d bytes", limit))
+	}
+	return refuse(http.StatusBadRequest, "malformed upload: send multipart/form-data with a file field \"program\" and a field \"name\"")
+}
