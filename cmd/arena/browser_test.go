@@ -47,7 +47,7 @@ func TestBrowserSubmitWatchAndReplay(t *testing.T) {
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.Headless,
 		chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1100, 900))
+		chromedp.UserDataDir(browserProfile(t)), chromedp.WindowSize(1100, 900))
 	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	defer cancel()
 	ctx, cancel := chromedp.NewContext(actx)
@@ -140,4 +140,18 @@ func requireNotBlank(t *testing.T, name string, data []byte) {
 	}
 	assert.Greater(t, float64(differ)/float64(total), 0.005, "%s: only %d of %d pixels differ from the background", name, differ, total)
 	assert.Greater(t, len(colours), 4, "%s: %d colours", name, len(colours))
+}
+
+// browserProfile is a fresh Chromium profile folder. Chromium's helper processes may
+// still write to it for a moment after the browser exits, so it is removed by polling
+// (t.TempDir's single attempt failed on a loaded machine); 30 s is room for load.
+func browserProfile(t *testing.T) string {
+	dir, err := os.MkdirTemp("", "arena-chromium-")
+	require.NoError(t, err)
+	t.Cleanup(func() {
+		for deadline := time.Now().Add(30 * time.Second); os.RemoveAll(dir) != nil && time.Now().Before(deadline); {
+			time.Sleep(100 * time.Millisecond)
+		}
+	})
+	return dir
 }
