@@ -149,22 +149,26 @@ func serveLadderMetrics(ctx context.Context, c *cli.Context, st store.Store, gam
 	s.exp = exp
 	go func() {
 		s.refit(ctx)
-		every := c.Duration("refresh")
-		if every <= 0 {
-			return
-		}
-		tick := time.NewTicker(every)
-		defer tick.Stop()
-		for {
-			select {
-			case <-tick.C:
-				s.refit(ctx)
-			case <-ctx.Done():
-				return
-			}
-		}
+		repeat(ctx, c.Duration("refresh"), func() { s.refit(ctx) })
 	}()
 	return s, st, nil
+}
+
+// repeat calls f every d (never when d <= 0) until ctx ends.
+func repeat(ctx context.Context, d time.Duration, f func()) {
+	if d <= 0 {
+		return
+	}
+	tick := time.NewTicker(d)
+	defer tick.Stop()
+	for {
+		select {
+		case <-tick.C:
+			f()
+		case <-ctx.Done():
+			return
+		}
+	}
 }
 
 // refit refreshes the official ratings on the metrics; a failure is exported

@@ -89,7 +89,7 @@ func ladderServe(c *cli.Context) error {
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	fmt.Fprintf(c.App.ErrWriter, "serving the %s ladder on http://%s/\n", ls.game, ln.Addr())
-	go refitEvery(ctx, c.Duration("refresh"), svc)
+	go repeat(ctx, c.Duration("refresh"), func() { _ = svc.Refit(ctx) })
 
 	playRounds(ctx, c, ls, svc, changed)
 
@@ -140,22 +140,6 @@ func playRounds(ctx context.Context, c *cli.Context, ls *ladderSession, svc *ser
 		case <-changed:
 		case <-time.After(time.Minute):
 		case <-ctx.Done():
-		}
-	}
-}
-
-func refitEvery(ctx context.Context, every time.Duration, svc *service.Service) {
-	if every <= 0 {
-		return
-	}
-	tick := time.NewTicker(every)
-	defer tick.Stop()
-	for {
-		select {
-		case <-tick.C:
-			_ = svc.Refit(ctx)
-		case <-ctx.Done():
-			return
 		}
 	}
 }
