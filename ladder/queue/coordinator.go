@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -17,8 +18,10 @@ import (
 
 // CoordinatorConfig is one coordinator of a ladder's game.
 type CoordinatorConfig struct {
-	// Schedule is the ladder as `ladder run` plays it: Store (the PostgreSQL
-	// store), Game, Players, Seed, MaxForfeitShare, OnSuspend.
+	// Store is the ladder's database.
+	Store *store.Postgres
+	// Schedule is the ladder as `ladder run` plays it: Store (Store, or a store
+	// wrapping it), Game, Players, Seed, MaxForfeitShare, OnSuspend.
 	Schedule ladder.RunConfig
 	// Depth is how many blocks wait in the queue ahead of the workers.
 	Depth int
@@ -42,12 +45,16 @@ type Coordinator struct {
 	st     *store.Postgres
 	sched  *ladder.Scheduler
 	built  time.Time
+	rescan atomic.Bool
 }
+
+// Rescan has the next tick choose tables afresh (an author's bots changed).
+func (c *Coordinator) Rescan() { c.rescan.Store(true) }
 
 // NewCoordinator is a coordinator enqueueing through pool.
 func NewCoordinator(pool *pgxpool.Pool, cfg CoordinatorConfig) (*Coordinator, error) {
-	st, ok := cfg.Schedule.Store.(*store.Postgres)
-	if !ok {
+	st := cfg.Store
+	if st == nil || cfg.Schedule.Store == nil {
 		return nil, errors.New("a coordinator needs a PostgreSQL ladder")
 	}
 	if cfg.Depth < 1 {
@@ -93,7 +100,7 @@ func (c *Coordinator) Fill(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if c.sched == nil || time.Since(c.built) >= c.cfg.Rescan {
+	if c.sched == nil || time.Since(c.built) >= c.cfg.Rescan || c.rescan.Swap(false) {
 		cfg := c.cfg.Schedule
 		cfg.Seed += uint64(time.Now().UnixNano()) // each choosing afresh draws other tables
 		s, err := ladder.NewScheduler(ctx, cfg, open)

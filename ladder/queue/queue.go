@@ -127,11 +127,22 @@ func Connect(ctx context.Context, url string) (*pgxpool.Pool, error) {
 // migrationLock is the advisory lock the store migrates under (store.migrationLock).
 const migrationLock = 0x6172656e61
 
+// migrate applies River's migrations one per transaction (a later one uses an enum
+// value an earlier one adds, which PostgreSQL allows only once that is committed).
 func migrate(ctx context.Context, pool *pgxpool.Pool) error {
 	m, err := rivermigrate.New(riverpgxv5.New(pool), nil)
 	if err != nil {
 		return err
 	}
+	for _, v := range m.AllVersions() {
+		if err := migrateTo(ctx, pool, m, v.Version); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func migrateTo(ctx context.Context, pool *pgxpool.Pool, m *rivermigrate.Migrator[pgx.Tx], version int) error {
 	tx, err := pool.Begin(ctx)
 	if err != nil {
 		return err
@@ -140,7 +151,16 @@ func migrate(ctx context.Context, pool *pgxpool.Pool) error {
 	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, migrationLock); err != nil {
 		return err
 	}
-	if _, err := m.MigrateTx(ctx, tx, rivermigrate.DirectionUp, nil); err != nil {
+	have, err := m.ExistingVersionsTx(ctx, tx)
+	if err != nil {
+		return err
+	}
+	for _, h := range have {
+		if h.Version >= version {
+			return nil
+		}
+	}
+	if _, err := m.MigrateTx(ctx, tx, rivermigrate.DirectionUp, &rivermigrate.MigrateOpts{TargetVersion: version}); err != nil {
 		return err
 	}
 	return tx.Commit(ctx)
