@@ -58,16 +58,21 @@ func (p *Postgres) StopWorker(ctx context.Context, id int64) error {
 
 // Workers lists every registered worker, oldest first.
 func (p *Postgres) Workers(ctx context.Context) ([]Worker, error) {
-	rows, err := p.pool.Query(ctx, `SELECT id, host, pid, version, engine, sandbox, slots, started, heartbeat, stopped
-		FROM workers ORDER BY id`)
+	rows, err := p.pool.Query(ctx, `SELECT `+workerCols+` FROM workers w ORDER BY id`)
 	if err != nil {
 		return nil, err
 	}
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (Worker, error) {
-		var w Worker
-		var stopped *time.Time
-		err := row.Scan(&w.ID, &w.Host, &w.PID, &w.Version, &w.Engine, &w.Sandbox, &w.Slots, &w.Started, &w.Heartbeat, &stopped)
-		w.Started, w.Heartbeat, w.Stopped = w.Started.UTC(), w.Heartbeat.UTC(), fromPg(stopped)
-		return w, err
-	})
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (Worker, error) { return scanWorker(row) })
+}
+
+// workerCols are the columns scanWorker reads, of workers aliased w.
+const workerCols = `w.id, w.host, w.pid, w.version, w.engine, w.sandbox, w.slots, w.started, w.heartbeat, w.stopped`
+
+// scanWorker reads workerCols and then the row's extra columns into extra.
+func scanWorker(row pgx.CollectableRow, extra ...any) (Worker, error) {
+	var w Worker
+	var stopped *time.Time
+	err := row.Scan(append([]any{&w.ID, &w.Host, &w.PID, &w.Version, &w.Engine, &w.Sandbox, &w.Slots, &w.Started, &w.Heartbeat, &stopped}, extra...)...)
+	w.Started, w.Heartbeat, w.Stopped = w.Started.UTC(), w.Heartbeat.UTC(), fromPg(stopped)
+	return w, err
 }

@@ -240,10 +240,11 @@ var pgMigrations = []string{
 	);
 	CREATE INDEX submissions_author ON submissions (author_id, at);`,
 
-	// 6: the workers that play the ladder's blocks from other machines, and which
-	// worker played each game (NULL for a game recorded by a local run or moved in
-	// from SQLite). Times are the database's clock, so that machines whose clocks
-	// disagree are still judged alive by one measure.
+	// 6: the workers that play the ladder's blocks from other machines, which worker
+	// played each game (NULL for a game recorded by a local run or moved in from
+	// SQLite) and when it was recorded (NULL for games older than this migration).
+	// Times are the database's clock, so that machines whose clocks disagree are
+	// judged alive, and their games counted, by one measure.
 	`CREATE TABLE workers (
 		id        bigserial   PRIMARY KEY,
 		host      text        NOT NULL,
@@ -257,7 +258,9 @@ var pgMigrations = []string{
 		stopped   timestamptz
 	);
 	ALTER TABLE matches ADD COLUMN worker_id bigint REFERENCES workers (id);
-	CREATE INDEX matches_worker_finished ON matches (finished, worker_id) WHERE worker_id IS NOT NULL;`,
+	ALTER TABLE matches ADD COLUMN recorded timestamptz;
+	ALTER TABLE matches ALTER COLUMN recorded SET DEFAULT now();
+	CREATE INDEX matches_worker_recorded ON matches (worker_id, recorded) WHERE worker_id IS NOT NULL;`,
 }
 
 // PostgresSchemaVersion is the schema this program writes into a PostgreSQL database.

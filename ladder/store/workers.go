@@ -44,3 +44,54 @@ type WorkerRegistry interface {
 	// Workers lists every worker that ever registered, oldest first.
 	Workers(ctx context.Context) ([]Worker, error)
 }
+
+// How often a worker heartbeats, and how old its last heartbeat may be for it to count
+// as alive: three heartbeats missed, so that one slow write to a busy database does
+// not make a worker look gone.
+const (
+	HeartbeatEvery = 10 * time.Second
+	AliveWindow    = 3 * HeartbeatEvery
+)
+
+// WorkerHorizon is how long a worker that stopped heartbeating without stopping stays
+// in Fleet.Workers (as gone): long enough to be noticed, short enough that a machine
+// retired without a word leaves the list by itself.
+const WorkerHorizon = 24 * time.Hour
+
+// BlockJobKind is the work queue's job kind of a block: Fleet counts these jobs.
+const BlockJobKind = "arena_block"
+
+// Fleet is what the database knows of a shared ladder's work at one moment, by its
+// own clock.
+type Fleet struct {
+	// Queued counts the blocks waiting in the work queue (jobs of kind BlockJobKind
+	// available, scheduled or retryable): 0 before the queue's tables exist.
+	Queued int
+	// OldestQueued is how long ago the oldest of them was enqueued; 0 for none.
+	OldestQueued time.Duration
+	// Alive counts the workers that have not stopped and heartbeat within
+	// AliveWindow.
+	Alive int
+	// Workers are those not stopped whose last heartbeat is within WorkerHorizon,
+	// and those that stopped within the games window, oldest first.
+	Workers []FleetWorker
+	// Window is the span over which FleetWorker.Games counts.
+	Window time.Duration
+}
+
+// FleetWorker is one worker in a Fleet.
+type FleetWorker struct {
+	Worker
+	// HeartbeatAge is how long ago it last heartbeat.
+	HeartbeatAge time.Duration
+	// Alive: not stopped, and heartbeat within AliveWindow.
+	Alive bool
+	// Games counts the games it recorded within the window.
+	Games int
+}
+
+// FleetReader is a store that reports its Fleet; window is the span its per-worker
+// game counts cover.
+type FleetReader interface {
+	Fleet(ctx context.Context, window time.Duration) (Fleet, error)
+}
