@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -25,6 +26,8 @@ type Postgres struct {
 	pool *pgxpool.Pool
 	url  string // without its password, for messages
 	dir  string
+	// lockPID is the server process of the connection holding the run lock, or 0.
+	lockPID atomic.Uint32
 }
 
 var _ Store = (*Postgres)(nil)
@@ -493,13 +496,19 @@ func (p *Postgres) NewBlock(ctx context.Context, b Block) (Block, error) {
 // OpenBlocks lists the blocks of game still missing rotations, with the bots and the
 // rotations recorded of each.
 func (p *Postgres) OpenBlocks(ctx context.Context, game string) ([]Block, error) {
+	return p.blocks(ctx, `b.game = $1 AND b.rotations > (SELECT COUNT(*) FROM matches m WHERE m.block_id = b.id)`, game)
+}
+
+// blocks lists the blocks that meet where (over blocks b), oldest first, with their
+// bots and recorded rotations.
+func (p *Postgres) blocks(ctx context.Context, where string, args ...any) ([]Block, error) {
 	rows, err := p.pool.Query(ctx, `
 		SELECT b.id, b.game, b.seed, b.rotations, b.created,
 			ARRAY(SELECT bot_id FROM block_bots WHERE block_id = b.id ORDER BY position),
 			ARRAY(SELECT rotation FROM matches WHERE block_id = b.id ORDER BY rotation)
 		FROM blocks b
-		WHERE b.game = $1 AND b.rotations > (SELECT COUNT(*) FROM matches m WHERE m.block_id = b.id)
-		ORDER BY b.id`, game)
+		WHERE `+where+`
+		ORDER BY b.id`, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -519,6 +528,12 @@ func (p *Postgres) OpenBlocks(ctx context.Context, game string) ([]Block, error)
 // RecordMatch writes one game, its seats and its replay (Match.ReplayData) in one
 // transaction.
 func (p *Postgres) RecordMatch(ctx context.Context, m Match) (Match, error) {
+	return p.recordMatch(ctx, m, nil)
+}
+
+// recordMatch is RecordMatch with a check run first inside the transaction (a fence),
+// whose error, if any, is returned and nothing written.
+func (p *Postgres) recordMatch(ctx context.Context, m Match, check func(pgx.Tx) error) (Match, error) {
 	if len(m.Seats) == 0 {
 		return Match{}, errors.New("a game needs seats")
 	}
@@ -531,6 +546,11 @@ func (p *Postgres) RecordMatch(ctx context.Context, m Match) (Match, error) {
 		return Match{}, err
 	}
 	defer tx.Rollback(ctx)
+	if check != nil {
+		if err := check(tx); err != nil {
+			return Match{}, err
+		}
+	}
 	var rotations int
 	err = tx.QueryRow(ctx, `SELECT rotations FROM blocks WHERE id = $1`, m.Block).Scan(&rotations)
 	if errors.Is(err, pgx.ErrNoRows) {
