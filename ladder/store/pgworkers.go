@@ -22,7 +22,8 @@ func pgWorker(id int64) any {
 	return id
 }
 
-// RegisterWorker adds a worker, started and heartbeating now by the database's clock.
+// RegisterWorker adds a worker, started and heartbeating now by the database's clock,
+// and marks the silent workers of its host stopped at their last heartbeat.
 func (p *Postgres) RegisterWorker(ctx context.Context, w Worker) (Worker, error) {
 	if w.Host == "" || w.Slots < 1 {
 		return Worker{}, fmt.Errorf("a worker needs a host and at least one slot, got %q and %d", w.Host, w.Slots)
@@ -30,11 +31,23 @@ func (p *Postgres) RegisterWorker(ctx context.Context, w Worker) (Worker, error)
 	if w.Sandbox == nil {
 		w.Sandbox = []string{}
 	}
-	err := p.pool.QueryRow(ctx, `INSERT INTO workers (host, pid, version, engine, sandbox, slots, started, heartbeat)
+	tx, err := p.pool.Begin(ctx)
+	if err != nil {
+		return Worker{}, err
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, `UPDATE workers SET stopped = heartbeat
+		WHERE host = $1 AND stopped IS NULL AND heartbeat < now() - make_interval(secs => $2)`, w.Host, AliveWindow.Seconds()); err != nil {
+		return Worker{}, err
+	}
+	err = tx.QueryRow(ctx, `INSERT INTO workers (host, pid, version, engine, sandbox, slots, started, heartbeat)
 		VALUES ($1, $2, $3, $4, $5, $6, `+pgNow+`, `+pgNow+`) RETURNING id, started, heartbeat`,
 		w.Host, w.PID, w.Version, w.Engine, w.Sandbox, w.Slots).Scan(&w.ID, &w.Started, &w.Heartbeat)
+	if err != nil {
+		return Worker{}, err
+	}
 	w.Started, w.Heartbeat, w.Stopped = w.Started.UTC(), w.Heartbeat.UTC(), time.Time{}
-	return w, err
+	return w, tx.Commit(ctx)
 }
 
 // Heartbeat moves the worker's last sign of life to now.

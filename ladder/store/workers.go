@@ -33,7 +33,10 @@ type Worker struct {
 // stopped on the way out, and records each game with its ID in Match.Worker.
 type WorkerRegistry interface {
 	// RegisterWorker adds w (its ID, Started and Heartbeat are set by the store,
-	// Stopped is ignored) and returns it.
+	// Stopped is ignored) and returns it. The workers of w.Host silent for longer
+	// than AliveWindow are marked stopped at their last heartbeat: a machine's new
+	// worker (a restart after a crash) supersedes its dead ones, which then no longer
+	// count as gone.
 	RegisterWorker(ctx context.Context, w Worker) (Worker, error)
 	// Heartbeat records that the worker is alive now; an error wrapping ErrNotFound
 	// for a worker that is unknown or stopped.

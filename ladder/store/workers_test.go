@@ -71,6 +71,25 @@ func TestWorkerRegistry(t *testing.T) {
 		assert.Equal(t, first.Add(-time.Hour), ws[1].Stopped)
 		require.ErrorIs(t, p.Heartbeat(ctx, b.ID), ErrNotFound, "a stopped worker does not come back by heartbeating")
 	})
+	t.Run("a new worker supersedes the silent workers of its host", func(t *testing.T) {
+		c, err := p.RegisterWorker(ctx, Worker{Host: "m1", PID: 43, Slots: 1})
+		require.NoError(t, err)
+		postgresBackend.exec(t, db, fmt.Sprintf(`UPDATE workers SET heartbeat = heartbeat - interval '1 minute' WHERE id = %d`, c.ID))
+		ws, err := p.Workers(ctx)
+		require.NoError(t, err)
+		silentSince := ws[len(ws)-1].Heartbeat
+		d, err := p.RegisterWorker(ctx, Worker{Host: "m1", PID: 44, Slots: 1})
+		require.NoError(t, err)
+		ws, err = p.Workers(ctx)
+		require.NoError(t, err)
+		byID := map[int64]Worker{}
+		for _, w := range ws {
+			byID[w.ID] = w
+		}
+		assert.Equal(t, silentSince, byID[c.ID].Stopped, "the silent one stopped at its last heartbeat")
+		assert.True(t, byID[a.ID].Stopped.IsZero(), "a heartbeating worker of the host runs on")
+		assert.True(t, byID[d.ID].Stopped.IsZero())
+	})
 	t.Run("a game keeps the worker that played it", func(t *testing.T) {
 		bots := addBots(t, p, "x", "y")
 		blk, err := p.NewBlock(ctx, Block{Game: "ivanhoe", Bots: []int64{bots[0].ID, bots[1].ID}, Rotations: 2})
