@@ -21,7 +21,7 @@ func (p *Postgres) Fleet(ctx context.Context, window time.Duration) (Fleet, erro
 	if queue {
 		var oldest float64
 		err := p.pool.QueryRow(ctx, `SELECT COUNT(*), COALESCE(EXTRACT(EPOCH FROM now() - MIN(created_at)), 0)::float8
-			FROM river_job WHERE kind = $1 AND state IN ('available', 'scheduled', 'retryable')`, BlockJobKind).Scan(&f.Queued, &oldest)
+			FROM river_job WHERE kind = $1 AND state IN ('available', 'pending', 'scheduled', 'retryable')`, BlockJobKind).Scan(&f.Queued, &oldest)
 		if err != nil {
 			return Fleet{}, err
 		}

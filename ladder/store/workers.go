@@ -68,7 +68,8 @@ const BlockJobKind = "arena_block"
 // own clock.
 type Fleet struct {
 	// Queued counts the blocks waiting in the work queue (jobs of kind BlockJobKind
-	// available, scheduled or retryable): 0 before the queue's tables exist.
+	// available, pending, scheduled or retryable, as the coordinator counts them): 0
+	// before the queue's tables exist.
 	Queued int
 	// OldestQueued is how long ago the oldest of them was enqueued; 0 for none.
 	OldestQueued time.Duration
@@ -97,4 +98,42 @@ type FleetWorker struct {
 // game counts cover.
 type FleetReader interface {
 	Fleet(ctx context.Context, window time.Duration) (Fleet, error)
+}
+
+// keepAliveEvery is HeartbeatEvery, shorter in tests.
+var keepAliveEvery = HeartbeatEvery
+
+// KeepAlive registers w and heartbeats it every HeartbeatEvery until ctx ends, then
+// marks it stopped; done is closed once that is written (or failed), so that a worker
+// can wait for it before it exits. A failed heartbeat (the database restarting, say)
+// goes to onError and the next one is tried on time; a worker superseded while it was
+// frozen (RegisterWorker) keeps its ID, its heartbeats fail with ErrNotFound, and its
+// games still name it.
+func KeepAlive(ctx context.Context, reg WorkerRegistry, w Worker, onError func(error)) (_ Worker, done <-chan struct{}, _ error) {
+	w, err := reg.RegisterWorker(ctx, w)
+	if err != nil {
+		return Worker{}, nil, err
+	}
+	ch := make(chan struct{})
+	go func() {
+		defer close(ch)
+		tick := time.NewTicker(keepAliveEvery)
+		defer tick.Stop()
+		for {
+			select {
+			case <-tick.C:
+				if err := reg.Heartbeat(ctx, w.ID); err != nil && ctx.Err() == nil {
+					onError(err)
+				}
+			case <-ctx.Done():
+				stop, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+				defer cancel()
+				if err := reg.StopWorker(stop, w.ID); err != nil {
+					onError(err)
+				}
+				return
+			}
+		}
+	}()
+	return w, ch, nil
 }

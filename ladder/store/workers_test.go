@@ -1,7 +1,9 @@
 package store
 
 import (
+	"context"
 	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -151,4 +153,31 @@ func TestWorkersMigrationKeepsGames(t *testing.T) {
 	ms := allMatches(t, p, "")
 	require.Len(t, ms, 1)
 	assert.Zero(t, ms[0].Worker)
+}
+
+// TestKeepAlive: a kept-alive worker heartbeats on its own and is marked stopped when
+// its context ends, before done closes; a failed heartbeat is reported, not fatal.
+func TestKeepAlive(t *testing.T) {
+	p, db := openPostgres(t)
+	defer func(d time.Duration) { keepAliveEvery = d }(keepAliveEvery)
+	keepAliveEvery = 20 * time.Millisecond
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var errs atomic.Int32
+	w, done, err := KeepAlive(ctx, p, Worker{Host: "m1", Slots: 1}, func(error) { errs.Add(1) })
+	require.NoError(t, err)
+	postgresBackend.exec(t, db, `UPDATE workers SET heartbeat = heartbeat - interval '1 hour'`)
+	// Heartbeats come every 20 ms: a minute allows for any load.
+	require.Eventually(t, func() bool {
+		ws, err := p.Workers(ctx)
+		return err == nil && !ws[0].Heartbeat.Before(w.Heartbeat)
+	}, time.Minute, 10*time.Millisecond, "the heartbeat comes back to now")
+	postgresBackend.exec(t, db, `UPDATE workers SET stopped = now()`) // as if superseded
+	require.Eventually(t, func() bool { return errs.Load() > 0 }, time.Minute, 10*time.Millisecond, "a failed heartbeat is reported")
+	postgresBackend.exec(t, db, `UPDATE workers SET stopped = NULL`)
+	cancel()
+	<-done
+	ws, err := p.Workers(context.Background())
+	require.NoError(t, err)
+	assert.False(t, ws[0].Stopped.IsZero(), "stopped when its context ended")
 }
