@@ -18,7 +18,6 @@ import (
 	"github.com/arena-games/arena/arena"
 	"github.com/arena-games/arena/engine"
 	"github.com/arena-games/arena/ladder"
-	"github.com/arena-games/arena/ladder/ladderprom"
 	"github.com/arena-games/arena/ladder/store"
 	"github.com/arena-games/arena/protocol/sandbox"
 )
@@ -184,7 +183,7 @@ func newLadderSession(ctx context.Context, c *cli.Context, st ladderStore) (ls *
 		return nil, err
 	}
 	if ms != nil {
-		player.Observer = ladderprom.Observer(ms.m.Observer())
+		player.Observer = ms.ladderObserver()
 	}
 	cfg := ladder.RunConfig{Store: lst, Player: player, Game: game, Players: c.Int("players"), Parallel: c.Int("jobs"),
 		Seed: seed, MaxForfeitShare: share,

@@ -242,6 +242,28 @@ var pgMigrations = []string{
 		at        timestamptz NOT NULL
 	);
 	CREATE INDEX submissions_author ON submissions (author_id, at);`,
+
+	// 6: the workers that play the ladder's blocks from other machines, which worker
+	// played each game (NULL for a game recorded by a local run or moved in from
+	// SQLite) and when it was recorded (NULL for games older than this migration).
+	// Times are the database's clock, so that machines whose clocks disagree are
+	// judged alive, and their games counted, by one measure.
+	`CREATE TABLE workers (
+		id        bigserial   PRIMARY KEY,
+		host      text        NOT NULL,
+		pid       integer     NOT NULL,
+		version   text        NOT NULL,
+		engine    text        NOT NULL,
+		sandbox   text[]      NOT NULL,
+		slots     integer     NOT NULL CHECK (slots > 0),
+		started   timestamptz NOT NULL,
+		heartbeat timestamptz NOT NULL,
+		stopped   timestamptz
+	);
+	ALTER TABLE matches ADD COLUMN worker_id bigint REFERENCES workers (id);
+	ALTER TABLE matches ADD COLUMN recorded timestamptz;
+	ALTER TABLE matches ALTER COLUMN recorded SET DEFAULT now();
+	CREATE INDEX matches_worker_recorded ON matches (worker_id, recorded) WHERE worker_id IS NOT NULL;`,
 }
 
 // PostgresSchemaVersion is the schema this program writes into a PostgreSQL database.
@@ -540,15 +562,18 @@ func (p *Postgres) recordMatch(ctx context.Context, m Match, check func(pgx.Tx) 
 	if m.Rotation < 0 || m.Rotation >= rotations {
 		return Match{}, fmt.Errorf("rotation %d of block %d, which has rotations 0..%d", m.Rotation, m.Block, rotations-1)
 	}
-	err = tx.QueryRow(ctx, `INSERT INTO matches (block_id, rotation, game, seed, adjudicated, replay, started, finished)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
-		m.Block, m.Rotation, m.Game, int64(m.Seed), m.Adjudicated, m.Replay, pgTime(m.Started), pgTime(m.Finished)).Scan(&m.ID)
+	err = tx.QueryRow(ctx, `INSERT INTO matches (block_id, rotation, game, seed, adjudicated, replay, started, finished, worker_id)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
+		m.Block, m.Rotation, m.Game, int64(m.Seed), m.Adjudicated, m.Replay, pgTime(m.Started), pgTime(m.Finished), pgWorker(m.Worker)).Scan(&m.ID)
 	if pgCode(err) == uniqueViolation {
 		// A racing writer may have committed it after our check could have run:
 		// the unique key is the judge. Give the connection back before asking which
 		// game holds the rotation, or racing writers could exhaust the pool.
 		_ = tx.Rollback(ctx)
 		return Match{}, p.duplicate(ctx, m)
+	}
+	if pgCode(err) == foreignKeyViolation && m.Worker != 0 {
+		return Match{}, fmt.Errorf("%w: worker %d", ErrNotFound, m.Worker)
 	}
 	if err != nil {
 		return Match{}, err
@@ -578,7 +603,7 @@ func (p *Postgres) duplicate(ctx context.Context, m Match) error {
 
 // Matches streams the recorded games of game in the order they were recorded.
 func (p *Postgres) Matches(ctx context.Context, game string, fn func(Match) error) error {
-	q := `SELECT m.id, m.block_id, m.rotation, m.game, m.seed, m.adjudicated, m.replay, m.started, m.finished,
+	q := `SELECT m.id, m.block_id, m.rotation, m.game, m.seed, m.adjudicated, m.replay, m.started, m.finished, COALESCE(m.worker_id, 0),
 			s.bot_id, s.place, s.score, s.ending
 		FROM matches m JOIN match_seats s ON s.match_id = m.id`
 	args := []any{}
@@ -593,13 +618,13 @@ func (p *Postgres) Matches(ctx context.Context, game string, fn func(Match) erro
 	defer rows.Close()
 	var cur Match
 	for rows.Next() {
-		var id, block, seed int64
+		var id, block, seed, worker int64
 		var rot int
 		var g, replay string
 		var adj bool
 		var started, finished *time.Time
 		var st Seat
-		if err := rows.Scan(&id, &block, &rot, &g, &seed, &adj, &replay, &started, &finished, &st.Bot, &st.Place, &st.Score, &st.Ending); err != nil {
+		if err := rows.Scan(&id, &block, &rot, &g, &seed, &adj, &replay, &started, &finished, &worker, &st.Bot, &st.Place, &st.Score, &st.Ending); err != nil {
 			return err
 		}
 		if id != cur.ID {
@@ -609,7 +634,7 @@ func (p *Postgres) Matches(ctx context.Context, game string, fn func(Match) erro
 				}
 			}
 			cur = Match{ID: id, Block: block, Rotation: rot, Game: g, Seed: uint64(seed), Adjudicated: adj, Replay: replay,
-				Started: fromPg(started), Finished: fromPg(finished)}
+				Started: fromPg(started), Finished: fromPg(finished), Worker: worker}
 		}
 		cur.Seats = append(cur.Seats, st)
 	}
