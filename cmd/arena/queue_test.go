@@ -238,7 +238,10 @@ func TestQueueSurvivesKills(t *testing.T) {
 		}
 		return c.QueryRow(ctx, `SELECT COUNT(*) FROM blocks b WHERE b.rotations > (SELECT COUNT(*) FROM matches WHERE block_id = b.id)`).Scan(&open) == nil && open == 0
 	})
-	require.True(t, finished, "%d blocks still open; worker 0: %s", open, workers[0].text())
+	if !finished {
+		t.Fatalf("%d blocks still open: %s; workers' last lines: %q, %q, %q", open, openJobs(t, c),
+			lastLine(workers[0].text()), lastLine(workers[1].text()), lastLine(workers[2].text()))
+	}
 	for _, w := range workers {
 		w.stop(t, "worker playing ")
 	}
@@ -247,6 +250,18 @@ func TestQueueSurvivesKills(t *testing.T) {
 	// time up first): the fence itself is TestFencedRecording's.
 	t.Logf("the woken worker's fenced writes: %d", strings.Count(frozen.text(), "no longer this worker's"))
 	checkQueueLadder(t, ctx, c, dir, db)
+}
+
+// openJobs describes the open blocks and the states of their jobs.
+func openJobs(t *testing.T, c *pgx.Conn) string {
+	rows, err := c.Query(context.Background(), `SELECT b.id || ': ' || COALESCE(string_agg(j.state::text || ' attempt ' || j.attempt || ' ' ||
+			COALESCE(j.errors[array_length(j.errors, 1)]->>'error', ''), '; '), 'no job')
+		FROM blocks b LEFT JOIN river_job j ON (j.args->>'block')::bigint = b.id
+		WHERE b.rotations > (SELECT COUNT(*) FROM matches WHERE block_id = b.id) GROUP BY b.id ORDER BY b.id`)
+	require.NoError(t, err)
+	lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	require.NoError(t, err)
+	return strings.Join(lines, " | ")
 }
 
 func lastLine(s string) string {
