@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-games/arena/arena"
+	"github.com/arena-games/arena/arena/metrics"
 	"github.com/arena-games/arena/engine"
 	"github.com/arena-games/arena/ladder"
 	"github.com/arena-games/arena/ladder/queue"
@@ -51,6 +52,25 @@ func blockTimeout(c *cli.Context) time.Duration {
 	}
 	starts := time.Duration(max(c.Int("max-restarts"), 0) + 1)
 	return starts*c.Duration("startup") + time.Duration(seats)*game + arena.DefaultClock.Shutdown + 30*time.Second
+}
+
+// workerEntry is how a worker registers: its machine, the engines it plays by, the
+// sandbox layers its bots get.
+func workerEntry(player *ladder.ArenaPlayer, slots int) store.Worker {
+	host, _ := os.Hostname()
+	var layers []string
+	if ls, err := player.Sandbox.Layers(); err == nil {
+		for _, l := range ls {
+			if l.Active {
+				layers = append(layers, l.Layer)
+			}
+		}
+	}
+	build := metrics.Version
+	if build == "" {
+		build = "dev"
+	}
+	return store.Worker{Host: host, PID: os.Getpid(), Version: build, Engine: queue.Version(), Sandbox: layers, Slots: slots}
 }
 
 func runWorker(c *cli.Context) error {
@@ -103,7 +123,17 @@ func runWorker(c *cli.Context) error {
 	}
 	defer os.RemoveAll(replays)
 	player := blockPlayer(c, st, ladder.Sandbox(sb, st.Dir()), nil, replays)
-	w, err := queue.NewWorker(pool, queue.WorkerConfig{Store: pg, Player: player, Options: opts, Slots: c.Int("jobs"),
+	// Registered and heartbeating until the River client has stopped.
+	alive, gone := context.WithCancel(context.WithoutCancel(ctx))
+	defer gone()
+	me, left, err := store.KeepAlive(alive, pg, workerEntry(player, c.Int("jobs")), func(err error) {
+		fmt.Fprintf(c.App.ErrWriter, "worker heartbeat: %v\n", err)
+	})
+	if err != nil {
+		return fmt.Errorf("registering the worker: %w", err)
+	}
+	defer func() { gone(); <-left }()
+	w, err := queue.NewWorker(pool, queue.WorkerConfig{Store: pg, Player: player, Options: opts, Slots: c.Int("jobs"), Worker: me.ID,
 		Lease: c.Duration("lease"), Timeout: timeout, Log: c.App.ErrWriter,
 		OnGame: func(m store.Match) {
 			fmt.Fprintf(c.App.ErrWriter, "block %d rotation %d: game %d\n", m.Block, m.Rotation, m.ID)

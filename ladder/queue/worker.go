@@ -35,6 +35,9 @@ type WorkerConfig struct {
 	// Timeout cancels a block's play after this long (it must be shorter than Lease);
 	// the rotations recorded stay, the rest are played by the job's next attempt.
 	Timeout time.Duration
+	// Worker is this worker's ID in the store's registry (store.KeepAlive), recorded
+	// with each of its games; 0 for none.
+	Worker int64
 	// Log receives River's warnings.
 	Log io.Writer
 	// OnGame, when set, hears of every game this worker recorded.
@@ -125,7 +128,7 @@ func (w *blockWorker) Work(ctx context.Context, job *river.Job[BlockArgs]) (err 
 		if done[m.Rotation] {
 			return nil
 		}
-		m.Block, m.Game = b.ID, b.Game
+		m.Block, m.Game, m.Worker = b.ID, b.Game, w.cfg.Worker
 		// A game that ended is kept even when the job is being cancelled.
 		rec, err := st.RecordMatchFenced(context.WithoutCancel(ctx), m, fence)
 		if errors.Is(err, store.ErrDuplicate) {
