@@ -6,9 +6,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -31,10 +33,11 @@ func without(ds []Dashboard, uid string) []Dashboard {
 
 // TestFleetDashboardAgainstARealPrometheus runs a ladder shared through a real
 // PostgreSQL: a coordinator (arena ladder serve --db postgres://, scraped by a real
-// Prometheus with the shipped rules), a real arena worker playing its blocks, and a
-// worker registered and heartbeating as workers do (store.KeepAlive). Every query of
-// the fleet dashboard must parse and return data, and once the playing worker has
-// stopped the panels must show the queue the coordinator filled and the worker alive.
+// Prometheus with the shipped rules) and a real arena worker playing its blocks. Once
+// the worker has recorded games it is frozen (SIGSTOP): it plays no more, and the
+// coordinator fills the queue to its depth, where it stays. Then every query of the
+// fleet dashboard must parse and return data, and the panels must show that queue, the
+// worker and the games it recorded in the minute before the scrape.
 func TestFleetDashboardAgainstARealPrometheus(t *testing.T) {
 	promBin := requireTool(t, "prometheus")
 	db := pgtest.URL(t)
@@ -57,29 +60,25 @@ func TestFleetDashboardAgainstARealPrometheus(t *testing.T) {
 	start(t, dir, arenaBin, "ladder", "serve", "--db", db, "--game", "ivanhoe", "--addr", "127.0.0.1:0",
 		"--metrics-addr", coordAddr, "--refresh", "1s", "--queue-depth", strconv.Itoa(depth))
 	worker := start(t, dir, arenaBin, "worker", "--db", db, "-j", "1")
+	defer func() { // thawed and stopped, so that it stops its bots
+		_ = worker.cmd.Process.Signal(syscall.SIGCONT)
+		_ = worker.cmd.Process.Signal(os.Interrupt)
+		_ = worker.cmd.Wait()
+	}()
 
-	st, err := store.OpenPostgres(context.Background(), db, t.TempDir())
+	ctx := context.Background()
+	st, err := store.OpenPostgres(ctx, db, t.TempDir())
 	require.NoError(t, err)
 	defer st.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	_, done, err := store.KeepAlive(ctx, st, store.Worker{Host: "test-host", PID: os.Getpid(), Slots: 1}, func(err error) { t.Log(err) })
-	require.NoError(t, err)
-
-	// The worker plays until it has recorded games; stopped, it plays no more and the
-	// coordinator fills the queue to its depth, where it stays.
 	waitFor(t, 5*time.Minute, func() bool {
 		n := 0
 		_ = st.Matches(ctx, "ivanhoe", func(store.Match) error { n++; return nil })
 		return n >= 4
 	}, "games recorded by the worker: "+worker.stderr.String())
-	require.NoError(t, worker.cmd.Process.Signal(os.Interrupt))
-	require.NoError(t, worker.cmd.Wait(), worker.stderr.String())
-	var queued int
+	require.NoError(t, worker.cmd.Process.Signal(syscall.SIGSTOP))
 	waitFor(t, time.Minute, func() bool {
 		f, err := st.Fleet(ctx, time.Minute)
-		queued = f.Queued
-		return err == nil && f.Queued >= depth
+		return err == nil && f.Queued == depth
 	}, "the queue filled")
 
 	ds, err := Load()
@@ -94,19 +93,48 @@ func TestFleetDashboardAgainstARealPrometheus(t *testing.T) {
 	var at time.Time
 	waitFor(t, time.Minute, func() bool { // scraped since the queue settled
 		at = time.Now()
-		n, err := query(api, `max(arena_ladder_queue_depth) == `+strconv.Itoa(queued), at)
+		n, err := query(api, `max(arena_ladder_queue_depth) == `+strconv.Itoa(depth), at)
 		return err == nil && n == 1
 	}, "a scrape of the full queue")
 	everyQueryReturnsData(t, api, fleet, at, time.Since(setup))
 
-	assert.Equal(t, float64(queued), scalar(t, api, panelExpr(t, fleet, "Blocks queued", 0), at), "the panel shows the queue the database holds")
+	assert.Equal(t, float64(depth), scalar(t, api, panelExpr(t, fleet, "Blocks queued", 0), at), "the coordinator keeps --queue-depth blocks waiting")
 	oldest := scalar(t, api, panelExpr(t, fleet, "Oldest queued block", 0), at)
 	assert.Greater(t, oldest, 0.0)
 	assert.Less(t, oldest, time.Since(setup).Seconds(), "no block is older than the test")
-	alive := vector(t, api, Substitute(panelExpr(t, fleet, "Workers", 0), map[string]string{"host": ".*"}), at, "host")
-	assert.Equal(t, 1.0, alive["test-host"], "the heartbeating worker is alive")
-	assert.GreaterOrEqual(t, scalar(t, api, panelExpr(t, fleet, "Workers alive", 0), at), 1.0)
+	workers := vector(t, api, Substitute(panelExpr(t, fleet, "Workers", 0), map[string]string{"host": ".*"}), at, "worker")
+	require.Len(t, workers, 1, "the one worker")
+	var id string
+	for w, alive := range workers {
+		id = w
+		assert.Contains(t, []float64{0, 1}, alive, "alive, or gone once frozen 30 s")
+	}
+	rate := vector(t, api, Substitute(panelExpr(t, fleet, "Games per second per worker", 0), map[string]string{"host": ".*"}), at, "worker")
+	gamesInWindow(t, db, id, scrapedAt(t, api, id, at), rate[id])
+}
 
-	cancel()
-	<-done
+// scrapedAt is when Prometheus last scraped the worker's games per second before at.
+func scrapedAt(t *testing.T, api, worker string, at time.Time) time.Time {
+	ts := scalar(t, api, `timestamp(arena_ladder_worker_games_per_second{worker="`+worker+`"})`, at)
+	return time.UnixMilli(int64(ts * 1000))
+}
+
+// gamesInWindow: the panel's games per second is the worker's games recorded in the
+// minute before the read, and the read came at most two seconds before the scrape
+// (the exporter reads the database at most once a second).
+func gamesInWindow(t *testing.T, db, worker string, scraped time.Time, rate float64) {
+	conn, err := pgx.Connect(context.Background(), db)
+	require.NoError(t, err)
+	defer conn.Close(context.Background())
+	count := func(since time.Time) float64 {
+		var n int
+		require.NoError(t, conn.QueryRow(context.Background(), `SELECT COUNT(*) FROM matches WHERE worker_id = $1 AND recorded > $2`,
+			worker, since).Scan(&n))
+		return float64(n)
+	}
+	most, least := count(scraped.Add(-time.Minute-2*time.Second)), count(scraped.Add(-time.Minute))
+	assert.Greater(t, most, 0.0, "the worker's games are named by it")
+	assert.GreaterOrEqual(t, rate*60, least-1e-9)
+	assert.LessOrEqual(t, rate*60, most+1e-9)
+	t.Logf("games per second per worker: panel %.4f, database %.0f..%.0f games in the minute", rate, least, most)
 }
