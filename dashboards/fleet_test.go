@@ -32,8 +32,9 @@ func without(ds []Dashboard, uid string) []Dashboard {
 }
 
 // TestFleetDashboardAgainstARealPrometheus runs a ladder shared through a real
-// PostgreSQL: a coordinator (arena ladder serve --db postgres://, scraped by a real
-// Prometheus with the shipped rules) and a real arena worker playing its blocks. Once
+// PostgreSQL: a coordinator (arena ladder serve --db postgres://) and a real arena
+// worker playing its blocks, both scraped by a real Prometheus with the shipped rules;
+// the worker's own series carry its registered ID. Once
 // the worker has recorded games it is frozen (SIGSTOP): it plays no more, and the
 // coordinator fills the queue to its depth, where it stays. Then every query of the
 // fleet dashboard must parse and return data, and the panels must show that queue, the
@@ -50,16 +51,19 @@ func TestFleetDashboardAgainstARealPrometheus(t *testing.T) {
 		out, err := exec.Command(arenaBin, "bot", "add", bot, "--db", db).CombinedOutput()
 		require.NoError(t, err, "%s", out)
 	}
-	coordAddr := freeAddr(t)
+	coordAddr, workerAddr := freeAddr(t), freeAddr(t)
 	api, _ := startPrometheus(t, promBin, dir, `
   - job_name: arena-ladder
     static_configs:
       - targets: ["`+coordAddr+`"]
+  - job_name: arena-worker
+    static_configs:
+      - targets: ["`+workerAddr+`"]
 `)
 	const depth = 4
 	start(t, dir, arenaBin, "ladder", "serve", "--db", db, "--game", "ivanhoe", "--addr", "127.0.0.1:0",
 		"--metrics-addr", coordAddr, "--refresh", "1s", "--queue-depth", strconv.Itoa(depth))
-	worker := start(t, dir, arenaBin, "worker", "--db", db, "-j", "1")
+	worker := start(t, dir, arenaBin, "worker", "--db", db, "-j", "1", "--metrics-addr", workerAddr)
 	defer func() { // thawed and stopped, so that it stops its bots
 		_ = worker.cmd.Process.Signal(syscall.SIGCONT)
 		_ = worker.cmd.Process.Signal(os.Interrupt)
@@ -75,6 +79,14 @@ func TestFleetDashboardAgainstARealPrometheus(t *testing.T) {
 		_ = st.Matches(ctx, "ivanhoe", func(store.Match) error { n++; return nil })
 		return n >= 4
 	}, "games recorded by the worker: "+worker.stderr.String())
+	ws, err := st.Workers(ctx)
+	require.NoError(t, err)
+	require.Len(t, ws, 1, "the worker registered")
+	id := strconv.FormatInt(ws[0].ID, 10)
+	waitFor(t, time.Minute, func() bool {
+		n, err := query(api, `sum(arena_matches_finished_total{job="arena-worker", worker="`+id+`"}) > 0`, time.Now())
+		return err == nil && n == 1
+	}, "the worker's own series, labelled with its registered ID")
 	require.NoError(t, worker.cmd.Process.Signal(syscall.SIGSTOP))
 	waitFor(t, time.Minute, func() bool {
 		f, err := st.Fleet(ctx, time.Minute)
@@ -104,11 +116,8 @@ func TestFleetDashboardAgainstARealPrometheus(t *testing.T) {
 	assert.Less(t, oldest, time.Since(setup).Seconds(), "no block is older than the test")
 	workers := vector(t, api, Substitute(panelExpr(t, fleet, "Workers", 0), map[string]string{"host": ".*"}), at, "worker")
 	require.Len(t, workers, 1, "the one worker")
-	var id string
-	for w, alive := range workers {
-		id = w
-		assert.Contains(t, []float64{0, 1}, alive, "alive, or gone once frozen 30 s")
-	}
+	require.Contains(t, workers, id, "the coordinator's worker label is the one the worker labels its own series with")
+	assert.Contains(t, []float64{0, 1}, workers[id], "alive, or gone once frozen 30 s")
 	rate := vector(t, api, Substitute(panelExpr(t, fleet, "Games per second per worker", 0), map[string]string{"host": ".*"}), at, "worker")
 	gamesInWindow(t, db, id, scrapedAt(t, api, id, at), rate[id])
 }
