@@ -103,7 +103,7 @@ func TestUnitsCommandsRun(t *testing.T) {
 	}
 	vars := env(t)
 	vars["ARENA_DB"], vars["PGPASSWORD"] = db, ""
-	vars["ARENA_ADDR"], vars["ARENA_METRICS_ADDR"], vars["ARENA_SLOTS"] = freeAddr(t), freeAddr(t), "2"
+	vars["ARENA_ADDR"], vars["ARENA_METRICS_ADDR"], vars["ARENA_WORKER_METRICS_ADDR"], vars["ARENA_SLOTS"] = freeAddr(t), freeAddr(t), freeAddr(t), "2"
 	for _, name := range []string{"arena-ladder.service", "arena-worker.service"} { // the coordinator first
 		b, err := os.ReadFile(filepath.Join("systemd", name))
 		require.NoError(t, err)
