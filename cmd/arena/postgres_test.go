@@ -180,7 +180,7 @@ func TestServeOnPostgres(t *testing.T) {
 
 	waitForGames(t, s, "annbot", 1)
 	s.stop(t)
-	w.stop(t)
+	w.stop(t, "worker playing ")
 	assert.Contains(t, w.text(), "worker stopped;")
 	requireNoLeftovers(t)
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/arena-games/arena/arena"
+	"github.com/arena-games/arena/internal/poll"
 	"github.com/arena-games/arena/ladder/store/pgtest"
 )
 
@@ -91,10 +92,12 @@ func (p *proc) kill() {
 	_ = p.cmd.Wait()
 }
 
-// stop sends SIGTERM and waits, for a minute at most (a block in flight is cut at once;
-// the minute is load's room), for a clean exit.
-func (p *proc) stop(t *testing.T) {
+// stop waits for the process to say it is up (ready: a SIGTERM before it listens for
+// one would just kill it), sends SIGTERM and waits, for a minute at most (a block in
+// flight is cut at once; the minute is load's room), for a clean exit.
+func (p *proc) stop(t *testing.T, ready string) {
 	t.Helper()
+	require.True(t, poll.Within(time.Minute, func() bool { return strings.Contains(p.text(), ready) }), "%v is up: %s", p.cmd.Args[1:3], p.text())
 	require.NoError(t, p.cmd.Process.Signal(syscall.SIGTERM))
 	select {
 	case <-p.done:
@@ -102,18 +105,6 @@ func (p *proc) stop(t *testing.T) {
 		t.Fatalf("%v did not stop on SIGTERM: %s", p.cmd.Args[1:3], p.text())
 	}
 	require.NoError(t, p.cmd.Wait(), p.text())
-}
-
-// eventually polls cond every 20 ms until it holds or d has passed.
-func eventually(d time.Duration, cond func() bool) bool {
-	deadline := time.Now().Add(d)
-	for !cond() {
-		if time.Now().After(deadline) {
-			return false
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	return true
 }
 
 // The workers' side of TestServeOnPostgres: a worker plays the coordinator's blocks,
@@ -192,13 +183,15 @@ func TestQueueSurvivesKills(t *testing.T) {
 	const kills = 24
 	begun := time.Now()
 	inGame, coordinatorKills := 0, 0
+	var frozen *proc
 	for k := range kills {
 		if k == kills/2 {
 			require.NoError(t, exec.Command(script, "restart", pgdir).Run(), "restarting the server")
 			t.Logf("server restarted after %d kills", k)
 		}
 		if k == kills/3 {
-			freezePastLease(t, conn, workers[0])
+			frozen = workers[0]
+			freezePastLease(t, conn, frozen)
 		}
 		// A coordinator that found its lock gone with the server, or a worker that
 		// gave up, is started again, as systemd would.
@@ -224,7 +217,7 @@ func TestQueueSurvivesKills(t *testing.T) {
 		// 100-300 ms with the sleepy bot), after a random moment more.
 		i := rng.IntN(len(workers))
 		w := workers[i]
-		eventually(2*time.Minute, func() bool { return midGame(i) || w.exited() })
+		poll.Within(2*time.Minute, func() bool { return midGame(i) || w.exited() })
 		time.Sleep(time.Duration(rng.IntN(200)) * time.Millisecond)
 		w.kill()
 		if midGame(i) {
@@ -239,12 +232,12 @@ func TestQueueSurvivesKills(t *testing.T) {
 	// worker was killed comes back after lease + 30 s + its retries: 4 minutes is
 	// room for several such rounds on a loaded machine.
 	if !co.exited() {
-		co.stop(t)
+		co.stop(t, "coordinating the ")
 	}
 	c := conn()
 	defer c.Close(ctx)
 	var open int
-	finished := eventually(4*time.Minute, func() bool {
+	finished := poll.Within(4*time.Minute, func() bool {
 		for i, w := range workers {
 			if w.exited() {
 				workers[i] = worker(i)
@@ -254,9 +247,12 @@ func TestQueueSurvivesKills(t *testing.T) {
 	})
 	require.True(t, finished, "%d blocks still open; worker 0: %s", open, workers[0].text())
 	for _, w := range workers {
-		w.stop(t)
+		w.stop(t, "worker playing ")
 	}
 	waitNoLeftovers(t)
+	// Whether the woken worker got as far as a write (it may instead find its job's
+	// time up first): the fence itself is TestFencedRecording's.
+	t.Logf("the woken worker's fenced writes: %d", strings.Count(frozen.text(), "no longer this worker's"))
 	checkQueueLadder(t, ctx, c, dir, db)
 }
 
@@ -278,9 +274,9 @@ func freezePastLease(t *testing.T, conn func() *pgx.Conn, w *proc) {
 	// Frozen right after it recorded a game of a block it has more games of, the
 	// worker is in that block's job (it plays one at a time). Should the block have
 	// been finished in between (a loaded machine), it is woken and tried again.
-	require.True(t, eventually(3*time.Minute, func() bool {
+	require.True(t, poll.Within(3*time.Minute, func() bool {
 		seen, _, _ := w.played()
-		if !eventually(time.Minute, func() bool { n, _, r := w.played(); return n > seen && r < 2 }) {
+		if !poll.Within(time.Minute, func() bool { n, _, r := w.played(); return n > seen && r < 2 }) {
 			return false
 		}
 		require.NoError(t, w.cmd.Process.Signal(syscall.SIGSTOP))
@@ -297,7 +293,7 @@ func freezePastLease(t *testing.T, conn func() *pgx.Conn, w *proc) {
 	// minutes is room for them on a loaded machine.
 	var now int
 	var state string
-	handed := eventually(3*time.Minute, func() bool {
+	handed := poll.Within(3*time.Minute, func() bool {
 		return c.QueryRow(ctx, `SELECT attempt, state::text FROM river_job WHERE id = $1`, job).Scan(&now, &state) == nil &&
 			(now > attempt || state == "completed")
 	})

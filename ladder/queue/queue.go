@@ -160,6 +160,9 @@ func migrateTo(ctx context.Context, pool *pgxpool.Pool, m *rivermigrate.Migrator
 			return nil
 		}
 	}
+	// MigrateTx is deprecated because several versions in one transaction can
+	// fail; this applies one version per transaction, under the ladder's lock.
+	//lint:ignore SA1019 one version per transaction, see above
 	if _, err := m.MigrateTx(ctx, tx, rivermigrate.DirectionUp, &rivermigrate.MigrateOpts{TargetVersion: version}); err != nil {
 		return err
 	}
