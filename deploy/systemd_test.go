@@ -58,11 +58,34 @@ func directive(t *testing.T, unit []byte, key string) string {
 	return string(m[1])
 }
 
+// arenaBin is the arena, built once for the package's tests.
+var arenaBin struct {
+	once sync.Once
+	path string
+	err  error
+	out  []byte
+}
+
 func buildArena(t *testing.T) string {
-	bin := filepath.Join(t.TempDir(), "arena")
-	out, err := exec.Command("go", "build", "-o", bin, "../cmd/arena").CombinedOutput()
-	require.NoError(t, err, "%s", out)
-	return bin
+	arenaBin.once.Do(func() {
+		dir, err := os.MkdirTemp("", "arena-deploy-test")
+		if err != nil {
+			arenaBin.err = err
+			return
+		}
+		arenaBin.path = filepath.Join(dir, "arena")
+		arenaBin.out, arenaBin.err = exec.Command("go", "build", "-o", arenaBin.path, "../cmd/arena").CombinedOutput()
+	})
+	require.NoError(t, arenaBin.err, "%s", arenaBin.out)
+	return arenaBin.path
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if arenaBin.path != "" {
+		os.RemoveAll(filepath.Dir(arenaBin.path))
+	}
+	os.Exit(code)
 }
 
 // TestUnitsVerify: systemd itself finds nothing wrong with the units (pointed at a
