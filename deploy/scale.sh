@@ -49,6 +49,25 @@ pg_pids() {
   echo "$main" $(pgrep -P "$main" || true)
 }
 sql() { psql -qAt "$url" -c "$1"; }
+xacts() { sql "SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = current_database()"; }
+
+# The fixed cost: a coordinator and 4 workers with no bots to play (River's polling
+# and upkeep, heartbeats, the coordinator's ticks).
+sql "CREATE SCHEMA idle"
+"$work/arena" ladder serve --db "$url&search_path=idle" --game ivanhoe --addr 127.0.0.1:0 >"$work/idle.log" 2>&1 &
+idle=($!)
+for _ in 1 2 3 4; do
+  "$work/arena" worker --db "$url&search_path=idle" -j 1 >>"$work/idle.log" 2>&1 &
+  idle+=($!)
+done
+pids+=("${idle[@]}")
+sleep "$warm"
+x0=$(xacts)
+sleep "$secs"
+x1=$(xacts)
+for p in "${idle[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
+for p in "${idle[@]}"; do wait "$p" 2>/dev/null || true; done
+awk -v x=$((x1 - x0)) -v s="$secs" 'BEGIN { printf "idle: %.1f transactions/s (a coordinator and 4 workers, nothing to play)\n", x / s }'
 
 printf '%-8s %8s %8s %12s %12s %12s %9s %6s\n' workers games 'games/s' 'coord CPU' 'workers CPU' 'pg CPU' 'tx/game' load
 for n in $counts; do
@@ -67,10 +86,10 @@ for n in $counts; do
     pids+=($!)
   done
   sleep "$warm"
-  read -r g0 x0 < <(sql "SELECT (SELECT COUNT(*) FROM $schema.matches), xact_commit + xact_rollback FROM pg_stat_database WHERE datname = current_database()" | tr '|' ' ')
+  g0=$(sql "SELECT COUNT(*) FROM $schema.matches"); x0=$(xacts)
   c0=$(ticks self "$coord"); w0=$(ticks children "${workers[@]}"); p0=$(ticks self $(pg_pids))
   sleep "$secs"
-  read -r g1 x1 < <(sql "SELECT (SELECT COUNT(*) FROM $schema.matches), xact_commit + xact_rollback FROM pg_stat_database WHERE datname = current_database()" | tr '|' ' ')
+  g1=$(sql "SELECT COUNT(*) FROM $schema.matches"); x1=$(xacts)
   c1=$(ticks self "$coord"); w1=$(ticks children "${workers[@]}"); p1=$(ticks self $(pg_pids))
   load=$(cut -d' ' -f1 /proc/loadavg)
   games=$((g1 - g0))
