@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -145,11 +144,7 @@ func TestQueueSurvivesKills(t *testing.T) {
 	dir, err := os.MkdirTemp(bin, "queue-kills-")
 	require.NoError(t, err)
 	t.Cleanup(func() { os.RemoveAll(dir) })
-	sleepy := buildSleepyBot(t, 2*time.Millisecond)
-	for _, add := range [][]string{{"random"}, {"heuristic"}, {sleepy, "--name", "sleepy"}} {
-		r := runArena(t, dir, append(append([]string{"bot", "add"}, add...), "--db", db)...)
-		require.Equal(t, 0, r.code, r.stderr)
-	}
+	addKillBots(t, dir, db)
 	ctx := context.Background()
 	conn := func() *pgx.Conn {
 		c, err := pgx.Connect(ctx, db)
@@ -177,9 +172,7 @@ func TestQueueSurvivesKills(t *testing.T) {
 		return len(temps) > 0
 	}
 
-	seed := uint64(time.Now().UnixNano())
-	t.Logf("kill schedule seed %d", seed)
-	rng := rand.New(rand.NewPCG(seed, 2))
+	rng := killSchedule(t, 2)
 	const kills = 24
 	begun := time.Now()
 	inGame, coordinatorKills := 0, 0

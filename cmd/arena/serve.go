@@ -42,8 +42,8 @@ func ladderServe(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return fmt.Errorf("ladder serve takes no arguments, got %q", c.Args().First())
 	}
-	if c.Int("jobs") < 1 || c.Int64("upload-limit") < 1 || c.Int("submissions-per-day") < 1 || c.Int("bots-per-author") < 1 || c.Int("concurrent-requests") < 1 {
-		return fmt.Errorf("--jobs, --upload-limit, --submissions-per-day, --bots-per-author and --concurrent-requests must be at least 1")
+	if c.Int("jobs") < 1 || c.Int64("upload-limit") < 1 || c.Int("submissions-per-day") < 1 || c.Int("bots-per-author") < 1 || c.Int("concurrent-requests") < 1 || c.Int("queue-depth") < 1 {
+		return fmt.Errorf("--jobs, --upload-limit, --submissions-per-day, --bots-per-author, --concurrent-requests and --queue-depth must be at least 1")
 	}
 	st, err := openLadder(c)
 	if err != nil {

@@ -58,7 +58,7 @@ func NewWorker(pool *pgxpool.Pool, cfg WorkerConfig) (*Worker, error) {
 		return nil, errors.New("a worker needs a store, a player and at least one slot")
 	}
 	if cfg.Timeout <= 0 || cfg.Timeout >= cfg.Lease {
-		return nil, fmt.Errorf("a block's time limit (%v) must be positive and shorter than the lease (%v)", cfg.Timeout, cfg.Lease)
+		return nil, fmt.Errorf("a block's time limit (%v, --job-timeout) must be positive and shorter than the lease (%v, --lease)", cfg.Timeout, cfg.Lease)
 	}
 	workers := river.NewWorkers()
 	if err := river.AddWorkerSafely[BlockArgs](workers, &blockWorker{cfg: cfg}); err != nil {
