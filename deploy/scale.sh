@@ -8,10 +8,12 @@
 #
 #   deploy/scale.sh [SECONDS]          default 30; WARM (10), DEPTH (8), WORKERS ("1 2 4")
 #
-# Other processes use the CPU too: the load average is printed with each row.
+# Needs Go, PostgreSQL's server (as .ci/postgres.sh does) and psql. Other processes use
+# the CPU too: the load average is printed with each row.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+command -v psql >/dev/null || { echo "scale.sh: needs psql (Debian's postgresql-client)" >&2; exit 1; }
 secs=${1:-30}
 warm=${WARM:-10}
 depth=${DEPTH:-8}
