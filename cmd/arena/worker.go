@@ -31,7 +31,7 @@ func workerCommand() *cli.Command {
 			&cli.StringFlag{Name: "game", Usage: "with --board or --deck: also play this game's blocks on that file (games on their defaults are always played)"},
 			&cli.DurationFlag{Name: "lease", Value: defaultLease, Usage: "how long a block may run before the queue hands it to another worker (give every worker of a ladder the same)"},
 			&cli.DurationFlag{Name: "job-timeout", Usage: "stop playing a block after this long; its next attempt plays the rest (default: the longest a block can take at these clock flags)"},
-		), append(gameOptionFlags(), ladderSandboxFlags()...)...),
+		), append(append(gameOptionFlags(), ladderSandboxFlags()...), metricsFlags(workerMetricsAddr)...)...),
 		Action: runWorker,
 	}
 }
@@ -133,6 +133,15 @@ func runWorker(c *cli.Context) error {
 		return fmt.Errorf("registering the worker: %w", err)
 	}
 	defer func() { gone(); <-left }()
+	layers, _ := player.Sandbox.Layers()
+	ms, err := serveWorkerMetrics(c, me.ID, layers)
+	if err != nil {
+		return err
+	}
+	if ms != nil {
+		defer ms.srv.Close()
+		player.Observer = ms.ladderObserver()
+	}
 	w, err := queue.NewWorker(pool, queue.WorkerConfig{Store: pg, Player: player, Options: opts, Slots: c.Int("jobs"), Worker: me.ID,
 		Lease: c.Duration("lease"), Timeout: timeout, Log: c.App.ErrWriter,
 		OnGame: func(m store.Match) {
