@@ -268,6 +268,9 @@ func (t *table) ask(ctx context.Context, s int, opts []engine.Option, wall time.
 	}
 	t.res.Seats[s].Answered++
 	t.r.lat[t.m.entrants[s]].add(elapsed)
+	if t.r.first.Load() == 0 {
+		t.r.first.CompareAndSwap(0, int64(time.Since(t.r.began)))
+	}
 	return int(rep.Choice), elapsed, nil
 }
 

@@ -1,0 +1,161 @@
+// Command arenabench measures what a decision and a start cost in the arena against
+// what the transport alone costs, as ratios from one run of interleaved repetitions,
+// so that a change can be judged on a shared, noisy machine:
+//
+//	go run ./cmd/arenabench                 # builds ./cmd/arena, 7 repetitions
+//	go run ./cmd/arenabench --base OLDBIN   # also the arena at OLDBIN, ratio new/old
+//
+// Each repetition runs, in an order that alternates between repetitions:
+//   - `arena match random random --no-replays --json` on two-player Ivanhoe with the
+//     default sandbox, at -j 1 and at -j 2 (real processes, as a user runs it);
+//   - a bare gRPC bidirectional stream (this program, served as a go-plugin process of
+//     its own: no sandbox, no SDK) carrying messages of the sizes the arena's two seats
+//     receive in random games, one stream and two at once;
+//   - a bare go-plugin start: exec, handshake and the first round trip.
+//
+// It prints every figure as the median and range over the repetitions of the ratio
+// within each repetition, with the load average seen during the run. The chess
+// tournament manager fastchess, the issue's other yardstick, is not packaged for this
+// machine's Debian, so it is not compared.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"google.golang.org/protobuf/types/known/wrapperspb"
+)
+
+func main() {
+	if len(os.Args) > 1 && os.Args[1] == bareServeArg {
+		serveBare()
+		return
+	}
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "arenabench:", err)
+		os.Exit(1)
+	}
+}
+
+type options struct {
+	arena, base string
+	reps, games int
+	trips       int
+}
+
+func run() error {
+	var o options
+	flag.StringVar(&o.arena, "arena", "", "the arena binary to measure (default: build ./cmd/arena into a temporary folder)")
+	flag.StringVar(&o.base, "base", "", "another arena binary, measured in the same repetitions for new/base ratios")
+	flag.IntVar(&o.reps, "reps", 7, "interleaved repetitions")
+	flag.IntVar(&o.games, "games", 400, "games of each `arena match` run")
+	flag.IntVar(&o.trips, "round-trips", 4000, "round trips of each bare stream run (per stream)")
+	flag.Parse()
+	if o.reps < 1 || o.games < 2 || o.trips < 1 {
+		return fmt.Errorf("--reps, --games and --round-trips must be positive (games at least 2)")
+	}
+	if o.arena == "" {
+		dir, err := os.MkdirTemp("", "arenabench-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		o.arena = filepath.Join(dir, "arena")
+		build := exec.Command("go", "build", "-o", o.arena, "./cmd/arena")
+		build.Stdout, build.Stderr = os.Stderr, os.Stderr
+		if err := build.Run(); err != nil {
+			return fmt.Errorf("building the arena (run from the repository's root, or give --arena): %v", err)
+		}
+	}
+	msgs, reply, err := wireSizes(o.trips, 1)
+	if err != nil {
+		return err
+	}
+	msgs = msgs[:o.trips]
+	bare, err := startBare(payload(reply))
+	if err != nil {
+		return fmt.Errorf("starting the bare stream's process: %v", err)
+	}
+	defer bare.stop()
+	fmt.Printf("arenabench: %d repetitions; arena match: %d games of 2-player Ivanhoe, random vs random, default sandbox, --no-replays; bare stream: %d round trips, request %d-%d bytes, reply %d bytes\n",
+		o.reps, o.games, o.trips, minSize(msgs), maxSize(msgs), reply)
+	var reps []rep
+	for i := range o.reps {
+		r, err := measure(o, bare, msgs, reply, i)
+		if err != nil {
+			return err
+		}
+		reps = append(reps, r)
+		fmt.Fprintf(os.Stderr, "repetition %d/%d done (load %.2f)\n", i+1, o.reps, r.load)
+	}
+	printTable(os.Stdout, reps, o.base != "")
+	return nil
+}
+
+// rep is one repetition's figures.
+type rep struct {
+	j1, j2         matchRun
+	b1, b2         matchRun // the base arena, with --base
+	bare1, bare2   time.Duration
+	lat2           time.Duration // a bare round trip's latency with two streams in flight
+	pluginStart    time.Duration
+	load, loadLast float64
+}
+
+// measure runs one repetition; odd repetitions run their steps in reverse order, so
+// that a drift of the machine's load over the run favours no side.
+func measure(o options, bare *bareProc, msgs []*wrapperspb.BytesValue, reply, i int) (rep, error) {
+	r := rep{load: loadAvg()}
+	seed := uint64(i + 1)
+	steps := []func() error{
+		func() (err error) { r.j1, err = runMatch(o.arena, o.games, 1, seed); return },
+		func() (err error) { r.bare1, err = bareRoundTrips(bare, msgs, 1); return },
+		func() (err error) { r.j2, err = runMatch(o.arena, o.games, 2, seed); return },
+		func() (err error) {
+			r.bare2, err = bareRoundTrips(bare, msgs, 2)
+			r.lat2 = 2 * r.bare2
+			return
+		},
+		func() (err error) { r.pluginStart, err = barePluginStart(msgs[0], payload(reply)); return },
+	}
+	if o.base != "" {
+		steps = append(steps,
+			func() (err error) { r.b1, err = runMatch(o.base, o.games, 1, seed); return },
+			func() (err error) { r.b2, err = runMatch(o.base, o.games, 2, seed); return })
+	}
+	if i%2 == 1 {
+		slices.Reverse(steps)
+	}
+	for _, step := range steps {
+		if err := step(); err != nil {
+			return r, err
+		}
+	}
+	r.loadLast = loadAvg()
+	return r, nil
+}
+
+// loadAvg is the one-minute load average (0 where /proc has none).
+func loadAvg() float64 {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0
+	}
+	v, _ := strconv.ParseFloat(strings.Fields(string(b))[0], 64)
+	return v
+}
+
+func minSize(m []*wrapperspb.BytesValue) int {
+	return len(slices.MinFunc(m, func(a, b *wrapperspb.BytesValue) int { return len(a.Value) - len(b.Value) }).Value)
+}
+
+func maxSize(m []*wrapperspb.BytesValue) int {
+	return len(slices.MaxFunc(m, func(a, b *wrapperspb.BytesValue) int { return len(a.Value) - len(b.Value) }).Value)
+}
