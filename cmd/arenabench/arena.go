@@ -28,7 +28,7 @@ type matchRun struct {
 }
 
 func (m matchRun) perDecision() time.Duration { return m.wall / time.Duration(m.decisions) }
-func (m matchRun) gamesPerSec() float64     { return float64(m.games) / m.wall.Seconds() }
+func (m matchRun) gamesPerSec() float64       { return float64(m.games) / m.wall.Seconds() }
 
 // runMatch runs the arena binary's match command.
 func runMatch(arenaBin string, games, jobs int, seed uint64) (matchRun, error) {
@@ -71,34 +71,35 @@ func ms(v float64) time.Duration { return time.Duration(v * float64(time.Millise
 // wireSizes are the sizes of the requests both seats of random two-player Ivanhoe
 // games receive, in the order of play (at least n of them), and of one reply: what
 // the bare stream sends, as bytes fields of the same encoded sizes.
-func wireSizes(n int, seed uint64) (requests []*wrapperspb.BytesValue, reply int, err error) {
+func wireSizes(n int, seed uint64) (requests []*wrapperspb.BytesValue, structured []*botpb.DecideRequest, reply int, err error) {
 	codec, err := protocol.CodecFor("ivanhoe")
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, 0, err
 	}
 	rnd := engine.NewRand(seed)
 	for game := 0; len(requests) < n; game++ {
 		g, err := engine.New("ivanhoe", seed+uint64(game), 2)
 		if err != nil {
-			return nil, 0, err
+			return nil, nil, 0, err
 		}
 		id := fmt.Sprintf("d%04d-r0", game)
 		wires := []*protocol.SeatRequests{protocol.NewSeatRequests(codec, id, 0), protocol.NewSeatRequests(codec, id, 1)}
 		for !g.Terminal() {
 			req, err := wires[g.ToMove()].Next(g)
 			if err != nil {
-				return nil, 0, err
+				return nil, nil, 0, err
 			}
 			// The clock fields as the runner fills them in.
 			req.BankUs, req.DeadlineUs = time.Minute.Microseconds(), time.Second.Microseconds()
 			requests = append(requests, bytesOfSize(proto.Size(req)))
+			structured = append(structured, proto.Clone(req).(*botpb.DecideRequest))
 			reply = proto.Size(&botpb.DecideReply{MatchId: id, SeatDecision: req.SeatDecision, Choice: 1})
 			if err := g.Apply(rnd.Intn(len(g.Options()))); err != nil {
-				return nil, 0, err
+				return nil, nil, 0, err
 			}
 		}
 	}
-	return requests, reply, nil
+	return requests, structured, reply, nil
 }
 
 // bytesOfSize is a bytes field whose message encodes to size bytes (as near as the

@@ -31,6 +31,9 @@ import (
 	"time"
 
 	"google.golang.org/protobuf/types/known/wrapperspb"
+
+	"github.com/arena-games/arena/protocol/botpb"
+	"github.com/arena-games/arena/protocol/sandbox"
 )
 
 func main() {
@@ -74,21 +77,28 @@ func run() error {
 			return fmt.Errorf("building the arena (run from the repository's root, or give --arena): %v", err)
 		}
 	}
-	msgs, reply, err := wireSizes(o.trips, 1)
+	msgs, reqs, reply, err := wireSizes(o.trips, 1)
 	if err != nil {
 		return err
 	}
-	msgs = msgs[:o.trips]
-	bare, err := startBare(payload(reply))
-	if err != nil {
+	w := &world{msgs: msgs[:o.trips], reqs: reqs[:o.trips], reply: reply}
+	if w.bare, err = startBare(payload(reply)); err != nil {
 		return fmt.Errorf("starting the bare stream's process: %v", err)
 	}
-	defer bare.stop()
+	defer w.bare.stop()
+	if w.plain, err = launchBot(o.arena, sandbox.None); err != nil {
+		return err
+	}
+	defer w.plain.stop()
+	if w.boxed, err = launchBot(o.arena, sandbox.Auto); err != nil {
+		return err
+	}
+	defer w.boxed.stop()
 	fmt.Printf("arenabench: %d repetitions; arena match: %d games of 2-player Ivanhoe, random vs random, default sandbox, --no-replays; bare stream: %d round trips, request %d-%d bytes, reply %d bytes\n",
-		o.reps, o.games, o.trips, minSize(msgs), maxSize(msgs), reply)
+		o.reps, o.games, o.trips, minSize(w.msgs), maxSize(w.msgs), reply)
 	var reps []rep
 	for i := range o.reps {
-		r, err := measure(o, bare, msgs, reply, i)
+		r, err := measure(o, w, i)
 		if err != nil {
 			return err
 		}
@@ -99,31 +109,46 @@ func run() error {
 	return nil
 }
 
+// world is what every repetition measures with: the processes and the messages.
+type world struct {
+	bare         *bareProc
+	plain, boxed *botLayer // the arena's random bot without and with the sandbox
+	msgs         []*wrapperspb.BytesValue
+	reqs         []*botpb.DecideRequest
+	reply        int
+}
+
 // rep is one repetition's figures.
 type rep struct {
-	j1, j2         matchRun
-	b1, b2         matchRun // the base arena, with --base
-	bare1, bare2   time.Duration
-	lat2           time.Duration // a bare round trip's latency with two streams in flight
-	pluginStart    time.Duration
-	load, loadLast float64
+	j1, j2       matchRun
+	b1, b2       matchRun // the base arena, with --base
+	bare1, bare2 time.Duration
+	lat2         time.Duration // a bare round trip's latency with two streams in flight
+	pluginStart  time.Duration
+	// the layers, per round trip (see layers.go)
+	structured, sdk, seat, boxed time.Duration
+	load, loadLast               float64
 }
 
 // measure runs one repetition; odd repetitions run their steps in reverse order, so
 // that a drift of the machine's load over the run favours no side.
-func measure(o options, bare *bareProc, msgs []*wrapperspb.BytesValue, reply, i int) (rep, error) {
+func measure(o options, w *world, i int) (rep, error) {
 	r := rep{load: loadAvg()}
 	seed := uint64(i + 1)
 	steps := []func() error{
 		func() (err error) { r.j1, err = runMatch(o.arena, o.games, 1, seed); return },
-		func() (err error) { r.bare1, err = bareRoundTrips(bare, msgs, 1); return },
+		func() (err error) { r.bare1, err = bareRoundTrips(w.bare, w.msgs, 1); return },
+		func() (err error) { r.structured, err = structuredRoundTrips(w.bare, w.reqs); return },
+		func() (err error) { r.sdk, err = w.plain.rawRoundTrips(w.reqs); return },
+		func() (err error) { r.seat, err = w.plain.seatRoundTrips(w.reqs); return },
+		func() (err error) { r.boxed, err = w.boxed.seatRoundTrips(w.reqs); return },
 		func() (err error) { r.j2, err = runMatch(o.arena, o.games, 2, seed); return },
 		func() (err error) {
-			r.bare2, err = bareRoundTrips(bare, msgs, 2)
+			r.bare2, err = bareRoundTrips(w.bare, w.msgs, 2)
 			r.lat2 = 2 * r.bare2
 			return
 		},
-		func() (err error) { r.pluginStart, err = barePluginStart(msgs[0], payload(reply)); return },
+		func() (err error) { r.pluginStart, err = barePluginStart(w.msgs[0], payload(w.reply)); return },
 	}
 	if o.base != "" {
 		steps = append(steps,

@@ -43,6 +43,14 @@ func rows(base bool) []row {
 			func(r rep) string { return fmt.Sprintf("%.0f/s", r.j1.gamesPerSec()) }},
 		{"start to first decision / bare go-plugin start", "<= 2", div(first, plug), msf(first), msf(plug)},
 	}
+	layer := func(name string, f func(r rep) time.Duration) row {
+		return row{"layers: " + name + " / bare stream", "", div(f, bare1), us(f), us(bare1)}
+	}
+	out = append(out,
+		layer("structured messages", func(r rep) time.Duration { return r.structured }),
+		layer("+ Go SDK and random policy (arena serve-bot, no sandbox)", func(r rep) time.Duration { return r.sdk }),
+		layer("+ protocol.Seat (clock, reader)", func(r rep) time.Duration { return r.seat }),
+		layer("+ default sandbox", func(r rep) time.Duration { return r.boxed }))
 	if base {
 		b1 := func(r rep) time.Duration { return r.b1.perDecision() }
 		b2 := func(r rep) time.Duration { return r.b2.perDecision() }
