@@ -92,17 +92,20 @@ func Exec(argv []string) error {
 	}
 	env := make([]string, 0, len(os.Environ()))
 	for _, e := range os.Environ() {
-		if !strings.HasPrefix(e, PlanEnv+"=") && !strings.HasPrefix(e, reapedEnv+"=") {
+		if !strings.HasPrefix(e, PlanEnv+"=") {
 			env = append(env, e)
 		}
 	}
-	if p.Subreaper && os.Getenv(reapedEnv) == "" {
-		return reap()
-	}
 	// Capabilities, credentials, no_new_privs, Landlock and seccomp belong to the
-	// thread; the exec below happens on this same thread, and the new program keeps
-	// what it had.
+	// thread; the exec below (or, as a subreaper, the fork of the bot) happens on this
+	// same thread, and the bot keeps what it had.
 	runtime.LockOSThread()
+	if p.Subreaper {
+		// Before the plan: the bot's leftovers must be re-parented here from its start.
+		if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
+			return err
+		}
+	}
 	prog := path
 	if p.UID != 0 || p.Own != "" {
 		// Opened while the helper may still read it: the bot's own user may not, and
@@ -113,6 +116,9 @@ func Exec(argv []string) error {
 	}
 	if err := p.apply(); err != nil {
 		return err
+	}
+	if p.Subreaper {
+		return reap(prog, argv, env)
 	}
 	return syscall.Exec(prog, argv, env)
 }
