@@ -11,7 +11,8 @@
 //   - a bare gRPC bidirectional stream (this program, served as a go-plugin process of
 //     its own: no sandbox, no SDK) carrying messages of the sizes the arena's two seats
 //     receive in random games, one stream and two at once;
-//   - a bare go-plugin start: exec, handshake and the first round trip.
+//   - a bare go-plugin start (exec, handshake and the first round trip) and `arena
+//     match` runs of one deal, for the start of a run to its first decision;
 //
 // It prints every figure as the median and range over the repetitions of the ratio
 // within each repetition, with the load average seen during the run. The chess
@@ -51,6 +52,7 @@ type options struct {
 	arena, base string
 	reps, games int
 	trips       int
+	starts      int
 }
 
 func run() error {
@@ -60,9 +62,10 @@ func run() error {
 	flag.IntVar(&o.reps, "reps", 7, "interleaved repetitions")
 	flag.IntVar(&o.games, "games", 400, "games of each `arena match` run")
 	flag.IntVar(&o.trips, "round-trips", 4000, "round trips of each bare stream run (per stream)")
+	flag.IntVar(&o.starts, "starts", 5, "starts measured per repetition, each side (their median is the repetition's figure)")
 	flag.Parse()
-	if o.reps < 1 || o.games < 2 || o.trips < 1 {
-		return fmt.Errorf("--reps, --games and --round-trips must be positive (games at least 2)")
+	if o.reps < 1 || o.games < 2 || o.trips < 1 || o.starts < 1 {
+		return fmt.Errorf("--reps, --games, --round-trips and --starts must be positive (games at least 2)")
 	}
 	if o.arena == "" {
 		dir, err := os.MkdirTemp("", "arenabench-")
@@ -125,6 +128,8 @@ type rep struct {
 	bare1, bare2 time.Duration
 	lat2         time.Duration // a bare round trip's latency with two streams in flight
 	pluginStart  time.Duration
+	// start to first decision: `arena match` runs of one deal (medians of --starts)
+	first, baseFirst time.Duration
 	// the layers, per round trip (see layers.go)
 	structured, sdk, seat, boxed time.Duration
 	load, loadLast               float64
@@ -148,12 +153,17 @@ func measure(o options, w *world, i int) (rep, error) {
 			r.lat2 = 2 * r.bare2
 			return
 		},
-		func() (err error) { r.pluginStart, err = barePluginStart(w.msgs[0], payload(w.reply)); return },
+		func() (err error) {
+			r.pluginStart, err = medianOf(o.starts, func() (time.Duration, error) { return barePluginStart(w.msgs[0], payload(w.reply)) })
+			return
+		},
+		func() (err error) { r.first, err = firstDecision(o.arena, o.starts, seed); return },
 	}
 	if o.base != "" {
 		steps = append(steps,
 			func() (err error) { r.b1, err = runMatch(o.base, o.games, 1, seed); return },
-			func() (err error) { r.b2, err = runMatch(o.base, o.games, 2, seed); return })
+			func() (err error) { r.b2, err = runMatch(o.base, o.games, 2, seed); return },
+			func() (err error) { r.baseFirst, err = firstDecision(o.base, o.starts, seed); return })
 	}
 	if i%2 == 1 {
 		slices.Reverse(steps)
@@ -165,6 +175,29 @@ func measure(o options, w *world, i int) (rep, error) {
 	}
 	r.loadLast = loadAvg()
 	return r, nil
+}
+
+// firstDecision is the median over n runs of one deal of the report's start of the
+// run to its first answered decision.
+func firstDecision(arenaBin string, n int, seed uint64) (time.Duration, error) {
+	return medianOf(n, func() (time.Duration, error) {
+		m, err := runMatch(arenaBin, 2, 1, seed)
+		return m.first, err
+	})
+}
+
+// medianOf is the median of n measurements.
+func medianOf(n int, f func() (time.Duration, error)) (time.Duration, error) {
+	var v []time.Duration
+	for range n {
+		d, err := f()
+		if err != nil {
+			return 0, err
+		}
+		v = append(v, d)
+	}
+	slices.Sort(v)
+	return v[len(v)/2], nil
 }
 
 // loadAvg is the one-minute load average (0 where /proc has none).

@@ -31,7 +31,7 @@ func rows(base bool) []row {
 	bare1 := func(r rep) time.Duration { return r.bare1 }
 	bare2 := func(r rep) time.Duration { return r.bare2 }
 	lat2 := func(r rep) time.Duration { return r.lat2 }
-	first := func(r rep) time.Duration { return r.j1.first }
+	first := func(r rep) time.Duration { return r.first }
 	plug := func(r rep) time.Duration { return r.pluginStart }
 	out := []row{
 		{"decision round trip, 1 match / bare stream Send+Recv", "<= 1.10", div(rt1, bare1), us(rt1), us(bare1)},
@@ -55,7 +55,7 @@ func rows(base bool) []row {
 		b1 := func(r rep) time.Duration { return r.b1.perDecision() }
 		b2 := func(r rep) time.Duration { return r.b2.perDecision() }
 		brt := func(r rep) time.Duration { return r.b1.meanRT }
-		bfirst := func(r rep) time.Duration { return r.b1.first }
+		bfirst := func(r rep) time.Duration { return r.baseFirst }
 		out = append(out,
 			row{"new / base: decision round trip, -j 1", "", div(rt1, brt), us(rt1), us(brt)},
 			row{"new / base: wall per decision, -j 1", "", div(w1, b1), us(w1), us(b1)},
@@ -77,7 +77,7 @@ func printTable(w io.Writer, reps []rep, base bool) {
 		}
 		lo, mid, hi := spread(ratios)
 		fmt.Fprintf(w, "| %s | %.2f [%.2f-%.2f] | %s vs %s | %s |\n", rw.name, mid, lo, hi,
-			medianOf(reps, rw.num), medianOf(reps, rw.den), rw.goal)
+			middle(reps, rw.num), middle(reps, rw.den), rw.goal)
 	}
 	var loads []float64
 	for _, r := range reps {
@@ -99,9 +99,9 @@ func spread(v []float64) (lo, mid, hi float64) {
 	return s[0], mid, s[n-1]
 }
 
-// medianOf is the median of one side's figure over the repetitions, as the row
+// middle is the median of one side's figure over the repetitions, as the row
 // formats it.
-func medianOf(reps []rep, f func(r rep) string) string {
+func middle(reps []rep, f func(r rep) string) string {
 	s := make([]string, 0, len(reps))
 	for _, r := range reps {
 		s = append(s, f(r))
