@@ -13,6 +13,9 @@
 //     receive in random games, one stream and two at once;
 //   - a bare go-plugin start (exec, handshake and the first round trip) and `arena
 //     match` runs of one deal, for the start of a run to its first decision;
+//   - the layers between the two: the same requests as structured messages, then
+//     through the arena's own bot process and SDK, then protocol.Seat, then the
+//     sandbox (layers.go).
 //
 // It prints every figure as the median and range over the repetitions of the ratio
 // within each repetition, with the load average seen during the run. The chess
