@@ -43,14 +43,22 @@ func rows(base bool) []row {
 			func(r rep) string { return fmt.Sprintf("%.0f/s", r.j1.gamesPerSec()) }},
 		{"start to first decision / bare go-plugin start", "<= 2", div(first, plug), msf(first), msf(plug)},
 	}
-	layer := func(name string, f func(r rep) time.Duration) row {
-		return row{"layers: " + name + " / bare stream", "", div(f, bare1), us(f), us(bare1)}
+	// Each layer against the one below it, in the same repetition.
+	layers := []struct {
+		name string
+		f    func(r rep) time.Duration
+	}{
+		{"bare stream", bare1},
+		{"structured messages", func(r rep) time.Duration { return r.structured }},
+		{"+ arena's bot process, Go SDK, random policy (no sandbox)", func(r rep) time.Duration { return r.sdk }},
+		{"+ protocol.Seat (clock, reader goroutine)", func(r rep) time.Duration { return r.seat }},
+		{"+ default sandbox", func(r rep) time.Duration { return r.boxed }},
+		{"+ the runner (the -j 1 match's mean decision)", rt1},
 	}
-	out = append(out,
-		layer("structured messages", func(r rep) time.Duration { return r.structured }),
-		layer("+ Go SDK and random policy (arena serve-bot, no sandbox)", func(r rep) time.Duration { return r.sdk }),
-		layer("+ protocol.Seat (clock, reader)", func(r rep) time.Duration { return r.seat }),
-		layer("+ default sandbox", func(r rep) time.Duration { return r.boxed }))
+	for i := 1; i < len(layers); i++ {
+		l, below := layers[i], layers[i-1]
+		out = append(out, row{"layer: " + l.name + " / " + below.name, "", div(l.f, below.f), us(l.f), us(below.f)})
+	}
 	if base {
 		b1 := func(r rep) time.Duration { return r.b1.perDecision() }
 		b2 := func(r rep) time.Duration { return r.b2.perDecision() }
