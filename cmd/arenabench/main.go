@@ -19,7 +19,7 @@
 //
 // It prints every figure as the median and range over the repetitions of the ratio
 // within each repetition, with the load average seen during the run. The chess
-// tournament manager fastchess, the other yardstick, is not packaged for this
+// tournament manager fastchess, a bot arena's nearest peer, is not packaged for this
 // machine's Debian, so it is not compared.
 package main
 

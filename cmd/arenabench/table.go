@@ -50,10 +50,10 @@ func rows(base bool) []row {
 	}{
 		{"bare stream", bare1},
 		{"structured messages", func(r rep) time.Duration { return r.structured }},
-		{"+ arena's bot process, Go SDK, random policy (no sandbox)", func(r rep) time.Duration { return r.sdk }},
-		{"+ protocol.Seat (clock, reader goroutine)", func(r rep) time.Duration { return r.seat }},
-		{"+ default sandbox", func(r rep) time.Duration { return r.boxed }},
-		{"+ the runner (the -j 1 match's mean decision)", rt1},
+		{"arena's bot (SDK, random, no sandbox)", func(r rep) time.Duration { return r.sdk }},
+		{"protocol.Seat", func(r rep) time.Duration { return r.seat }},
+		{"default sandbox", func(r rep) time.Duration { return r.boxed }},
+		{"the runner (-j 1 match)", rt1},
 	}
 	for i := 1; i < len(layers); i++ {
 		l, below := layers[i], layers[i-1]
