@@ -20,6 +20,8 @@ var (
 		"Blocks waiting in the shared ladder's work queue (enqueued, not yet taken by a worker, or waiting to be retried), read from the database.", nil, nil)
 	descOldest = prometheus.NewDesc("arena_ladder_queue_oldest_age_seconds",
 		"How long ago the oldest block waiting in the work queue was enqueued (0 for none), by the database's clock.", nil, nil)
+	descGivenUp = prometheus.NewDesc("arena_ladder_queue_given_up",
+		"Blocks whose job failed its last attempt: they stay open and unplayed until an operator looks (the workers' logs say why).", nil, nil)
 	descAlive = prometheus.NewDesc("arena_ladder_workers_alive",
 		"Workers that have not stopped and heartbeat within the last 30 s (three heartbeats), read from the database.", nil, nil)
 	descWorkerAlive = prometheus.NewDesc("arena_ladder_worker_alive",
@@ -33,7 +35,7 @@ var (
 		"Games a worker plays at once, as it registered.", []string{"worker", "host"}, nil)
 )
 
-var fleetDescs = []*prometheus.Desc{descQueued, descOldest, descAlive, descWorkerAlive, descHeartbeatAge, descWorkerRate, descWorkerSlots}
+var fleetDescs = []*prometheus.Desc{descQueued, descOldest, descGivenUp, descAlive, descWorkerAlive, descHeartbeatAge, descWorkerRate, descWorkerSlots}
 
 // fleetState is the last good read of a store's Fleet.
 type fleetState struct {
@@ -68,6 +70,7 @@ func (e *Exporter) collectFleet(ch chan<- prometheus.Metric) {
 	}
 	gauge(descQueued, float64(f.Queued))
 	gauge(descOldest, f.OldestQueued.Seconds())
+	gauge(descGivenUp, float64(f.GivenUp))
 	gauge(descAlive, float64(f.Alive))
 	for _, w := range f.Workers {
 		id := strconv.FormatInt(w.ID, 10)

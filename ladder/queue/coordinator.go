@@ -67,7 +67,23 @@ func NewCoordinator(pool *pgxpool.Pool, cfg CoordinatorConfig) (*Coordinator, er
 	if err != nil {
 		return nil, err
 	}
-	return &Coordinator{cfg: cfg, pool: pool, client: client, st: st}, nil
+	c := &Coordinator{pool: pool, client: client, st: st}
+	cfg.Schedule.Store = withJob{Store: cfg.Schedule.Store, pg: st, enqueue: c.enqueueTx}
+	c.cfg = cfg
+	return c, nil
+}
+
+// withJob is the ladder's store as the scheduler sees it, but a new block is recorded
+// with its job in one transaction: a coordinator killed between the two would
+// otherwise leave a block nobody plays until the next coordinator looks for them.
+type withJob struct {
+	store.Store
+	pg      *store.Postgres
+	enqueue func(context.Context, pgx.Tx, store.Block) error
+}
+
+func (w withJob) NewBlock(ctx context.Context, b store.Block) (store.Block, error) {
+	return w.pg.NewBlockThen(ctx, b, w.enqueue)
 }
 
 // Run tops the queue up every Tick until ctx ends or the run lock is lost. A tick that
@@ -112,6 +128,9 @@ func (c *Coordinator) Fill(ctx context.Context) error {
 			return err // too few bots: waits
 		}
 	}
+	if err := c.cancelStale(ctx); err != nil {
+		return err
+	}
 	jobs, err := c.liveJobs(ctx)
 	if err != nil {
 		return err
@@ -128,11 +147,7 @@ func (c *Coordinator) Fill(ctx context.Context) error {
 		return err
 	}
 	for ; waiting < c.cfg.Depth; waiting++ {
-		b, err := c.sched.NewBlock(ctx)
-		if err != nil {
-			return err
-		}
-		if err := c.enqueue(ctx, b); err != nil {
+		if _, err := c.sched.NewBlock(ctx); err != nil {
 			return err
 		}
 	}
@@ -143,6 +158,40 @@ func (c *Coordinator) enqueue(ctx context.Context, b store.Block) error {
 	_, err := c.client.Insert(ctx, BlockArgs{Block: b.ID, Game: b.Game, Version: Version()}, nil)
 	if err != nil {
 		return fmt.Errorf("enqueueing block %d: %w", b.ID, err)
+	}
+	return nil
+}
+
+func (c *Coordinator) enqueueTx(ctx context.Context, tx pgx.Tx, b store.Block) error {
+	_, err := c.client.InsertTx(ctx, tx, BlockArgs{Block: b.ID, Game: b.Game, Version: Version()}, nil)
+	if err != nil {
+		return fmt.Errorf("enqueueing block %d: %w", b.ID, err)
+	}
+	return nil
+}
+
+// cancelStale cancels the game's waiting jobs that an arena of another Version
+// enqueued (before an upgrade): workers of this version snooze them for ever, and
+// they would fill the queue's depth for good. Their blocks, open and without a live
+// job, are enqueued again for this version by the same Fill. Jobs under way are left
+// to finish.
+func (c *Coordinator) cancelStale(ctx context.Context) error {
+	rows, err := c.pool.Query(ctx, `SELECT id FROM river_job WHERE kind = $1 AND args->>'game' = $2 AND args->>'version' <> $3
+		AND state IN ('available', 'pending', 'retryable', 'scheduled')`, Kind, c.cfg.Schedule.Game, Version())
+	if err != nil {
+		return err
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		if _, err := c.client.JobCancel(ctx, id); err != nil && !errors.Is(err, river.ErrNotFound) {
+			return fmt.Errorf("cancelling another version's job %d: %w", id, err)
+		}
+	}
+	if len(ids) > 0 {
+		fmt.Fprintf(c.cfg.Log, "coordinator: cancelled %d queued blocks of another arena version; they are enqueued again for this one\n", len(ids))
 	}
 	return nil
 }

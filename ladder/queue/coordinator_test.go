@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/rivertype"
@@ -117,4 +118,71 @@ func TestWorkerTakesOnlyWhatItPlays(t *testing.T) {
 	err = w.Work(ctx, jobOf(BlockArgs{Block: b.ID + 100, Game: "ivanhoe", Version: Version()}))
 	require.ErrorAs(t, err, &cancelled, "a block that does not exist")
 	assert.True(t, errors.Is(err, store.ErrNotFound))
+}
+
+// After an upgrade, the blocks an arena of another version queued would be snoozed by
+// every worker for ever and fill the queue's depth: the coordinator cancels them and
+// enqueues their blocks again for its own version, and leaves a job under way alone.
+func TestCoordinatorRequeuesAnotherVersionsBlocks(t *testing.T) {
+	st, pool, bots := ladderWithQueue(t)
+	ctx := context.Background()
+	ins, err := NewInserter(pool, io.Discard)
+	require.NoError(t, err)
+	var old []int64
+	for seed := range uint64(3) {
+		b, err := st.NewBlock(ctx, store.Block{Game: "ivanhoe", Seed: seed, Bots: []int64{bots[0].ID, bots[1].ID}, Rotations: 2})
+		require.NoError(t, err)
+		_, err = ins.Insert(ctx, BlockArgs{Block: b.ID, Game: "ivanhoe", Version: "protocol 1, build older"}, nil)
+		require.NoError(t, err)
+		old = append(old, b.ID)
+	}
+	// The first is being played by a worker of the old version.
+	_, err = pool.Exec(ctx, `UPDATE river_job SET state = 'running', attempt = 1, attempted_at = now() WHERE (args->>'block')::bigint = $1`, old[0])
+	require.NoError(t, err)
+
+	co, err := NewCoordinator(pool, CoordinatorConfig{Store: st, Depth: 3, Rescan: time.Hour, Log: io.Discard,
+		Schedule: ladder.RunConfig{Store: st, Game: "ivanhoe", Players: 2, Seed: 1}})
+	require.NoError(t, err)
+	require.NoError(t, co.Fill(ctx))
+	assert.Equal(t, old[1:], jobBlocks(t, pool, "cancelled"), "the old version's waiting jobs are cancelled")
+	assert.Equal(t, old[:1], jobBlocks(t, pool, "running"), "a job under way is left to finish")
+	var mine []int64
+	rows, err := pool.Query(ctx, `SELECT (args->>'block')::bigint FROM river_job WHERE state = 'available' AND args->>'version' = $1 ORDER BY 1`, Version())
+	require.NoError(t, err)
+	for rows.Next() {
+		var id int64
+		require.NoError(t, rows.Scan(&id))
+		mine = append(mine, id)
+	}
+	require.NoError(t, rows.Err())
+	assert.Len(t, mine, 3, "the queue is Depth deep in this version's jobs")
+	assert.Subset(t, mine, old[1:], "the cancelled blocks are queued again for this version")
+}
+
+// A new block and its job are one transaction: when enqueueing fails, no block is
+// left that nobody would play.
+func TestNewBlockAndItsJobAreOne(t *testing.T) {
+	st, pool, bots := ladderWithQueue(t)
+	ctx := context.Background()
+	co, err := NewCoordinator(pool, CoordinatorConfig{Store: st, Depth: 1, Rescan: time.Hour, Log: io.Discard,
+		Schedule: ladder.RunConfig{Store: st, Game: "ivanhoe", Players: 2, Seed: 1}})
+	require.NoError(t, err)
+	failing := withJob{Store: st, pg: st, enqueue: func(ctx context.Context, tx pgx.Tx, b store.Block) error {
+		if err := co.enqueueTx(ctx, tx, b); err != nil {
+			return err
+		}
+		return errors.New("the connection broke")
+	}}
+	_, err = failing.NewBlock(ctx, store.Block{Game: "ivanhoe", Seed: 1, Bots: []int64{bots[0].ID, bots[1].ID}, Rotations: 2})
+	require.Error(t, err)
+	open, err := st.OpenBlocks(ctx, "ivanhoe")
+	require.NoError(t, err)
+	assert.Empty(t, open, "no block without its job")
+	assert.Empty(t, jobBlocks(t, pool, "available"), "no job without its block")
+
+	require.NoError(t, co.Fill(ctx))
+	open, err = st.OpenBlocks(ctx, "ivanhoe")
+	require.NoError(t, err)
+	require.Len(t, open, 1)
+	assert.Equal(t, []int64{open[0].ID}, jobBlocks(t, pool, "available"), "the coordinator's block came with its job")
 }

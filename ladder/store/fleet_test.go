@@ -37,7 +37,8 @@ func TestFleetBeforeTheQueueExists(t *testing.T) {
 }
 
 // TestFleetCountsQueuedBlocks: only block jobs that wait (available, scheduled for
-// later, or to be retried) count, and the oldest one's age is the database's.
+// later, or to be retried) count, and the oldest one's age is the database's; blocks
+// given up after their last attempt are counted apart.
 func TestFleetCountsQueuedBlocks(t *testing.T) {
 	p, db := openPostgres(t)
 	q := pgtest.Queue(t, db)
@@ -55,11 +56,13 @@ func TestFleetCountsQueuedBlocks(t *testing.T) {
 		UPDATE river_job SET state = 'completed', finalized_at = now(), created_at = now() - interval '1 hour' WHERE id = %d;
 		UPDATE river_job SET state = 'running', attempt = 1, attempted_at = now(), created_at = now() - interval '1 hour' WHERE id = %d;
 		UPDATE river_job SET state = 'retryable', attempt = 1, created_at = now() - interval '90 seconds' WHERE id = %d;
-		UPDATE river_job SET created_at = now() - interval '1 day' WHERE kind = 'other'`, ids[0], ids[1], ids[2]))
+		UPDATE river_job SET state = 'discarded', attempt = 100, finalized_at = now(), created_at = now() - interval '1 hour' WHERE id = %d;
+		UPDATE river_job SET created_at = now() - interval '1 day' WHERE kind = 'other'`, ids[0], ids[1], ids[2], ids[4]))
 
 	f, err := p.Fleet(ctx, time.Minute)
 	require.NoError(t, err)
-	assert.Equal(t, 4, f.Queued, "3 available, 1 retryable, 1 scheduled; not the completed, running or other jobs")
+	assert.Equal(t, 3, f.Queued, "1 available, 1 retryable, 1 scheduled; not the completed, running, discarded or other jobs")
+	assert.Equal(t, 1, f.GivenUp, "the discarded block")
 	// The age is read some time after it was set to 90 s: a minute of margin holds
 	// on a machine loaded far beyond CI's.
 	assert.GreaterOrEqual(t, f.OldestQueued, 90*time.Second)

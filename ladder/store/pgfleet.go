@@ -20,8 +20,11 @@ func (p *Postgres) Fleet(ctx context.Context, window time.Duration) (Fleet, erro
 	}
 	if queue {
 		var oldest float64
-		err := p.pool.QueryRow(ctx, `SELECT COUNT(*), COALESCE(EXTRACT(EPOCH FROM now() - MIN(created_at)), 0)::float8
-			FROM river_job WHERE kind = $1 AND state IN ('available', 'pending', 'scheduled', 'retryable')`, BlockJobKind).Scan(&f.Queued, &oldest)
+		err := p.pool.QueryRow(ctx, `SELECT COUNT(*) FILTER (WHERE state <> 'discarded'),
+				COALESCE(EXTRACT(EPOCH FROM now() - MIN(created_at) FILTER (WHERE state <> 'discarded')), 0)::float8,
+				COUNT(*) FILTER (WHERE state = 'discarded')
+			FROM river_job WHERE kind = $1 AND state IN ('available', 'pending', 'scheduled', 'retryable', 'discarded')`,
+			BlockJobKind).Scan(&f.Queued, &oldest, &f.GivenUp)
 		if err != nil {
 			return Fleet{}, err
 		}

@@ -471,6 +471,14 @@ func (p *Postgres) RetireBot(ctx context.Context, name string) (Bot, error) {
 
 // NewBlock records a block about to be played.
 func (p *Postgres) NewBlock(ctx context.Context, b Block) (Block, error) {
+	return p.NewBlockThen(ctx, b, nil)
+}
+
+// NewBlockThen records b as NewBlock does and, when then is set, calls it with the
+// recorded block inside the same transaction: the block and what then writes (its job
+// in the work queue) are committed together or not at all, so a coordinator killed in
+// between leaves neither.
+func (p *Postgres) NewBlockThen(ctx context.Context, b Block, then func(context.Context, pgx.Tx, Block) error) (Block, error) {
 	if b.Rotations < 1 || len(b.Bots) < 1 {
 		return Block{}, fmt.Errorf("a block needs bots and rotations, got %d bots and %d rotations", len(b.Bots), b.Rotations)
 	}
@@ -490,6 +498,11 @@ func (p *Postgres) NewBlock(ctx context.Context, b Block) (Block, error) {
 		}
 	}
 	b.Created, b.Done = now.UTC(), nil
+	if then != nil {
+		if err := then(ctx, tx, b); err != nil {
+			return Block{}, err
+		}
+	}
 	return b, tx.Commit(ctx)
 }
 

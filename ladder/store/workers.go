@@ -73,6 +73,9 @@ type Fleet struct {
 	Queued int
 	// OldestQueued is how long ago the oldest of them was enqueued; 0 for none.
 	OldestQueued time.Duration
+	// GivenUp counts the blocks whose job failed its last attempt (River discarded
+	// it): they stay open, and no worker plays them until an operator looks.
+	GivenUp int
 	// Alive counts the workers that have not stopped and heartbeat within
 	// AliveWindow.
 	Alive int
