@@ -60,6 +60,7 @@ type bareGRPC struct{ plugin.NetRPCUnsupportedPlugin }
 
 func (bareGRPC) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
 	s.RegisterService(&bareService, struct{}{})
+	registerSDK(s)
 	return nil
 }
 

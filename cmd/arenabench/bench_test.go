@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"os"
 	"testing"
 	"time"
@@ -57,6 +58,32 @@ func TestBareStreamAnswersEveryMessage(t *testing.T) {
 	start, err := barePluginStart(msgs[0], payload(reply))
 	require.NoError(t, err)
 	assert.Positive(t, start)
+}
+
+// The Go SDK's layer in the bare process plays the requests of a started match: every
+// answer is a legal index of its request's options, for its own question.
+func TestSDKInTheBareProcessAnswersLegally(t *testing.T) {
+	_, reqs, reply, err := wireSizes(60, 3)
+	require.NoError(t, err)
+	b, err := startBare(payload(reply))
+	require.NoError(t, err)
+	defer b.stop()
+	l := sdkInBare(b)
+	id, err := l.start()
+	require.NoError(t, err)
+	st, err := l.proc.Bot.Match(context.Background())
+	require.NoError(t, err)
+	for _, r := range asMatch(reqs[:60], id) {
+		require.NoError(t, st.Send(r))
+		rep, err := st.Recv()
+		require.NoError(t, err)
+		assert.Equal(t, r.SeatDecision, rep.SeatDecision)
+		assert.True(t, rep.Choice >= 0 && int(rep.Choice) < len(r.Options), "choice %d of %d options", rep.Choice, len(r.Options))
+	}
+	require.NoError(t, st.CloseSend())
+	d, err := l.rawRoundTrips(reqs[:60])
+	require.NoError(t, err)
+	assert.Positive(t, d)
 }
 
 func TestSpreadIsMinMedianMax(t *testing.T) {

@@ -10,6 +10,8 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/arena-games/arena/engine"
+	"github.com/arena-games/arena/plugins/random"
 	"github.com/arena-games/arena/protocol"
 	"github.com/arena-games/arena/protocol/botpb"
 	"github.com/arena-games/arena/protocol/sandbox"
@@ -20,6 +22,9 @@ import (
 // can say which part of a decision's cost each adds:
 //   - structured: the bare process, but the real DecideRequest and DecideReply messages
 //     (proto encoding and decoding of the structured view);
+//   - sdk in the bare process: the Go SDK's Bot service with the random policy, served
+//     by the bare process beside its own services: the SDK's code on the same
+//     transport, in the same program;
 //   - sdk: the arena's own bot process (`arena serve-bot random`, no sandbox) on a raw
 //     Match stream: the Go SDK's decoding of the view and the policy;
 //   - seat: the same through protocol.Seat (the clock's timers and reader goroutine);
@@ -30,6 +35,16 @@ var structuredMethod = "/arena.bench.bare.Echo/Structured"
 func init() {
 	bareService.Streams = append(bareService.Streams, grpc.StreamDesc{StreamName: "Structured",
 		Handler: serveStructured, ServerStreams: true, ClientStreams: true})
+}
+
+// registerSDK serves the Go SDK's Bot service (the random policy) in the bare process.
+func registerSDK(s *grpc.Server) {
+	botpb.RegisterBotServer(s, protocol.NewBotServer(func(m protocol.Match) engine.Policy { return random.New(m.Seed) }))
+}
+
+// sdkInBare is the SDK's service in the bare process, reached on the bare connection.
+func sdkInBare(b *bareProc) *botLayer {
+	return &botLayer{proc: &protocol.Process{Bot: botpb.NewBotClient(b.conn), Conn: b.conn}}
 }
 
 // serveStructured answers each DecideRequest with a DecideReply, as a bot does, but

@@ -14,8 +14,8 @@
 //   - a bare go-plugin start (exec, handshake and the first round trip) and `arena
 //     match` runs of one deal, for the start of a run to its first decision;
 //   - the layers between the two: the same requests as structured messages, then
-//     through the arena's own bot process and SDK, then protocol.Seat, then the
-//     sandbox (layers.go).
+//     through the Go SDK in the bare process, then through the arena's own bot
+//     process, then protocol.Seat, then the sandbox (layers.go).
 //
 // It prints every figure as the median and range over the repetitions of the ratio
 // within each repetition, with the load average seen during the run. The chess
@@ -92,6 +92,7 @@ func run() error {
 		return fmt.Errorf("starting the bare stream's process: %v", err)
 	}
 	defer w.bare.stop()
+	w.sdkBare = sdkInBare(w.bare)
 	if w.plain, err = launchBot(o.arena, sandbox.None); err != nil {
 		return err
 	}
@@ -118,6 +119,7 @@ func run() error {
 // world is what every repetition measures with: the processes and the messages.
 type world struct {
 	bare         *bareProc
+	sdkBare      *botLayer // the SDK's service in the bare process
 	plain, boxed *botLayer // the arena's random bot without and with the sandbox
 	msgs         []*wrapperspb.BytesValue
 	reqs         []*botpb.DecideRequest
@@ -134,8 +136,8 @@ type rep struct {
 	// start to first decision: `arena match` runs of one deal (medians of --starts)
 	first, baseFirst time.Duration
 	// the layers, per round trip (see layers.go)
-	structured, sdk, seat, boxed time.Duration
-	load, loadLast               float64
+	structured, sdkBare, sdk, seat, boxed time.Duration
+	load, loadLast                        float64
 }
 
 // measure runs one repetition; odd repetitions run their steps in reverse order, so
@@ -147,6 +149,7 @@ func measure(o options, w *world, i int) (rep, error) {
 		func() (err error) { r.j1, err = runMatch(o.arena, o.games, 1, seed); return },
 		func() (err error) { r.bare1, err = bareRoundTrips(w.bare, w.msgs, 1); return },
 		func() (err error) { r.structured, err = structuredRoundTrips(w.bare, w.reqs); return },
+		func() (err error) { r.sdkBare, err = w.sdkBare.rawRoundTrips(w.reqs); return },
 		func() (err error) { r.sdk, err = w.plain.rawRoundTrips(w.reqs); return },
 		func() (err error) { r.seat, err = w.plain.seatRoundTrips(w.reqs); return },
 		func() (err error) { r.boxed, err = w.boxed.seatRoundTrips(w.reqs); return },

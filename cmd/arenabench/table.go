@@ -50,7 +50,8 @@ func rows(base bool) []row {
 	}{
 		{"bare stream", bare1},
 		{"structured messages", func(r rep) time.Duration { return r.structured }},
-		{"arena's bot (SDK, random, no sandbox)", func(r rep) time.Duration { return r.sdk }},
+		{"Go SDK (random) in the bare process", func(r rep) time.Duration { return r.sdkBare }},
+		{"arena's bot program (SDK, random, no sandbox)", func(r rep) time.Duration { return r.sdk }},
 		{"protocol.Seat", func(r rep) time.Duration { return r.seat }},
 		{"default sandbox", func(r rep) time.Duration { return r.boxed }},
 		{"the runner (-j 1 match)", rt1},
