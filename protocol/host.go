@@ -101,7 +101,8 @@ func Launch(ctx context.Context, cfg LaunchConfig) (*Process, error) {
 		SyncStderr:       tail,
 		GRPCDialOptions: []grpc.DialOption{grpc.WithDefaultCallOptions(
 			grpc.MaxCallRecvMsgSize(MaxReplyBytes), grpc.MaxCallSendMsgSize(MaxMessageBytes)),
-			grpc.WithMaxHeaderListSize(MaxHeaderBytes)},
+			grpc.WithMaxHeaderListSize(MaxHeaderBytes),
+			grpc.WithStaticStreamWindowSize(WindowBytes), grpc.WithStaticConnWindowSize(WindowBytes)},
 		RunnerFunc: func(_ hclog.Logger, spec *exec.Cmd, _ string) (runner.Runner, error) {
 			env := append(append([]string{"PATH=/usr/local/bin:/usr/bin:/bin"}, cfg.Env...), spec.Env...)
 			name, args, env, err := box.Command(path, cfg.Args, env)

@@ -40,6 +40,15 @@ const MaxReplyBytes = 4 << 20
 // ending) before it costs the arena memory.
 const MaxHeaderBytes = 64 << 10
 
+// WindowBytes is the flow-control window of every stream and connection between the
+// arena and a bot, on both sides. A fixed window turns off gRPC's bandwidth estimator,
+// which otherwise pings the other side after every message it receives (a decision's
+// question and answer are each far smaller than the window, so its estimate never
+// settles): two more frames each way per decision, and two more wake-ups of each
+// process. A megabyte lets a large view through without a window update, and bounds
+// what a bot that does not read can make the arena hold per stream.
+const WindowBytes = 1 << 20
+
 // EndMatchTimeout is how long the arena waits for a bot to take a match's result.
 // The bot has nothing to answer, so it is short, and the wait runs beside the next
 // match, never before it.

@@ -80,7 +80,8 @@ func serveConfig(s botpb.BotServer, register func(*grpc.Server)) *plugin.ServeCo
 		// last words in the stderr tail the arena keeps.
 		Logger: hclog.New(&hclog.LoggerOptions{Name: "bot", Level: hclog.Warn, Output: os.Stderr}),
 		GRPCServer: func(opts []grpc.ServerOption) *grpc.Server {
-			opts = append(opts, grpc.MaxRecvMsgSize(MaxMessageBytes), grpc.MaxSendMsgSize(MaxMessageBytes))
+			opts = append(opts, grpc.MaxRecvMsgSize(MaxMessageBytes), grpc.MaxSendMsgSize(MaxMessageBytes),
+				grpc.StaticStreamWindowSize(WindowBytes), grpc.StaticConnWindowSize(WindowBytes))
 			return plugin.DefaultGRPCServer(opts)
 		},
 	}
