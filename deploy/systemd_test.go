@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/arena-games/arena/internal/testlock"
 	"github.com/arena-games/arena/ladder/store/pgtest"
 )
 
@@ -81,7 +82,9 @@ func buildArena(t *testing.T) string {
 }
 
 func TestMain(m *testing.M) {
+	release := testlock.Heavy() // a coordinator, workers and PostgreSQL
 	code := m.Run()
+	release()
 	if arenaBin.path != "" {
 		os.RemoveAll(filepath.Dir(arenaBin.path))
 	}
