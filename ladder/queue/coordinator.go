@@ -23,7 +23,10 @@ type CoordinatorConfig struct {
 	// Schedule is the ladder as `ladder run` plays it: Store (Store, or a store
 	// wrapping it), Game, Players, Seed, MaxForfeitShare, OnSuspend.
 	Schedule ladder.RunConfig
-	// Depth is how many blocks wait in the queue ahead of the workers.
+	// Depth is how many blocks wait in the queue ahead of the workers at least; more
+	// when the workers alive have more slots between them (one block waits per slot,
+	// so that a worker finishing a block finds the next at once however big the
+	// fleet).
 	Depth int
 	// Rescan is how often the tables are chosen afresh from the recorded games (the
 	// live ratings, games per bot, suspensions, new and retired bots).
@@ -46,6 +49,9 @@ type Coordinator struct {
 	sched  *ladder.Scheduler
 	built  time.Time
 	rescan atomic.Bool
+	// dry is set by a Fill that found no block waiting: the workers outran the
+	// refill, and the next comes sooner.
+	dry bool
 }
 
 // Rescan has the next tick choose tables afresh (an author's bots changed).
@@ -86,12 +92,15 @@ func (w withJob) NewBlock(ctx context.Context, b store.Block) (store.Block, erro
 	return w.pg.NewBlockThen(ctx, b, w.enqueue)
 }
 
-// Run tops the queue up every Tick until ctx ends or the run lock is lost. A tick that
-// fails (the database restarting) is retried at the next.
+// Run tops the queue up every Tick until ctx ends or the run lock is lost; after a
+// refill that found the queue empty (the workers take blocks faster than one refill a
+// Tick), the next comes at a tenth of Tick. A tick that fails (the database
+// restarting) is retried at the next.
 func (c *Coordinator) Run(ctx context.Context) error {
-	t := time.NewTicker(c.cfg.Tick)
+	t := time.NewTimer(c.cfg.Tick)
 	defer t.Stop()
 	for {
+		c.dry = false
 		if err := c.st.RunLockHeld(ctx); err != nil && ctx.Err() == nil {
 			if errors.Is(err, store.ErrInUse) {
 				return err
@@ -100,6 +109,11 @@ func (c *Coordinator) Run(ctx context.Context) error {
 		} else if err := c.Fill(ctx); err != nil && ctx.Err() == nil {
 			fmt.Fprintf(c.cfg.Log, "coordinator: %v\n", err)
 		}
+		next := c.cfg.Tick
+		if c.dry {
+			next /= 10
+		}
+		t.Reset(next)
 		select {
 		case <-ctx.Done():
 			return nil
@@ -146,7 +160,12 @@ func (c *Coordinator) Fill(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	for ; waiting < c.cfg.Depth; waiting++ {
+	depth, err := c.depth(ctx)
+	if err != nil {
+		return err
+	}
+	c.dry = waiting == 0
+	for ; waiting < depth; waiting++ {
 		if _, err := c.sched.NewBlock(ctx); err != nil {
 			return err
 		}
@@ -209,6 +228,15 @@ func (c *Coordinator) liveJobs(ctx context.Context) (map[int64]bool, error) {
 		live[id] = true
 	}
 	return live, err
+}
+
+// depth is how many blocks should wait: Depth, or the slots of the workers alive
+// (heartbeat within store.AliveWindow) when they have more.
+func (c *Coordinator) depth(ctx context.Context) (int, error) {
+	var slots int
+	err := c.pool.QueryRow(ctx, `SELECT COALESCE(SUM(slots), 0) FROM workers
+		WHERE stopped IS NULL AND heartbeat > now() - make_interval(secs => $1)`, store.AliveWindow.Seconds()).Scan(&slots)
+	return max(c.cfg.Depth, slots), err
 }
 
 // Waiting counts the game's blocks queued and not yet taken by a worker.

@@ -186,3 +186,31 @@ func TestNewBlockAndItsJobAreOne(t *testing.T) {
 	require.Len(t, open, 1)
 	assert.Equal(t, []int64{open[0].ID}, jobBlocks(t, pool, "available"), "the coordinator's block came with its job")
 }
+
+// The queue keeps a block waiting for every slot of the workers alive when they have
+// more slots than Depth, so a big fleet never waits for the next tick's refill; a
+// worker gone silent no longer counts.
+func TestCoordinatorDepthFollowsTheFleet(t *testing.T) {
+	st, pool, _ := ladderWithQueue(t)
+	ctx := context.Background()
+	co, err := NewCoordinator(pool, CoordinatorConfig{Store: st, Depth: 2, Rescan: time.Hour, Log: io.Discard,
+		Schedule: ladder.RunConfig{Store: st, Game: "ivanhoe", Players: 2, Seed: 1}})
+	require.NoError(t, err)
+	require.NoError(t, co.Fill(ctx))
+	assert.Len(t, jobBlocks(t, pool, "available"), 2, "Depth with no worker alive")
+	assert.True(t, co.dry, "the queue was found empty: the next refill comes sooner")
+
+	w, err := st.RegisterWorker(ctx, store.Worker{Host: "m1", PID: 1, Version: "dev", Engine: Version(), Slots: 5})
+	require.NoError(t, err)
+	require.NoError(t, co.Fill(ctx))
+	assert.Len(t, jobBlocks(t, pool, "available"), 5, "a block waits per slot alive")
+	assert.False(t, co.dry, "blocks were waiting")
+
+	_, err = pool.Exec(ctx, `UPDATE workers SET heartbeat = now() - interval '1 hour' WHERE id = $1`, w.ID)
+	require.NoError(t, err)
+	_, err = pool.Exec(ctx, `UPDATE river_job SET state = 'running', attempt = 1, attempted_at = now()
+		WHERE id IN (SELECT id FROM river_job ORDER BY id LIMIT 4)`)
+	require.NoError(t, err)
+	require.NoError(t, co.Fill(ctx))
+	assert.Len(t, jobBlocks(t, pool, "available"), 2, "a silent worker's slots do not count")
+}
