@@ -22,6 +22,8 @@ import (
 //	               default has an evaluation (Kardinal; default 16)
 //	soft=T         Kardinal: the evaluation's temperature in points (default 3; 0:
 //	               hard ranks)
+//	eval=E         Kardinal: projection (the points if the game ended now) or
+//	               potential (with part credit for chains and alliances in the making)
 //	prior=N        N virtual wins for the heuristic's move at the root (default 0)
 //
 // With neither iterations nor time the budget is 100 ms; with both, the first reached
@@ -70,6 +72,15 @@ func ParseSettings(s string) (Config, error) {
 			case cfg.Soft == 0:
 				cfg.Soft = -1 // hard ranks
 			}
+		case "eval":
+			switch v {
+			case "projection":
+				cfg.Potential = false
+			case "potential":
+				cfg.Potential = true
+			default:
+				err = fmt.Errorf("is projection or potential")
+			}
 		case "prior":
 			cfg.Prior, err = strconv.Atoi(v)
 			if err == nil && cfg.Prior < 0 {
@@ -81,7 +92,7 @@ func ParseSettings(s string) (Config, error) {
 				err = fmt.Errorf("is heuristic, random or placer")
 			}
 		default:
-			return Config{}, fmt.Errorf("unknown setting %q (iterations, time, c, rollout, epsilon, cutoff, soft, prior)", k)
+			return Config{}, fmt.Errorf("unknown setting %q (iterations, time, c, rollout, epsilon, cutoff, soft, eval, prior)", k)
 		}
 		if err != nil {
 			return Config{}, fmt.Errorf("setting %s=%s: %v", k, v, err)
