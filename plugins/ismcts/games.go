@@ -160,25 +160,31 @@ func KardinalPotential(t float64) Evaluate {
 			SoftShareBeaten(pts[:n], t, reward)
 			return
 		}
-		tab, b := k.Table(), k.Board()
-		var buf [kardinal.MaxSpaces]int
-		for s := 0; s < n; s++ {
-			score[s] = float64(pts[s])
-			for _, l := range tab.Chains(b, s, buf[:0]) {
-				if l < kardinal.MinChain {
-					score[s] += potentialChain * float64(l*l)
-				}
-			}
-		}
-		for _, a := range b.Alliances() {
-			la, lb := tab.AdvisorLeaders(a.A, n), tab.AdvisorLeaders(a.B, n)
-			credit := potentialAlliance * float64(tab.AdvisorsIn(a.A)+tab.AdvisorsIn(a.B)+1)
-			for s := 0; s < n; s++ {
-				if la[s] && !lb[s] && tab.AdvisorsIn(a.B) == 0 || lb[s] && !la[s] && tab.AdvisorsIn(a.A) == 0 {
-					score[s] += credit
-				}
-			}
-		}
+		potentialScores(k.Table(), k.Board(), pts[:n], score[:n])
 		softShare(score[:n], t, reward)
+	}
+}
+
+// potentialScores writes into score each seat's projected points pts plus its part
+// credit on table tab.
+func potentialScores(tab *kardinal.Table, b *kardinal.Board, pts []int, score []float64) {
+	n := len(pts)
+	var buf [kardinal.MaxSpaces]int
+	for s := 0; s < n; s++ {
+		score[s] = float64(pts[s])
+		for _, l := range tab.Chains(b, s, buf[:0]) {
+			if l < kardinal.MinChain {
+				score[s] += potentialChain * float64(l*l)
+			}
+		}
+	}
+	for _, a := range b.Alliances() {
+		la, lb := tab.AdvisorLeaders(a.A, n), tab.AdvisorLeaders(a.B, n)
+		credit := potentialAlliance * float64(tab.AdvisorsIn(a.A)+tab.AdvisorsIn(a.B)+1)
+		for s := 0; s < n; s++ {
+			if la[s] && !lb[s] && tab.AdvisorsIn(a.B) == 0 || lb[s] && !la[s] && tab.AdvisorsIn(a.A) == 0 {
+				score[s] += credit
+			}
+		}
 	}
 }
