@@ -10,8 +10,9 @@ import (
 // withGame fills what cfg leaves open with what plays each game best (measured: see
 // the README). Kardinal's heuristic is too slow for play-outs (about 50 µs a decision,
 // some 150 decisions a game), so its play-outs are cheap (KardinalPlacer), cut off, and
-// end in an evaluation: the points every seat would have if the game ended there,
-// compared softly (SoftKardinalProjection).
+// end in an evaluation: the points every seat would have if the game ended there, with
+// part credit for chains and alliances in the making, compared softly
+// (KardinalPotential).
 func (c Config) withGame(game string) Config {
 	if game == kardinal.Name && c.Evaluate == nil {
 		if c.Soft == 0 {
@@ -19,7 +20,7 @@ func (c Config) withGame(game string) Config {
 		}
 		c.Evaluate = KardinalProjection
 		switch {
-		case c.Soft > 0 && c.Potential:
+		case c.Soft > 0 && !c.Plain:
 			c.Evaluate = KardinalPotential(c.Soft)
 		case c.Soft > 0:
 			c.Evaluate = SoftKardinalProjection(c.Soft)

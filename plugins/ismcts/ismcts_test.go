@@ -105,6 +105,8 @@ func TestSettings(t *testing.T) {
 		"time=1s,iterations=5,c=1.5": {Time: time.Second, Iterations: 5, C: 1.5},
 		"soft=3,prior=100":           {Soft: 3, Prior: 100},
 		"soft=0":                     {Soft: -1},
+		"eval=projection":            {Plain: true},
+		"eval=potential":             {},
 	} {
 		got, err := ParseSettings(in)
 		require.NoError(t, err, in)
@@ -112,7 +114,7 @@ func TestSettings(t *testing.T) {
 		assert.Equal(t, want, got, in)
 	}
 	for _, bad := range []string{"iterations=0", "iterations=x", "time=-1s", "time=soon", "c=0", "epsilon=2",
-		"rollout=magic", "speed=9", "time", "soft=-1", "prior=-1"} {
+		"rollout=magic", "speed=9", "time", "soft=-1", "prior=-1", "eval=magic"} {
 		_, err := ParseSettings(bad)
 		assert.Error(t, err, bad)
 	}

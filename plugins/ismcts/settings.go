@@ -22,8 +22,9 @@ import (
 //	               default has an evaluation (Kardinal; default 16)
 //	soft=T         Kardinal: the evaluation's temperature in points (default 3; 0:
 //	               hard ranks)
-//	eval=E         Kardinal: projection (the points if the game ended now) or
-//	               potential (with part credit for chains and alliances in the making)
+//	eval=E         Kardinal: potential (default: the points if the game ended now,
+//	               with part credit for chains and alliances in the making) or
+//	               projection (the points alone)
 //	prior=N        N virtual wins for the heuristic's move at the root (default 0)
 //
 // With neither iterations nor time the budget is 100 ms; with both, the first reached
@@ -75,9 +76,9 @@ func ParseSettings(s string) (Config, error) {
 		case "eval":
 			switch v {
 			case "projection":
-				cfg.Potential = false
+				cfg.Plain = true
 			case "potential":
-				cfg.Potential = true
+				cfg.Plain = false
 			default:
 				err = fmt.Errorf("is projection or potential")
 			}
