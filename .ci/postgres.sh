@@ -4,6 +4,8 @@
 #
 #   .ci/postgres.sh start DIR   initdb into DIR, start on a free port, print the URL
 #   .ci/postgres.sh stop DIR    stop the cluster and remove DIR
+#   .ci/postgres.sh restart DIR stop the server at once (as a crash would) and start it
+#                               again on the same port and data (the queue's fault test)
 #
 #   url=$(.ci/postgres.sh start "$(mktemp -d)") && ARENA_TEST_POSTGRES=$url go test ./ladder/store/
 #
@@ -28,8 +30,8 @@ as_owner() {
 
 cmd=${1:-}
 dir=${2:-}
-if [ -z "$dir" ] || { [ "$cmd" != start ] && [ "$cmd" != stop ]; }; then
-  echo "usage: $0 start|stop DIR" >&2
+if [ -z "$dir" ] || { [ "$cmd" != start ] && [ "$cmd" != stop ] && [ "$cmd" != restart ]; }; then
+  echo "usage: $0 start|stop|restart DIR" >&2
   exit 2
 fi
 
@@ -54,6 +56,12 @@ start)
   echo "postgres.sh: the server did not start; its log:" >&2
   cat "$dir/server.log" >&2 || true
   exit 1
+  ;;
+restart)
+  port=$(cat "$dir/port")
+  as_owner "$bindir/pg_ctl" -D "$dir/data" -m immediate -w stop >/dev/null
+  as_owner "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 start \
+    -o "-h 127.0.0.1 -p $port -k $dir -c fsync=off -c full_page_writes=off -c max_connections=200" >/dev/null
   ;;
 stop)
   if [ -d "$dir/data" ]; then

@@ -64,6 +64,9 @@ func TestEveryDealIsPlayedInEverySeatRotation(t *testing.T) {
 		assert.Positive(t, b.MeanLatencyMs)
 		assert.GreaterOrEqual(t, b.P99LatencyMs, b.MeanLatencyMs*0.5)
 	}
+	// The start-up cost: bots started and a first answer, within the run's time.
+	assert.Positive(t, rep.FirstDecisionMs)
+	assert.Less(t, rep.FirstDecisionMs, rep.ElapsedS*1000)
 
 	var buf bytes.Buffer
 	require.NoError(t, rep.WriteTable(&buf))

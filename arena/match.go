@@ -220,9 +220,11 @@ func (t *table) decisions(ctx context.Context) error {
 		if choice < 0 || choice >= len(opts) {
 			return fmt.Errorf("match %s: %s's fallback %d is not an option", t.m.id, cfg.Game, choice)
 		}
-		o := opts[choice]
-		t.rw.write(Record{Type: "decision", N: g.Decisions(), Seat: s, Choice: choice, Option: optionJSON(o),
-			Text: g.Describe(o), Micros: took.Microseconds(), Forfeit: fallback})
+		if t.rw.writing() {
+			o := opts[choice]
+			t.rw.write(Record{Type: "decision", N: g.Decisions(), Seat: s, Choice: choice, Option: optionJSON(o),
+				Text: g.Describe(o), Micros: took.Microseconds(), Forfeit: fallback})
+		}
 		if err := g.Apply(choice); err != nil {
 			return fmt.Errorf("match %s: %w", t.m.id, err)
 		}
@@ -268,6 +270,9 @@ func (t *table) ask(ctx context.Context, s int, opts []engine.Option, wall time.
 	}
 	t.res.Seats[s].Answered++
 	t.r.lat[t.m.entrants[s]].add(elapsed)
+	if t.r.first.Load() == 0 {
+		t.r.first.CompareAndSwap(0, int64(time.Since(t.r.began)))
+	}
 	return int(rep.Choice), elapsed, nil
 }
 

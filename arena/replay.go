@@ -354,11 +354,15 @@ func (r *runner) openReplay(m matchSpec, res *MatchResult) (*replayWriter, error
 }
 
 func (rw *replayWriter) write(rec Record) {
-	if rw.enc == nil || rw.err != nil {
+	if !rw.writing() {
 		return
 	}
 	rw.err = rw.enc.Encode(rec)
 }
+
+// writing reports whether records are written: a run without replays skips building
+// them (a decision's text costs more than the rest of the runner's work on it).
+func (rw *replayWriter) writing() bool { return rw.enc != nil && rw.err == nil }
 
 func (rw *replayWriter) close() error {
 	if rw.f == nil {

@@ -16,14 +16,17 @@ import (
 
 // Report sums up a run.
 type Report struct {
-	Game      string        `json:"game"`
-	Seed      uint64        `json:"seed"`
-	Players   int           `json:"players"`
-	Games     int           `json:"games"`
-	Deals     int           `json:"deals"`
-	Elapsed   time.Duration `json:"-"`
-	ElapsedS  float64       `json:"elapsed_s"`
-	ReplayDir string        `json:"replay_dir,omitempty"`
+	Game     string        `json:"game"`
+	Seed     uint64        `json:"seed"`
+	Players  int           `json:"players"`
+	Games    int           `json:"games"`
+	Deals    int           `json:"deals"`
+	Elapsed  time.Duration `json:"-"`
+	ElapsedS float64       `json:"elapsed_s"`
+	// FirstDecisionMs is the run's start-up cost: from the start of the run (the
+	// command's flags read) to the first decision a bot answered, in milliseconds.
+	FirstDecisionMs float64 `json:"first_decision_ms,omitempty"`
+	ReplayDir       string  `json:"replay_dir,omitempty"`
 	// Sandbox is what confined every bot process of the run.
 	Sandbox SandboxJSON `json:"sandbox"`
 	Bots    []BotStats  `json:"bots"`
@@ -177,6 +180,7 @@ func (r *runner) report(t *tally, elapsed time.Duration) *Report {
 	rep := &Report{Game: r.cfg.Game, Seed: r.cfg.Seed, Players: n, Games: t.games, Deals: t.deals, Elapsed: elapsed,
 		ElapsedS: elapsed.Seconds(), ReplayDir: r.cfg.ReplayDir, Matches: t.matches,
 		DealBlocks: slices.SortedFunc(slices.Values(t.blocks), func(a, b DealBlock) int { return a.Deal - b.Deal })}
+	rep.FirstDecisionMs = float64(r.first.Load()) / float64(time.Millisecond)
 	rep.Bots = make([]BotStats, n)
 	for e := range rep.Bots {
 		bt := &t.bots[e]

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/arena-games/arena/engine"
@@ -25,6 +26,10 @@ type runner struct {
 	sandbox SandboxJSON
 	// ending counts results still being told to bots: the bots are stopped after.
 	ending sync.WaitGroup
+	// began is when Run was called; first is how long after it the first decision of
+	// the run was answered (0 until then): the run's start-up cost, in the report.
+	began time.Time
+	first atomic.Int64
 }
 
 // Run plays a whole run: it starts every bot (all at once), plays every deal in every
@@ -39,12 +44,13 @@ type runner struct {
 // forfeits its seats (crash, timeout or protocol, as it failed) and is tried again for
 // the next match, as a restart.
 func Run(ctx context.Context, cfg Config) (*Report, error) {
+	began := time.Now()
 	spec, err := cfg.check()
 	if err != nil {
 		return nil, err
 	}
 	codec, _ := protocol.CodecFor(cfg.Game)
-	r := &runner{cfg: cfg, spec: spec, codec: codec}
+	r := &runner{cfg: cfg, spec: spec, codec: codec, began: began}
 	if cfg.ReplayDir != "" {
 		if err := os.MkdirAll(cfg.ReplayDir, 0o700); err != nil {
 			return nil, err

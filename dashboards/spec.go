@@ -1,10 +1,10 @@
 package dashboards
 
-// The three dashboards. Rates and shares are over $__rate_interval (four scrapes with
+// The four dashboards. Rates and shares are over $__rate_interval (four scrapes with
 // the provisioned timeInterval), never over a process's whole life; ladder totals are
 // the store's gauges, so a restarted ladder process changes none of them.
 
-var specs = []spec{throughput, botHealth, ladderOverview}
+var specs = []spec{throughput, botHealth, ladderOverview, ladderFleet}
 
 var throughput = spec{
 	file: "arena-throughput.json", uid: "arena-throughput", title: "Arena throughput",
@@ -141,5 +141,50 @@ var ladderOverview = spec{
 			queries: []target{
 				{expr: `sum by (op) (rate(arena_ladder_store_errors_total[$__rate_interval])) * 60`, legend: "store {{op}}"},
 				{expr: `sum (rate(arena_ladder_refits_total{outcome="error"}[$__rate_interval])) * 60`, legend: "refit"}}},
+	},
+}
+
+// workerLegend names a worker by its machine and registered ID.
+const workerLegend = "{{host}} #{{worker}}"
+
+var ladderFleet = spec{
+	file: "ladder-fleet.json", uid: "arena-ladder-fleet", title: "Ladder fleet",
+	desc: "A ladder shared by many machines (PostgreSQL, arena ladder serve and arena worker): the work queue and the workers, as the database knows them.",
+	vars: []variable{{"host", "label_values(arena_ladder_worker_slots, host)"}},
+	panels: []panel{
+		{kind: "stat", title: "Workers alive", unit: "short", w: 6, h: 6, steps: []step{base("red"), from(1, "green")},
+			desc:    "Workers that heartbeat within the last 30 s (three heartbeats). Red at none: the queue does not move.",
+			queries: []target{{expr: `max(arena_ladder_workers_alive)`, legend: "alive", instant: true}}},
+		{kind: "stat", title: "Blocks queued", unit: "short", w: 6, h: 6, steps: neutral,
+			desc:    "Blocks waiting in the work queue (enqueued, not yet taken, or waiting for a retry). The coordinator keeps it at about --queue-depth.",
+			queries: []target{{expr: `max(arena_ladder_queue_depth)`, legend: "queued", instant: true}}},
+		{kind: "stat", title: "Oldest queued block", unit: "s", w: 6, h: 6, steps: []step{base("green"), from(600, "orange"), from(1200, "red")},
+			desc:    "How long the oldest waiting block has been in the queue. Orange from 10 minutes; red from 20, where the queue-stalled alert starts if workers are alive.",
+			queries: []target{{expr: `max(arena_ladder_queue_oldest_age_seconds)`, legend: "oldest", instant: true}}},
+		{kind: "stat", title: "Games per second, all workers", unit: "suffix: games/s", w: 6, h: 6, steps: neutral,
+			desc:    "Games the workers recorded in the last minute, per second, summed over workers.",
+			queries: []target{{expr: `sum(arena_ladder_worker_games_per_second)`, legend: "games/s", instant: true}}},
+		{kind: "timeseries", title: "Queue depth and workers alive", unit: "short", w: 12, h: 8, steps: neutral, min: ptr(0),
+			desc: "Blocks waiting in the queue and workers alive, over time: a queue that grows while workers are alive means blocks outrun the workers.",
+			queries: []target{
+				{expr: `max(arena_ladder_queue_depth)`, legend: "blocks queued"},
+				{expr: `max(arena_ladder_workers_alive)`, legend: "workers alive"}}},
+		{kind: "timeseries", title: "Oldest queued block age", unit: "s", w: 12, h: 8, min: ptr(0), steps: []step{base("green"), from(600, "orange"), from(1200, "red")},
+			desc:    "Age of the oldest waiting block over time. A queue that moves keeps it near a block's playing time times the depth; a line that only climbs is a stall.",
+			queries: []target{{expr: `max(arena_ladder_queue_oldest_age_seconds)`, legend: "oldest"}}},
+		{kind: "timeseries", title: "Games per second per worker", unit: "suffix: games/s", w: 12, h: 8, min: ptr(0), steps: neutral,
+			desc:    "Games each worker recorded in the last minute, per second, as the database counts them (so a worker's restart changes nothing).",
+			queries: []target{{expr: `max by (worker, host) (arena_ladder_worker_games_per_second{host=~"$host"})`, legend: workerLegend}}},
+		{kind: "timeseries", title: "Games per second per slot", unit: "suffix: games/s", w: 12, h: 8, min: ptr(0), steps: neutral,
+			desc: "A worker's games per second divided by the games it plays at once (-j): comparable across machines of any size; a slow machine shows lower.",
+			queries: []target{{expr: `max by (worker, host) (arena_ladder_worker_games_per_second{host=~"$host"}) / max by (worker, host) (arena_ladder_worker_slots{host=~"$host"})`,
+				legend: workerLegend}}},
+		{kind: "timeseries", title: "Worker heartbeat age", unit: "s", w: 12, h: 8, min: ptr(0), steps: []step{base("green"), from(30, "orange"), from(60, "red")},
+			desc:    "How long ago each running worker last heartbeat (every 10 s). Orange from 30 s, where it no longer counts as alive; red from 60 s, where the worker-gone alert starts.",
+			queries: []target{{expr: `max by (worker, host) (arena_ladder_worker_heartbeat_age_seconds{host=~"$host"})`, legend: workerLegend}}},
+		{kind: "table", title: "Workers", unit: "short", w: 12, h: 8, steps: []step{base("red"), from(1, "green")},
+			mappings: map[string]string{"0": "gone", "1": "alive"},
+			desc:     "Every running worker the database lists, by machine and registered ID: alive, or gone silent without stopping (for up to a day; a stopped worker leaves the list).",
+			queries:  []target{{expr: `max by (worker, host) (arena_ladder_worker_alive{host=~"$host"})`, legend: workerLegend, instant: true}}},
 	},
 }

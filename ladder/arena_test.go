@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/arena-games/arena/arena"
+	"github.com/arena-games/arena/internal/testlock"
 	"github.com/arena-games/arena/ladder/store"
 	"github.com/arena-games/arena/plugins/builtin"
 	"github.com/arena-games/arena/protocol"
@@ -50,7 +51,10 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	release := testlock.Heavy() // ladders of real bot processes
+	code := m.Run()
+	release()
+	os.Exit(code)
 }
 
 func testBuiltin(name string) (protocol.LaunchConfig, error) {

@@ -81,11 +81,49 @@ var ErrTooFewBots = errors.New("too few active bots")
 // did. Blocks an earlier run left incomplete are finished first, unless one of their
 // bots has since been retired.
 func Run(ctx context.Context, cfg RunConfig) (RunSummary, error) {
+	if cfg.Player == nil {
+		return RunSummary{}, errors.New("a ladder run needs a player")
+	}
 	r, err := newRun(ctx, cfg)
 	if err != nil {
 		return RunSummary{}, err
 	}
 	return r.run(ctx)
+}
+
+// Scheduler chooses tables as Run does, for a coordinator that has the blocks played
+// elsewhere (by workers of a queue): it reads the ladder as Run starts (bots,
+// suspensions, every recorded game for the live ratings; it records the suspensions
+// those games call for), counts the games of the open blocks it is given as under way,
+// and then records one new block at a time. It does not hear of games recorded
+// afterwards: a coordinator makes a new one now and then (Run's tables see every game
+// because Run records them itself).
+type Scheduler struct{ r *runner }
+
+// NewScheduler reads the ladder of cfg (Store, Game, Players, Seed, MaxForfeitShare,
+// OnSuspend; the rest is unused) with open, the blocks still missing games, under way.
+// Its error wraps ErrTooFewBots when no table can be seated.
+func NewScheduler(ctx context.Context, cfg RunConfig, open []store.Block) (*Scheduler, error) {
+	r, err := newRun(ctx, cfg)
+	if r == nil {
+		return nil, err
+	}
+	for _, b := range open {
+		if r.playable(b) {
+			r.plan(b)
+		}
+	}
+	return &Scheduler{r}, err
+}
+
+// NewBlock chooses a table and records its block, as Run does before playing it.
+func (s *Scheduler) NewBlock(ctx context.Context) (store.Block, error) { return s.r.newBlock(ctx) }
+
+// Playable reports whether every bot of b still plays (none retired or suspended).
+func (s *Scheduler) Playable(b store.Block) bool {
+	s.r.mu.Lock()
+	defer s.r.mu.Unlock()
+	return s.r.playable(b)
 }
 
 type runner struct {
@@ -111,8 +149,8 @@ func newRun(ctx context.Context, cfg RunConfig) (*runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cfg.Player == nil || cfg.Store == nil {
-		return nil, errors.New("a ladder run needs a store and a player")
+	if cfg.Store == nil {
+		return nil, errors.New("a ladder run needs a store")
 	}
 	if cfg.Parallel < 1 {
 		cfg.Parallel = 1

@@ -211,6 +211,25 @@ func BenchmarkTransport(b *testing.B) {
 			}
 		}
 	})
+	// The same stream without the seat (no clock, no reader): what the seat adds.
+	_, err = p.Bot.StartMatch(ctx, &botpb.StartRequest{MatchId: "m2", Game: "ivanhoe", Seat: 2, Players: 4})
+	require.NoError(b, err)
+	raw, err := p.Bot.Match(ctx)
+	require.NoError(b, err)
+	req2 := sampleRequest(b, 0)
+	req2.MatchId = "m2"
+	b.Run("decide-stream-bare", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			req2.SeatDecision++
+			if err := raw.Send(req2); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := raw.Recv(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
 
 func TestEveryViewOfRandomGamesSurvivesTheWire(t *testing.T) {

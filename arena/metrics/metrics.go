@@ -30,6 +30,8 @@ var Version = ""
 const (
 	ModeMatch  = "match"
 	ModeLadder = "ladder"
+	// ModeWorker is a worker playing a shared ladder's blocks, one of many.
+	ModeWorker = "worker"
 )
 
 // LatencyBuckets resolve 10 µs to 60 s: a factor of 1.58 between bounds (under 25%
@@ -86,8 +88,15 @@ const (
 // New builds the metrics on a fresh registry, with the Go runtime and process
 // collectors and build_info saying which build runs in which mode (ModeMatch,
 // ModeLadder).
-func New(mode string) *Metrics {
+func New(mode string) *Metrics { return NewLabelled(mode, nil) }
+
+// NewLabelled builds the metrics as New does, every series carrying labels too. The
+// workers of a shared ladder label theirs worker="ID" (the ID the worker registered
+// under), so that the series of many worker processes stay apart in one Prometheus
+// and sum across them.
+func NewLabelled(mode string, labels prometheus.Labels) *Metrics {
 	r := prometheus.NewRegistry()
+	reg := prometheus.WrapRegistererWith(labels, r)
 	counter := func(name, help string, labels ...string) *prometheus.CounterVec {
 		return prometheus.NewCounterVec(prometheus.CounterOpts{Name: name, Help: help}, labels)
 	}
@@ -143,7 +152,7 @@ func New(mode string) *Metrics {
 		m.Decisions, m.DecisionLatency, m.BankUsed, m.Bank, m.Endings, m.BotStarts, m.BotRestarts, m.BotProcesses,
 		m.SandboxLayer, m.RunsStopped, m.Disqualified, m.SPRT, m.LiveRating, m.GamesRecorded, build,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{})} {
-		r.MustRegister(c)
+		reg.MustRegister(c)
 	}
 	for _, reason := range []string{StopDone, StopInterrupted, StopSPRT, StopDisqualified, StopRestartLimit, StopError} {
 		m.RunsStopped.WithLabelValues(reason)

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -102,4 +103,34 @@ func TestBuildInfoNamesARealBuild(t *testing.T) {
 		return
 	}
 	t.Fatal("no arena_build_info")
+}
+
+// TestLabelledSeriesCarryTheWorker: every series of a worker's metrics, the runner's,
+// the build's and the process's alike, carries its worker label, so that two workers'
+// series never merge.
+func TestLabelledSeriesCarryTheWorker(t *testing.T) {
+	m := NewLabelled(ModeWorker, prometheus.Labels{"worker": "7"})
+	touch(m)
+	families, err := m.Registry.Gather()
+	require.NoError(t, err)
+	require.NotEmpty(t, families)
+	seen := map[string]bool{}
+	for _, f := range families {
+		for _, s := range f.GetMetric() {
+			labels := map[string]string{}
+			for _, l := range s.GetLabel() {
+				labels[l.GetName()] = l.GetValue()
+			}
+			assert.Equal(t, "7", labels["worker"], "%s %v", f.GetName(), labels)
+		}
+		seen[f.GetName()] = true
+	}
+	for _, name := range []string{"arena_matches_started_total", "arena_build_info", "process_cpu_seconds_total", "go_goroutines"} {
+		assert.True(t, seen[name], name)
+	}
+	require.NoError(t, testutil.GatherAndCompare(m.Registry, strings.NewReader(`
+# HELP arena_matches_started_total Matches (one deal in one seat rotation) the arena started.
+# TYPE arena_matches_started_total counter
+arena_matches_started_total{game="ivanhoe",worker="7"} 1
+`), "arena_matches_started_total"))
 }

@@ -121,15 +121,8 @@ func TestLadderSurvivesKillsAtAnyMoment(t *testing.T) {
 	require.NoError(t, err)
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	db := filepath.Join(dir, "data", "ladder.db")
-	sleepy := buildSleepyBot(t, 2*time.Millisecond)
-	for _, add := range [][]string{{"random"}, {"heuristic"}, {sleepy, "--name", "sleepy"}} {
-		r := runArena(t, dir, append(append([]string{"bot", "add"}, add...), "--db", db)...)
-		require.Equal(t, 0, r.code, r.stderr)
-	}
-
-	seed := uint64(time.Now().UnixNano())
-	t.Logf("kill schedule seed %d", seed)
-	rng := rand.New(rand.NewPCG(seed, 1))
+	addKillBots(t, dir, db)
+	rng := killSchedule(t, 1)
 	const kills = 24
 	begun := time.Now()
 	midGame, stragglers := 0, 0
@@ -177,6 +170,25 @@ func TestLadderSurvivesKillsAtAnyMoment(t *testing.T) {
 	require.NoError(t, err)
 	defer st.Close()
 	assert.Greater(t, recorded(t, st), before, "the last run played on")
+}
+
+// addKillBots adds the bots of a kill test: random, heuristic, and a bot that sleeps
+// 2 ms before every decision, so that games stay in flight long enough to be hit.
+func addKillBots(t *testing.T, dir, db string) {
+	t.Helper()
+	sleepy := buildSleepyBot(t, 2*time.Millisecond)
+	for _, add := range [][]string{{"random"}, {"heuristic"}, {sleepy, "--name", "sleepy"}} {
+		r := runArena(t, dir, append(append([]string{"bot", "add"}, add...), "--db", db)...)
+		require.Equal(t, 0, r.code, r.stderr)
+	}
+}
+
+// killSchedule is the random source of a kill test's moments, its seed logged so
+// that a failure can be replayed.
+func killSchedule(t *testing.T, stream uint64) *rand.Rand {
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("kill schedule seed %d", seed)
+	return rand.New(rand.NewPCG(seed, stream))
 }
 
 // checkLadderWhole checks a ladder after kills: no game recorded twice; every block

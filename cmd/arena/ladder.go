@@ -18,24 +18,29 @@ import (
 	"github.com/arena-games/arena/arena"
 	"github.com/arena-games/arena/engine"
 	"github.com/arena-games/arena/ladder"
-	"github.com/arena-games/arena/ladder/ladderprom"
 	"github.com/arena-games/arena/ladder/store"
 	"github.com/arena-games/arena/protocol/sandbox"
 )
 
 // ladderPlayFlags are the flags of playing the ladder, shared by run and serve.
 func ladderPlayFlags() []cli.Flag {
-	d := arena.DefaultClock
-	return []cli.Flag{
+	return append([]cli.Flag{
 		&cli.StringFlag{Name: "game", Required: true, Usage: "the game: " + strings.Join(engine.Names(), ", ")},
-		&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: 1, Usage: "blocks played at once"},
 		&cli.IntFlag{Name: "players", Usage: "seats per table (default: as many bots as the game seats)"},
 		&cli.Uint64Flag{Name: "seed", Usage: "seed of the tables and deals (default: from the clock)"},
+		&cli.DurationFlag{Name: "refresh", Value: time.Minute, Usage: "how often the official ratings on the metrics are refitted (and, for a postgres:// ladder, the tables chosen afresh)"},
+	}, blockPlayFlags()...)
+}
+
+// blockPlayFlags are the flags of playing blocks, shared by run, serve and worker.
+func blockPlayFlags() []cli.Flag {
+	d := arena.DefaultClock
+	return []cli.Flag{
+		&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: 1, Usage: "blocks played at once"},
 		&cli.DurationFlag{Name: "decision", Value: d.Decision, Usage: "time allowed per decision"},
 		&cli.DurationFlag{Name: "bank", Value: d.Bank, Usage: "time bank of a seat for a whole game"},
 		&cli.IntFlag{Name: "max-restarts", Value: 3, Usage: "restarts of a crashed bot per block before the run stops"},
 		&cli.DurationFlag{Name: "startup", Value: d.Startup, Usage: "time allowed to start a bot and to begin a game"},
-		&cli.DurationFlag{Name: "refresh", Value: time.Minute, Usage: "how often the official ratings on the metrics are refitted"},
 		&cli.StringFlag{Name: "log-level", Value: "warn", Usage: "arena log level: trace, debug, info, warn, error"},
 		dbFlag(),
 	}
@@ -166,22 +171,10 @@ func newLadderSession(ctx context.Context, c *cli.Context, st ladderStore) (ls *
 	if !c.IsSet("seed") {
 		seed = uint64(time.Now().UnixNano())
 	}
-	clock := arena.DefaultClock
-	clock.Decision, clock.Bank, clock.Startup = c.Duration("decision"), c.Duration("bank"), c.Duration("startup")
-	clock.Match = c.Duration("match-time")
-	restarts := c.Int("max-restarts")
-	if restarts == 0 {
-		restarts = -1 // the flag's 0 means none, the config's 0 means the default
-	}
-	log := hclog.New(&hclog.LoggerOptions{Name: "arena", Level: hclog.LevelFromString(c.String("log-level")), Output: c.App.ErrWriter})
 	// No bot sees the ladder's data directory (the database, the stored bots, the
 	// replays).
 	sb = ladder.Sandbox(sb, st.Dir())
-	// A database that keeps the bot programs (shared by many machines) keeps the
-	// replays too.
-	_, shared := st.(store.Programs)
-	player := &ladder.ArenaPlayer{Launch: ladder.Launch(st, builtinLaunch), Clock: clock, MaxRestarts: restarts,
-		ReplayDir: filepath.Join(st.Dir(), "replays"), Logger: log, Options: opts, Sandbox: sb, StoreReplays: shared}
+	player := blockPlayer(c, st, sb, opts, filepath.Join(st.Dir(), "replays"))
 	if err := player.Tidy(c.Context, st, game); err != nil {
 		return nil, fmt.Errorf("tidying the replays a killed run left: %w", err)
 	}
@@ -190,7 +183,7 @@ func newLadderSession(ctx context.Context, c *cli.Context, st ladderStore) (ls *
 		return nil, err
 	}
 	if ms != nil {
-		player.Observer = ladderprom.Observer(ms.m.Observer())
+		player.Observer = ms.ladderObserver()
 	}
 	cfg := ladder.RunConfig{Store: lst, Player: player, Game: game, Players: c.Int("players"), Parallel: c.Int("jobs"),
 		Seed: seed, MaxForfeitShare: share,
@@ -209,6 +202,24 @@ func newLadderSession(ctx context.Context, c *cli.Context, st ladderStore) (ls *
 			}
 		}}
 	return &ladderSession{c: c, game: game, sb: sb, cfg: cfg, ms: ms, unlock: unlock}, nil
+}
+
+// blockPlayer is the player of the ladder's blocks, from the clock and sandbox flags,
+// writing replays under replays; sb is the ladder's sandbox (ladder.Sandbox).
+func blockPlayer(c *cli.Context, st store.Store, sb sandbox.Config, opts engine.Options, replays string) *ladder.ArenaPlayer {
+	clock := arena.DefaultClock
+	clock.Decision, clock.Bank, clock.Startup = c.Duration("decision"), c.Duration("bank"), c.Duration("startup")
+	clock.Match = c.Duration("match-time")
+	restarts := c.Int("max-restarts")
+	if restarts == 0 {
+		restarts = -1 // the flag's 0 means none, the config's 0 means the default
+	}
+	log := hclog.New(&hclog.LoggerOptions{Name: "arena", Level: hclog.LevelFromString(c.String("log-level")), Output: c.App.ErrWriter})
+	// A database that keeps the bot programs (shared by many machines) keeps the
+	// replays too.
+	_, shared := st.(store.Programs)
+	return &ladder.ArenaPlayer{Launch: ladder.Launch(st, builtinLaunch), Clock: clock, MaxRestarts: restarts,
+		ReplayDir: replays, Logger: log, Options: opts, Sandbox: sb, StoreReplays: shared}
 }
 
 // close keeps the metrics up for --metrics-linger, then releases the database.

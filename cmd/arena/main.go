@@ -51,6 +51,7 @@ func newApp() *cli.App {
 			withSubcommands(botCommand(), botCheckCommand(), botReinstateCommand(), botSubmitCommand()),
 			authorCommand(),
 			ladderCommand(),
+			workerCommand(),
 			sandboxExecCommand(),
 		),
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/arena-games/arena/internal/poll"
+	"github.com/arena-games/arena/internal/testlock"
 )
 
 // bin holds the binaries the tests build once: the arena itself, the standalone random
@@ -24,6 +25,8 @@ func TestMain(m *testing.M) {
 		serveStubborn()
 		return
 	}
+	release := testlock.Heavy() // real processes by the hundred
+	defer release()
 	// Bots run as users of their own, and the stubborn test bot is a script that
 	// starts this binary by its path: let every user reach it, as an installed one is
 	// (only go test's own build directory is opened).
@@ -46,6 +49,7 @@ func TestMain(m *testing.M) {
 	}
 	code := m.Run()
 	os.RemoveAll(dir)
+	release()
 	os.Exit(code)
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -30,6 +31,7 @@ type metricsServer struct {
 const (
 	matchMetricsAddr  = "127.0.0.1:9464"
 	ladderMetricsAddr = "127.0.0.1:9465"
+	workerMetricsAddr = "127.0.0.1:9466"
 )
 
 // metricsFlags are the flags of every command that can serve metrics; addr is the
@@ -45,11 +47,16 @@ func metricsFlags(addr string) []cli.Flag {
 // startMetrics serves /metrics of a process in mode (and of extra) when --metrics-addr
 // is set; nil otherwise.
 func startMetrics(c *cli.Context, mode string, extra ...prometheus.Gatherer) (*metricsServer, error) {
+	return startLabelledMetrics(c, mode, nil, extra...)
+}
+
+// startLabelledMetrics is startMetrics with labels on every series of the process.
+func startLabelledMetrics(c *cli.Context, mode string, labels prometheus.Labels, extra ...prometheus.Gatherer) (*metricsServer, error) {
 	addr := metricsAddr(c, mode)
 	if addr == "" {
 		return nil, nil
 	}
-	m := metrics.New(mode)
+	m := metrics.NewLabelled(mode, labels)
 	srv, err := m.Serve(addr, extra...)
 	if err != nil {
 		return nil, fmt.Errorf("--metrics-addr %s: %w", addr, err)
@@ -63,10 +70,36 @@ func metricsAddr(c *cli.Context, mode string) string {
 	if a := c.String("metrics-addr"); a != "" || !c.Bool("metrics") {
 		return a
 	}
-	if mode == metrics.ModeLadder {
+	switch mode {
+	case metrics.ModeLadder:
 		return ladderMetricsAddr
+	case metrics.ModeWorker:
+		return workerMetricsAddr
 	}
 	return matchMetricsAddr
+}
+
+// serveWorkerMetrics serves the runner series of a worker of a shared ladder when
+// --metrics-addr (or --metrics) is set; nil otherwise. Every series is labelled
+// worker="ID", the ID the worker registered under (store.WorkerRegistry), which is
+// also the worker label of the coordinator's per-worker series: a worker's games, as
+// the database saw them, sit beside its own view of them. The sandbox layer series
+// are set from layers. Hook the runner with s.ladderObserver().
+func serveWorkerMetrics(c *cli.Context, worker int64, layers []sandbox.Status) (*metricsServer, error) {
+	s, err := startLabelledMetrics(c, metrics.ModeWorker, prometheus.Labels{"worker": strconv.FormatInt(worker, 10)})
+	if s != nil {
+		s.sandboxLayers(layers)
+	}
+	return s, err
+}
+
+// ladderObserver is the runner's observer of a ladder's games on these metrics (bot
+// labels without versions, as every ladder process exports them); nil without metrics.
+func (s *metricsServer) ladderObserver() arena.Observer {
+	if s == nil {
+		return nil
+	}
+	return ladderprom.Observer(s.m.Observer())
 }
 
 // serveMetrics starts serving when --metrics-addr is set and hooks the run to it.

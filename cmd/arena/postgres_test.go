@@ -145,8 +145,9 @@ func TestLadderMigrateKeepsStandings(t *testing.T) {
 }
 
 // The ladder service on a PostgreSQL ladder, with the same code as on SQLite: the
-// operator adds a built-in bot and an author, serves the ladder, and the author's bot,
-// submitted over HTTP with the token, is listed as theirs and plays.
+// operator adds a built-in bot and an author, serves the ladder (coordinating a
+// worker), and the author's bot, submitted over HTTP with the token, is listed as
+// theirs and is played by the worker.
 func TestServeOnPostgres(t *testing.T) {
 	db := pgtest.URL(t)
 	dir, err := os.MkdirTemp(bin, "serve-pg-")
@@ -161,6 +162,8 @@ func TestServeOnPostgres(t *testing.T) {
 	require.NotEmpty(t, token)
 
 	s := startServe(t, dir, db)
+	// On PostgreSQL the service coordinates: a worker plays its blocks.
+	w := startWorker(t, dir, db, "-j", "1")
 	program, err := os.ReadFile(filepath.Join(bin, "random-bot"))
 	require.NoError(t, err)
 	ct, body := upload(t, "annbot", program, nil)
@@ -177,5 +180,7 @@ func TestServeOnPostgres(t *testing.T) {
 
 	waitForGames(t, s, "annbot", 1)
 	s.stop(t)
+	w.stop(t, "worker playing ")
+	assert.Contains(t, w.text(), "worker stopped;")
 	requireNoLeftovers(t)
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-games/arena/ladder"
+	"github.com/arena-games/arena/ladder/queue"
 	"github.com/arena-games/arena/ladder/service"
 	"github.com/arena-games/arena/ladder/store"
 )
@@ -27,6 +28,7 @@ func serveFlags() []cli.Flag {
 		&cli.IntFlag{Name: "submissions-per-day", Value: l.PerDay, Usage: "submissions per author in 24 hours"},
 		&cli.IntFlag{Name: "bots-per-author", Value: l.Bots, Usage: "bot names one author may own"},
 		&cli.IntFlag{Name: "concurrent-requests", Value: l.Concurrent, Usage: "requests served at once; more are answered 503"},
+		&cli.IntFlag{Name: "queue-depth", Value: 8, Usage: "postgres:// ladders: blocks kept waiting in the queue ahead of the workers (arena worker)"},
 		&cli.StringFlag{Name: "smoke-game", Usage: "the game submitted bots are smoke-tested in (default: the ladder's game)"},
 	}
 }
@@ -40,8 +42,8 @@ func ladderServe(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return fmt.Errorf("ladder serve takes no arguments, got %q", c.Args().First())
 	}
-	if c.Int("jobs") < 1 || c.Int64("upload-limit") < 1 || c.Int("submissions-per-day") < 1 || c.Int("bots-per-author") < 1 || c.Int("concurrent-requests") < 1 {
-		return fmt.Errorf("--jobs, --upload-limit, --submissions-per-day, --bots-per-author and --concurrent-requests must be at least 1")
+	if c.Int("jobs") < 1 || c.Int64("upload-limit") < 1 || c.Int("submissions-per-day") < 1 || c.Int("bots-per-author") < 1 || c.Int("concurrent-requests") < 1 || c.Int("queue-depth") < 1 {
+		return fmt.Errorf("--jobs, --upload-limit, --submissions-per-day, --bots-per-author, --concurrent-requests and --queue-depth must be at least 1")
 	}
 	st, err := openLadder(c)
 	if err != nil {
@@ -91,7 +93,14 @@ func ladderServe(c *cli.Context) error {
 	fmt.Fprintf(c.App.ErrWriter, "serving the %s ladder on http://%s/\n", ls.game, ln.Addr())
 	go repeat(ctx, c.Duration("refresh"), func() { _ = svc.Refit(ctx) })
 
-	playRounds(ctx, c, ls, svc, changed)
+	if pg, ok := st.(*store.Postgres); ok {
+		if err := coordinate(ctx, c, ls, pg, changed); err != nil {
+			_ = srv.Close()
+			return err
+		}
+	} else {
+		playRounds(ctx, c, ls, svc, changed)
+	}
 
 	shut, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
@@ -101,6 +110,35 @@ func ladderServe(c *cli.Context) error {
 	}
 	fmt.Fprintln(c.App.ErrWriter, "stopped; games in flight were dropped and the next start resumes their blocks")
 	return nil
+}
+
+// coordinate has workers play a PostgreSQL ladder (arena worker): it keeps the work
+// queue --queue-depth blocks ahead of them, choosing tables as `ladder run` does and
+// afresh every --refresh or when an author's bots change, until ctx ends. It fails
+// when the ladder's run lock is lost.
+func coordinate(ctx context.Context, c *cli.Context, ls *ladderSession, pg *store.Postgres, changed <-chan struct{}) error {
+	pool, err := queue.Connect(ctx, c.String("db"))
+	if err != nil {
+		return fmt.Errorf("ladder database %s: %w", pg.Path(), err)
+	}
+	defer pool.Close()
+	co, err := queue.NewCoordinator(pool, queue.CoordinatorConfig{Store: pg, Schedule: ls.cfg, Depth: c.Int("queue-depth"),
+		Rescan: c.Duration("refresh"), Log: c.App.ErrWriter})
+	if err != nil {
+		return err
+	}
+	go func() {
+		for {
+			select {
+			case <-changed:
+				co.Rescan()
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	fmt.Fprintf(c.App.ErrWriter, "coordinating the %s ladder: blocks are played by `arena worker --db URL`\n", ls.game)
+	return co.Run(ctx)
 }
 
 // playRounds runs the ladder until ctx ends. A round that cannot start (too few bots)

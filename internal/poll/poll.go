@@ -20,8 +20,12 @@ func Until(t testing.TB, what string, cond func() bool) {
 }
 
 // Eventually polls cond every 10 ms for at most Limit and says whether it held.
-func Eventually(cond func() bool) bool {
-	deadline := time.Now().Add(Limit)
+func Eventually(cond func() bool) bool { return Within(Limit, cond) }
+
+// Within polls cond every 10 ms for at most d and says whether it held: for what
+// takes longer than Limit by design (a lease running out, a queue draining).
+func Within(d time.Duration, cond func() bool) bool {
+	deadline := time.Now().Add(d)
 	for !cond() {
 		if time.Now().After(deadline) {
 			return false

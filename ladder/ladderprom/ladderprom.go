@@ -3,7 +3,9 @@
 // them and however often it restarted: games, forfeits and score per game and bot
 // version, the time of the last recorded game, which bots are active, the official
 // and live ratings with their interval, and when the ratings were last refitted, how
-// long that took and whether it failed.
+// long that took and whether it failed. Over a store shared by many machines
+// (store.FleetReader) also the work queue's depth and the age of its oldest block, and
+// the workers: how many are alive, which went silent, and the games per second of each.
 //
 // The totals are gauges read through the store.Store interface at scrape time (any
 // store, not only SQLite); the ratings come from the last refit (Exporter.Refit), which
@@ -45,6 +47,7 @@ type Exporter struct {
 	scanTook time.Duration
 	totals   totals
 	fit      fitResult
+	fleet    fleetState
 }
 
 // totals is what one read of the store found.
@@ -90,6 +93,7 @@ func New(st store.Store, game string) (*Exporter, store.Store) {
 	e.refits.WithLabelValues("ok")
 	e.refits.WithLabelValues("error")
 	e.st = counted{Store: st, errs: e.errs}
+	e.fleet.src, _ = st.(store.FleetReader)
 	e.registry.MustRegister(e, e.errs, e.refits)
 	return e, e.st
 }
@@ -157,6 +161,9 @@ func (e *Exporter) Describe(ch chan<- *prometheus.Desc) {
 		descReadTook, descElo, descLow, descHigh, descRefitAt, descRefitTook, descRefitFailed} {
 		ch <- d
 	}
+	for _, d := range fleetDescs {
+		ch <- d
+	}
 }
 
 // Collect reads the store (or reuses a read younger than the gap) and sends the series.
@@ -174,6 +181,8 @@ func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
 	}
 	e.collectTotals(ch)
 	e.collectFit(ch)
+	e.readFleet(context.Background())
+	e.collectFleet(ch)
 }
 
 func (e *Exporter) read(ctx context.Context) (totals, error) {
@@ -296,7 +305,7 @@ func BotLabel(entrant string) (bot, version string) {
 }
 
 // ops are the store operations whose errors are counted.
-var ops = []string{"add_bot", "bots", "retire_bot", "new_block", "open_blocks", "record", "read"}
+var ops = []string{"add_bot", "bots", "retire_bot", "new_block", "open_blocks", "record", "read", "fleet"}
 
 // counted is a store whose failed calls are counted by operation. It embeds the
 // store, so a method added to the interface passes through (uncounted until listed).

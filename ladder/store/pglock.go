@@ -57,8 +57,28 @@ func (p *Postgres) LockRun(ctx context.Context) (func(), error) {
 	}
 	host, _ := os.Hostname()
 	_, _ = conn.Exec(ctx, `SELECT set_config('application_name', $1, false)`, fmt.Sprintf("arena ladder run, pid %d on %s", os.Getpid(), host))
+	p.lockPID.Store(conn.Conn().PgConn().PID())
 	return func() {
 		_, _ = conn.Exec(context.Background(), `SELECT pg_advisory_unlock($1, hashtext(current_schema()))`, runLock)
 		conn.Release()
 	}, nil
+}
+
+// RunLockHeld fails, with an error wrapping ErrInUse, unless the run lock LockRun took
+// is still held: a server restart or a broken connection drops it while the process
+// goes on, and a long-running holder (a coordinator) must then stop, or another could
+// take the lock beside it.
+func (p *Postgres) RunLockHeld(ctx context.Context) error {
+	pid := p.lockPID.Load()
+	var held bool
+	err := p.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted
+		AND pid = $1 AND classid::bigint = $2 AND objid::bigint = hashtext(current_schema())::bigint & 4294967295
+		AND database = (SELECT oid FROM pg_database WHERE datname = current_database()))`, int64(pid), runLock).Scan(&held)
+	if err != nil {
+		return err
+	}
+	if pid == 0 || !held {
+		return fmt.Errorf("%w: the run lock of %s was lost (did the server restart?)", ErrInUse, p.url)
+	}
+	return nil
 }

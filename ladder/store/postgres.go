@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -25,6 +26,8 @@ type Postgres struct {
 	pool *pgxpool.Pool
 	url  string // without its password, for messages
 	dir  string
+	// lockPID is the server process of the connection holding the run lock, or 0.
+	lockPID atomic.Uint32
 }
 
 var _ Store = (*Postgres)(nil)
@@ -239,6 +242,28 @@ var pgMigrations = []string{
 		at        timestamptz NOT NULL
 	);
 	CREATE INDEX submissions_author ON submissions (author_id, at);`,
+
+	// 6: the workers that play the ladder's blocks from other machines, which worker
+	// played each game (NULL for a game recorded by a local run or moved in from
+	// SQLite) and when it was recorded (NULL for games older than this migration).
+	// Times are the database's clock, so that machines whose clocks disagree are
+	// judged alive, and their games counted, by one measure.
+	`CREATE TABLE workers (
+		id        bigserial   PRIMARY KEY,
+		host      text        NOT NULL,
+		pid       integer     NOT NULL,
+		version   text        NOT NULL,
+		engine    text        NOT NULL,
+		sandbox   text[]      NOT NULL,
+		slots     integer     NOT NULL CHECK (slots > 0),
+		started   timestamptz NOT NULL,
+		heartbeat timestamptz NOT NULL,
+		stopped   timestamptz
+	);
+	ALTER TABLE matches ADD COLUMN worker_id bigint REFERENCES workers (id);
+	ALTER TABLE matches ADD COLUMN recorded timestamptz;
+	ALTER TABLE matches ALTER COLUMN recorded SET DEFAULT now();
+	CREATE INDEX matches_worker_recorded ON matches (worker_id, recorded) WHERE worker_id IS NOT NULL;`,
 }
 
 // PostgresSchemaVersion is the schema this program writes into a PostgreSQL database.
@@ -446,6 +471,14 @@ func (p *Postgres) RetireBot(ctx context.Context, name string) (Bot, error) {
 
 // NewBlock records a block about to be played.
 func (p *Postgres) NewBlock(ctx context.Context, b Block) (Block, error) {
+	return p.NewBlockThen(ctx, b, nil)
+}
+
+// NewBlockThen records b as NewBlock does and, when then is set, calls it with the
+// recorded block inside the same transaction: the block and what then writes (its job
+// in the work queue) are committed together or not at all, so a coordinator killed in
+// between leaves neither.
+func (p *Postgres) NewBlockThen(ctx context.Context, b Block, then func(context.Context, pgx.Tx, Block) error) (Block, error) {
 	if b.Rotations < 1 || len(b.Bots) < 1 {
 		return Block{}, fmt.Errorf("a block needs bots and rotations, got %d bots and %d rotations", len(b.Bots), b.Rotations)
 	}
@@ -465,19 +498,30 @@ func (p *Postgres) NewBlock(ctx context.Context, b Block) (Block, error) {
 		}
 	}
 	b.Created, b.Done = now.UTC(), nil
+	if then != nil {
+		if err := then(ctx, tx, b); err != nil {
+			return Block{}, err
+		}
+	}
 	return b, tx.Commit(ctx)
 }
 
 // OpenBlocks lists the blocks of game still missing rotations, with the bots and the
 // rotations recorded of each.
 func (p *Postgres) OpenBlocks(ctx context.Context, game string) ([]Block, error) {
+	return p.blocks(ctx, `b.game = $1 AND b.rotations > (SELECT COUNT(*) FROM matches m WHERE m.block_id = b.id)`, game)
+}
+
+// blocks lists the blocks that meet where (over blocks b), oldest first, with their
+// bots and recorded rotations.
+func (p *Postgres) blocks(ctx context.Context, where string, args ...any) ([]Block, error) {
 	rows, err := p.pool.Query(ctx, `
 		SELECT b.id, b.game, b.seed, b.rotations, b.created,
 			ARRAY(SELECT bot_id FROM block_bots WHERE block_id = b.id ORDER BY position),
 			ARRAY(SELECT rotation FROM matches WHERE block_id = b.id ORDER BY rotation)
 		FROM blocks b
-		WHERE b.game = $1 AND b.rotations > (SELECT COUNT(*) FROM matches m WHERE m.block_id = b.id)
-		ORDER BY b.id`, game)
+		WHERE `+where+`
+		ORDER BY b.id`, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -497,6 +541,12 @@ func (p *Postgres) OpenBlocks(ctx context.Context, game string) ([]Block, error)
 // RecordMatch writes one game, its seats and its replay (Match.ReplayData) in one
 // transaction.
 func (p *Postgres) RecordMatch(ctx context.Context, m Match) (Match, error) {
+	return p.recordMatch(ctx, m, nil)
+}
+
+// recordMatch is RecordMatch with a check run first inside the transaction (a fence),
+// whose error, if any, is returned and nothing written.
+func (p *Postgres) recordMatch(ctx context.Context, m Match, check func(pgx.Tx) error) (Match, error) {
 	if len(m.Seats) == 0 {
 		return Match{}, errors.New("a game needs seats")
 	}
@@ -509,6 +559,11 @@ func (p *Postgres) RecordMatch(ctx context.Context, m Match) (Match, error) {
 		return Match{}, err
 	}
 	defer tx.Rollback(ctx)
+	if check != nil {
+		if err := check(tx); err != nil {
+			return Match{}, err
+		}
+	}
 	var rotations int
 	err = tx.QueryRow(ctx, `SELECT rotations FROM blocks WHERE id = $1`, m.Block).Scan(&rotations)
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -520,15 +575,18 @@ func (p *Postgres) RecordMatch(ctx context.Context, m Match) (Match, error) {
 	if m.Rotation < 0 || m.Rotation >= rotations {
 		return Match{}, fmt.Errorf("rotation %d of block %d, which has rotations 0..%d", m.Rotation, m.Block, rotations-1)
 	}
-	err = tx.QueryRow(ctx, `INSERT INTO matches (block_id, rotation, game, seed, adjudicated, replay, started, finished)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
-		m.Block, m.Rotation, m.Game, int64(m.Seed), m.Adjudicated, m.Replay, pgTime(m.Started), pgTime(m.Finished)).Scan(&m.ID)
+	err = tx.QueryRow(ctx, `INSERT INTO matches (block_id, rotation, game, seed, adjudicated, replay, started, finished, worker_id)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
+		m.Block, m.Rotation, m.Game, int64(m.Seed), m.Adjudicated, m.Replay, pgTime(m.Started), pgTime(m.Finished), pgWorker(m.Worker)).Scan(&m.ID)
 	if pgCode(err) == uniqueViolation {
 		// A racing writer may have committed it after our check could have run:
 		// the unique key is the judge. Give the connection back before asking which
 		// game holds the rotation, or racing writers could exhaust the pool.
 		_ = tx.Rollback(ctx)
 		return Match{}, p.duplicate(ctx, m)
+	}
+	if pgCode(err) == foreignKeyViolation && m.Worker != 0 {
+		return Match{}, fmt.Errorf("%w: worker %d", ErrNotFound, m.Worker)
 	}
 	if err != nil {
 		return Match{}, err
@@ -558,7 +616,7 @@ func (p *Postgres) duplicate(ctx context.Context, m Match) error {
 
 // Matches streams the recorded games of game in the order they were recorded.
 func (p *Postgres) Matches(ctx context.Context, game string, fn func(Match) error) error {
-	q := `SELECT m.id, m.block_id, m.rotation, m.game, m.seed, m.adjudicated, m.replay, m.started, m.finished,
+	q := `SELECT m.id, m.block_id, m.rotation, m.game, m.seed, m.adjudicated, m.replay, m.started, m.finished, COALESCE(m.worker_id, 0),
 			s.bot_id, s.place, s.score, s.ending
 		FROM matches m JOIN match_seats s ON s.match_id = m.id`
 	args := []any{}
@@ -573,13 +631,13 @@ func (p *Postgres) Matches(ctx context.Context, game string, fn func(Match) erro
 	defer rows.Close()
 	var cur Match
 	for rows.Next() {
-		var id, block, seed int64
+		var id, block, seed, worker int64
 		var rot int
 		var g, replay string
 		var adj bool
 		var started, finished *time.Time
 		var st Seat
-		if err := rows.Scan(&id, &block, &rot, &g, &seed, &adj, &replay, &started, &finished, &st.Bot, &st.Place, &st.Score, &st.Ending); err != nil {
+		if err := rows.Scan(&id, &block, &rot, &g, &seed, &adj, &replay, &started, &finished, &worker, &st.Bot, &st.Place, &st.Score, &st.Ending); err != nil {
 			return err
 		}
 		if id != cur.ID {
@@ -589,7 +647,7 @@ func (p *Postgres) Matches(ctx context.Context, game string, fn func(Match) erro
 				}
 			}
 			cur = Match{ID: id, Block: block, Rotation: rot, Game: g, Seed: uint64(seed), Adjudicated: adj, Replay: replay,
-				Started: fromPg(started), Finished: fromPg(finished)}
+				Started: fromPg(started), Finished: fromPg(finished), Worker: worker}
 		}
 		cur.Seats = append(cur.Seats, st)
 	}

@@ -98,6 +98,10 @@ type Match struct {
 	// keeps replays with their games (a Replays store over a server database stores it
 	// compressed in the game's transaction). Matches leaves it empty.
 	ReplayData []byte
+	// Worker is the registered worker (WorkerRegistry) that played the game, or 0
+	// for a game played by a local run. Only a store with workers keeps it: SQLite
+	// records and returns 0.
+	Worker int64
 }
 
 // ErrDuplicate is wrapped by RecordMatch's error for a (block, rotation) already

@@ -92,17 +92,21 @@ func Exec(argv []string) error {
 	}
 	env := make([]string, 0, len(os.Environ()))
 	for _, e := range os.Environ() {
-		if !strings.HasPrefix(e, PlanEnv+"=") && !strings.HasPrefix(e, reapedEnv+"=") {
+		if !strings.HasPrefix(e, PlanEnv+"=") {
 			env = append(env, e)
 		}
 	}
-	if p.Subreaper && os.Getenv(reapedEnv) == "" {
-		return reap()
-	}
 	// Capabilities, credentials, no_new_privs, Landlock and seccomp belong to the
-	// thread; the exec below happens on this same thread, and the new program keeps
-	// what it had.
+	// thread; the exec below (or, as a subreaper, the fork of the bot) happens on this
+	// same thread, and the bot keeps what it had.
 	runtime.LockOSThread()
+	arena := os.Getppid()
+	if p.Subreaper {
+		// Before the plan: the bot's leftovers must be re-parented here from its start.
+		if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
+			return err
+		}
+	}
 	prog := path
 	if p.UID != 0 || p.Own != "" {
 		// Opened while the helper may still read it: the bot's own user may not, and
@@ -113,6 +117,21 @@ func Exec(argv []string) error {
 	}
 	if err := p.apply(); err != nil {
 		return err
+	}
+	if p.Subreaper {
+		// A change of user clears the thread's parent-death signal, and this helper
+		// must end with the arena (and with it, as the first process of its PID
+		// namespace, everything the bot started): set it again, then make sure the arena
+		// did not die before. In a PID namespace of its own the parent shows as 0, so an
+		// arena killed in the moment between the two is not seen here; the next arena
+		// kills what is left in a dead arena's cgroups.
+		if err := unix.Prctl(unix.PR_SET_PDEATHSIG, uintptr(syscall.SIGKILL), 0, 0, 0); err != nil {
+			return fmt.Errorf("parent-death signal: %w", err)
+		}
+		if os.Getppid() != arena {
+			os.Exit(1)
+		}
+		return reap(prog, argv, env)
 	}
 	return syscall.Exec(prog, argv, env)
 }

@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
-	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -13,30 +12,22 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// reapedEnv marks the helper's second stage: the first stays as the bot's parent.
-const reapedEnv = "ARENA_SANDBOX_REAPED"
-
-// reap is the helper's first stage. It makes itself a child subreaper, starts itself
-// again (the second stage applies the plan and execs the bot) and waits. A process the
-// bot starts that leaves the process group (setsid, double fork) is re-parented here
-// rather than to PID 1, so when the bot ends, or the host sends SIGTERM, everything
-// left is killed before the helper exits with the bot's status.
-func reap() error {
-	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
-		return err
-	}
-	exe, err := os.Executable()
-	if err != nil {
-		return err
-	}
-	cmd := exec.Command(exe, os.Args[1:]...)
-	cmd.Env = append(os.Environ(), reapedEnv+"=1")
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	// The parent-death signal follows the thread that forked: keep it.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+// reap is the helper as a subreaper: with the plan applied to this thread (so that the
+// bot, forked from it, inherits every limit), it starts the bot as its child and waits.
+// A process the bot starts that leaves the process group (setsid, double fork) is
+// re-parented here rather than to PID 1, so when the bot ends, or the host sends
+// SIGTERM, everything left is killed before the helper exits with the bot's status.
+// The helper thus shares the bot's cgroups (a few threads and megabytes of its limits)
+// and the thread's user, Landlock domain and seccomp filter; its other threads, which
+// start nothing, keep the helper's credentials. One process, where a second start of
+// the helper's program (the arena's, tens of megabytes) used to apply the plan, saves
+// a bot's start about one program start.
+func reap(prog string, argv, env []string) error {
+	cmd := &exec.Cmd{Path: prog, Args: argv, Env: env, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
+		// The parent-death signal follows the thread that forked: this locked one.
+		SysProcAttr: &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}}
 	stop := make(chan os.Signal, 1)
 	signal.Notify(stop, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
-	runtime.LockOSThread()
 	if err := cmd.Start(); err != nil {
 		return err
 	}
@@ -44,7 +35,7 @@ func reap() error {
 		<-stop
 		_ = cmd.Process.Signal(syscall.SIGKILL)
 	}()
-	err = cmd.Wait()
+	err := cmd.Wait()
 	killLeftovers()
 	code := 0
 	var ee *exec.ExitError

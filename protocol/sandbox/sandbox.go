@@ -6,8 +6,9 @@
 //     whole; a parent-death signal; a minimal environment; stdin from /dev/null; capped
 //     output; a wall-clock cap per match (the arena's);
 //   - basic (no privilege needed, but root for the first): a user id of its own for
-//     each bot process; a helper, `arena sandbox-exec`, that stays the bot's parent as
-//     a child subreaper and confines the bot before it execs it: rlimits,
+//     each bot process; a helper, `arena sandbox-exec`, that confines the thread that
+//     starts the bot (exec'd in its place, or, as a child subreaper, forked and
+//     waited for), so that the bot inherits every limit: rlimits,
 //     no_new_privs, dropped capabilities, Landlock (files read-only except the bot's
 //     scratch directory, no TCP, no signals or abstract sockets outside its domain),
 //     a seccomp filter that allows unix sockets only, each as far as the kernel has it;
@@ -22,7 +23,7 @@
 // Landlock is called directly (one function): github.com/landlock-lsm/go-landlock
 // would do it in fewer lines, but it restricts every thread through libcap's psx,
 // which wraps pthread_create when cgo is on, and the helper needs none of that: it
-// restricts the one thread that execs the bot. The seccomp filter is built with
+// restricts the one thread that starts the bot. The seccomp filter is built with
 // github.com/elastic/go-seccomp-bpf.
 package sandbox
 

@@ -13,6 +13,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/arena-games/arena/internal/testlock"
 )
 
 // The test binary is its own helper and its own "bot": started with probeEnv set, it
@@ -25,7 +27,10 @@ func TestMain(m *testing.M) {
 		probeSelf()
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	release := testlock.Heavy() // sandboxed bots, hostile ones among them
+	code := m.Run()
+	release()
+	os.Exit(code)
 }
 
 // facts is what a probe found inside the sandbox.

@@ -1,0 +1,173 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/arena-games/arena/arena"
+	"github.com/arena-games/arena/arena/metrics"
+	"github.com/arena-games/arena/engine"
+	"github.com/arena-games/arena/ladder"
+	"github.com/arena-games/arena/ladder/queue"
+	"github.com/arena-games/arena/ladder/store"
+)
+
+// defaultLease is how long a block's job may run before the queue gives it to another
+// worker: River's own default, well above a block at the default clock (see
+// blockTimeout).
+const defaultLease = time.Hour
+
+func workerCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "worker",
+		Usage: "play the blocks a PostgreSQL ladder's coordinator (arena ladder serve --db postgres://...) enqueues; SIGTERM or Ctrl-C stops",
+		Flags: append(append(blockPlayFlags(),
+			&cli.StringFlag{Name: "game", Usage: "with --board or --deck: also play this game's blocks on that file (games on their defaults are always played)"},
+			&cli.DurationFlag{Name: "lease", Value: defaultLease, Usage: "how long a block may run before the queue hands it to another worker (give every worker of a ladder the same)"},
+			&cli.DurationFlag{Name: "job-timeout", Usage: "stop playing a block after this long; its next attempt plays the rest (default: the longest a block can take at these clock flags)"},
+		), append(append(gameOptionFlags(), ladderSandboxFlags()...), metricsFlags(workerMetricsAddr)...)...),
+		Action: runWorker,
+	}
+}
+
+// blockTimeout bounds a block at the clock flags: every start of the bots (with their
+// restarts), and then each of up to MaxPlayers rotations running every seat's whole
+// bank (or the match limit), plus half a minute for the database and the shutdown.
+func blockTimeout(c *cli.Context) time.Duration {
+	seats := 0
+	for _, g := range engine.Names() {
+		if spec, err := engine.Lookup(g); err == nil {
+			seats = max(seats, spec.MaxPlayers)
+		}
+	}
+	game := time.Duration(seats) * c.Duration("bank")
+	if m := c.Duration("match-time"); m > 0 {
+		game = min(game, m)
+	}
+	starts := time.Duration(max(c.Int("max-restarts"), 0) + 1)
+	return starts*c.Duration("startup") + time.Duration(seats)*game + arena.DefaultClock.Shutdown + 30*time.Second
+}
+
+// workerEntry is how a worker registers: its machine, the engines it plays by, the
+// sandbox layers its bots get.
+func workerEntry(player *ladder.ArenaPlayer, slots int) store.Worker {
+	host, _ := os.Hostname()
+	var layers []string
+	if ls, err := player.Sandbox.Layers(); err == nil {
+		for _, l := range ls {
+			if l.Active {
+				layers = append(layers, l.Layer)
+			}
+		}
+	}
+	build := metrics.Version
+	if build == "" {
+		build = "dev"
+	}
+	return store.Worker{Host: host, PID: os.Getpid(), Version: build, Engine: queue.Version(), Sandbox: layers, Slots: slots}
+}
+
+func runWorker(c *cli.Context) error {
+	if c.NArg() > 0 {
+		return fmt.Errorf("worker takes no arguments, got %q", c.Args().First())
+	}
+	if c.Int("jobs") < 1 {
+		return errors.New("--jobs must be at least 1")
+	}
+	if !store.IsPostgresURL(c.String("db")) {
+		return errors.New("a worker needs a PostgreSQL ladder: --db postgres://... (an SQLite ladder plays with `arena ladder run`)")
+	}
+	var opts engine.Options
+	if c.IsSet("game") {
+		o, err := gameOptions(c, c.String("game"))
+		if err != nil {
+			return err
+		}
+		opts = o
+	}
+	timeout := blockTimeout(c)
+	if c.IsSet("job-timeout") {
+		timeout = c.Duration("job-timeout")
+	}
+	sb, _, err := sandboxConfig(c)
+	if err != nil {
+		return err
+	}
+	st, err := openLadder(c)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	pg := st.(*store.Postgres) // a postgres:// URL opens one
+	ctx, stop := interruptible(c.Context, c.App.ErrWriter)
+	defer stop()
+	pool, err := queue.Connect(ctx, c.String("db"))
+	if err != nil {
+		return fmt.Errorf("ladder database %s: %w", st.Path(), err)
+	}
+	defer pool.Close()
+	// Replays wait in a directory of this process until they are stored with their
+	// game, so that workers sharing a cache never touch each other's.
+	if err := os.MkdirAll(filepath.Join(st.Dir(), "replays"), 0o755); err != nil {
+		return err
+	}
+	replays, err := os.MkdirTemp(filepath.Join(st.Dir(), "replays"), "worker-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(replays)
+	player := blockPlayer(c, st, ladder.Sandbox(sb, st.Dir()), nil, replays)
+	// Registered and heartbeating until the River client has stopped.
+	alive, gone := context.WithCancel(context.WithoutCancel(ctx))
+	defer gone()
+	me, left, err := store.KeepAlive(alive, pg, workerEntry(player, c.Int("jobs")), func(err error) {
+		fmt.Fprintf(c.App.ErrWriter, "worker heartbeat: %v\n", err)
+	})
+	if err != nil {
+		return fmt.Errorf("registering the worker: %w", err)
+	}
+	defer func() { gone(); <-left }()
+	layers, _ := player.Sandbox.Layers()
+	ms, err := serveWorkerMetrics(c, me.ID, layers)
+	if err != nil {
+		return err
+	}
+	if ms != nil {
+		defer ms.srv.Close()
+		player.Observer = ms.ladderObserver()
+	}
+	w, err := queue.NewWorker(pool, queue.WorkerConfig{Store: pg, Player: player, Options: opts, Slots: c.Int("jobs"), Worker: me.ID,
+		Lease: c.Duration("lease"), Timeout: timeout, Log: c.App.ErrWriter,
+		OnGame: func(m store.Match) {
+			fmt.Fprintf(c.App.ErrWriter, "block %d rotation %d: game %d\n", m.Block, m.Rotation, m.ID)
+		},
+		OnJob: func(a queue.BlockArgs, attempt int, err error) {
+			if err != nil && !errors.Is(err, context.Canceled) {
+				fmt.Fprintf(c.App.ErrWriter, "block %d, attempt %d: %v\n", a.Block, attempt, err)
+			}
+		}})
+	if err != nil {
+		return err
+	}
+	if err := w.Start(context.WithoutCancel(ctx)); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.App.ErrWriter, "worker playing %d blocks at once (%s)\n", c.Int("jobs"), queue.Version())
+	<-ctx.Done()
+	// The blocks under way are cancelled: their bots are stopped, the games that
+	// ended are kept, and their jobs go back to the queue for the rest.
+	stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+	defer cancel()
+	if err := w.StopAndCancel(stopCtx); err != nil {
+		return err
+	}
+	// Stopping is how a worker ends (systemd's SIGTERM): exit 0.
+	fmt.Fprintln(c.App.ErrWriter, "worker stopped; the blocks it was playing went back to the queue")
+	return nil
+}

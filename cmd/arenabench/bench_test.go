@@ -1,0 +1,73 @@
+package main
+
+import (
+	"os"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"google.golang.org/protobuf/proto"
+)
+
+// The test binary doubles as the bare process, as the command does.
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == bareServeArg {
+		serveBare()
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// The bare side carries the arena's sizes: every message encodes to the size of the
+// request it stands for (within a length prefix's byte), for requests that vary.
+func TestBareMessagesHaveTheArenaRequestsSizes(t *testing.T) {
+	msgs, reqs, reply, err := wireSizes(300, 1)
+	require.NoError(t, err)
+	require.Len(t, reqs, len(msgs))
+	require.GreaterOrEqual(t, len(msgs), 300)
+	for i := range msgs {
+		assert.InDelta(t, proto.Size(reqs[i]), proto.Size(msgs[i]), 1, "message %d", i)
+	}
+	assert.Less(t, minSize(msgs), maxSize(msgs), "sizes vary as the game goes on")
+	assert.InDelta(t, reply, payload(reply)+2, 1)
+}
+
+// The bare process answers every message on one stream and on two at once, and a
+// start of it makes a first round trip.
+func TestBareStreamAnswersEveryMessage(t *testing.T) {
+	msgs, reqs, reply, err := wireSizes(50, 2)
+	require.NoError(t, err)
+	b, err := startBare(payload(reply))
+	require.NoError(t, err)
+	defer b.stop()
+	s, err := b.open()
+	require.NoError(t, err)
+	require.NoError(t, s.roundTrip(msgs[0]))
+	assert.Len(t, s.in.Value, payload(reply), "the reply has the size of the arena's")
+	s.close()
+	for _, streams := range []int{1, 2} {
+		d, err := bareRoundTrips(b, msgs[:50], streams)
+		require.NoError(t, err)
+		assert.Positive(t, d)
+	}
+	d, err := structuredRoundTrips(b, reqs[:50])
+	require.NoError(t, err)
+	assert.Positive(t, d)
+	start, err := barePluginStart(msgs[0], payload(reply))
+	require.NoError(t, err)
+	assert.Positive(t, start)
+}
+
+func TestSpreadIsMinMedianMax(t *testing.T) {
+	lo, mid, hi := spread([]float64{3, 1, 2, 5, 4})
+	assert.Equal(t, []float64{1, 3, 5}, []float64{lo, mid, hi})
+	_, mid, _ = spread([]float64{4, 1, 2, 3})
+	assert.Equal(t, 2.5, mid)
+	got, err := medianOf(3, func() func() (time.Duration, error) {
+		v := []time.Duration{30, 10, 20}
+		return func() (time.Duration, error) { d := v[0]; v = v[1:]; return d, nil }
+	}())
+	require.NoError(t, err)
+	assert.Equal(t, time.Duration(20), got)
+}

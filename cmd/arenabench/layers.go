@@ -1,0 +1,168 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/arena-games/arena/protocol"
+	"github.com/arena-games/arena/protocol/botpb"
+	"github.com/arena-games/arena/protocol/sandbox"
+)
+
+// The layers between the bare stream and the arena's decision, each measured on the
+// same requests (real ones, from random two-player Ivanhoe games), so that the table
+// can say which part of a decision's cost each adds:
+//   - structured: the bare process, but the real DecideRequest and DecideReply messages
+//     (proto encoding and decoding of the structured view);
+//   - sdk: the arena's own bot process (`arena serve-bot random`, no sandbox) on a raw
+//     Match stream: the Go SDK's decoding of the view and the policy;
+//   - seat: the same through protocol.Seat (the clock's timers and reader goroutine);
+//   - sandbox: the same with the default sandbox, as `arena match` starts its bots.
+
+var structuredMethod = "/arena.bench.bare.Echo/Structured"
+
+func init() {
+	bareService.Streams = append(bareService.Streams, grpc.StreamDesc{StreamName: "Structured",
+		Handler: serveStructured, ServerStreams: true, ClientStreams: true})
+}
+
+// serveStructured answers each DecideRequest with a DecideReply, as a bot does, but
+// without looking at the view.
+func serveStructured(_ any, st grpc.ServerStream) error {
+	in, out := new(botpb.DecideRequest), new(botpb.DecideReply)
+	for {
+		if err := st.RecvMsg(in); err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+		out.MatchId, out.SeatDecision, out.Choice = in.MatchId, in.SeatDecision, int32(len(in.Options)-1)
+		if err := st.SendMsg(out); err != nil {
+			return err
+		}
+	}
+}
+
+// structuredRoundTrips sends the requests on one stream of the structured method.
+func structuredRoundTrips(b *bareProc, reqs []*botpb.DecideRequest) (time.Duration, error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cs, err := b.conn.NewStream(ctx, &bareService.Streams[1], structuredMethod)
+	if err != nil {
+		return 0, err
+	}
+	defer func() { _ = cs.CloseSend() }()
+	rep := new(botpb.DecideReply)
+	trip := func(r *botpb.DecideRequest) error {
+		if err := cs.SendMsg(r); err != nil {
+			return err
+		}
+		return cs.RecvMsg(rep)
+	}
+	return timeEach(reqs, trip)
+}
+
+// timeEach runs trip on every request after one untimed warm-up, and returns the wall
+// time per request.
+func timeEach(reqs []*botpb.DecideRequest, trip func(*botpb.DecideRequest) error) (time.Duration, error) {
+	if err := trip(reqs[0]); err != nil {
+		return 0, err
+	}
+	start := time.Now()
+	for _, r := range reqs {
+		if err := trip(r); err != nil {
+			return 0, err
+		}
+	}
+	return time.Since(start) / time.Duration(len(reqs)), nil
+}
+
+// botLayer is one of the arena's own bot processes.
+type botLayer struct {
+	proc    *protocol.Process
+	matches int
+}
+
+func launchBot(arenaBin string, level sandbox.Level) (*botLayer, error) {
+	cfg := protocol.LaunchConfig{Path: arenaBin, Args: []string{"serve-bot", "random"},
+		Sandbox: sandbox.Config{Level: level, Helper: []string{arenaBin, sandbox.HelperArg}}}
+	p, err := protocol.Launch(context.Background(), cfg)
+	if err != nil {
+		return nil, fmt.Errorf("starting %s serve-bot random (sandbox %s): %v", arenaBin, level, err)
+	}
+	return &botLayer{proc: p}, nil
+}
+
+func (b *botLayer) stop() { b.proc.Kill(2 * time.Second) }
+
+func (b *botLayer) newID() string {
+	b.matches++
+	return fmt.Sprintf("bench-%d", b.matches)
+}
+
+func startRequest(id string) *botpb.StartRequest {
+	return &botpb.StartRequest{MatchId: id, Game: "ivanhoe", Seat: 0, Players: 2, Seed: 1}
+}
+
+// start opens a match of seat 0 and returns its id.
+func (b *botLayer) start() (string, error) {
+	id := b.newID()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, err := b.proc.Bot.StartMatch(ctx, startRequest(id))
+	return id, err
+}
+
+// asMatch copies the requests into one match of seat 0, numbered in order.
+func asMatch(reqs []*botpb.DecideRequest, id string) []*botpb.DecideRequest {
+	out := make([]*botpb.DecideRequest, len(reqs))
+	for i, r := range reqs {
+		c := proto.Clone(r).(*botpb.DecideRequest)
+		c.MatchId, c.Seat, c.SeatDecision = id, 0, uint32(i+1)
+		out[i] = c
+	}
+	return out
+}
+
+// rawRoundTrips runs the requests on a raw Match stream of the bot: no Seat.
+func (b *botLayer) rawRoundTrips(reqs []*botpb.DecideRequest) (time.Duration, error) {
+	id, err := b.start()
+	if err != nil {
+		return 0, err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	st, err := b.proc.Bot.Match(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer func() { _ = st.CloseSend() }()
+	return timeEach(asMatch(reqs, id), func(r *botpb.DecideRequest) error {
+		if err := st.Send(r); err != nil {
+			return err
+		}
+		_, err := st.Recv()
+		return err
+	})
+}
+
+// seatRoundTrips runs the requests through protocol.Seat, as the runner does.
+func (b *botLayer) seatRoundTrips(reqs []*botpb.DecideRequest) (time.Duration, error) {
+	id := b.newID()
+	seat, err := b.proc.OpenSeat(context.Background(), startRequest(id), 10*time.Second)
+	if err != nil {
+		return 0, err
+	}
+	defer func() { _ = seat.Close(nil, 0) }()
+	return timeEach(asMatch(reqs, id), func(r *botpb.DecideRequest) error {
+		_, _, err := seat.Decide(r, 5*time.Second)
+		return err
+	})
+}

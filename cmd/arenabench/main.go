@@ -1,0 +1,222 @@
+// Command arenabench measures what a decision and a start cost in the arena against
+// what the transport alone costs, as ratios from one run of interleaved repetitions,
+// so that a change can be judged on a shared, noisy machine:
+//
+//	go run ./cmd/arenabench                 # builds ./cmd/arena, 7 repetitions
+//	go run ./cmd/arenabench --base OLDBIN   # also the arena at OLDBIN, ratio new/old
+//
+// Each repetition runs, in an order that alternates between repetitions:
+//   - `arena match random random --no-replays --json` on two-player Ivanhoe with the
+//     default sandbox, at -j 1 and at -j 2 (real processes, as a user runs it);
+//   - a bare gRPC bidirectional stream (this program, served as a go-plugin process of
+//     its own: no sandbox, no SDK) carrying messages of the sizes the arena's two seats
+//     receive in random games, one stream and two at once;
+//   - a bare go-plugin start (exec, handshake and the first round trip) and `arena
+//     match` runs of one deal, for the start of a run to its first decision;
+//   - the layers between the two: the same requests as structured messages, then
+//     through the arena's own bot process and SDK, then protocol.Seat, then the
+//     sandbox (layers.go).
+//
+// It prints every figure as the median and range over the repetitions of the ratio
+// within each repetition, with the load average seen during the run. The chess
+// tournament manager fastchess, a bot arena's nearest peer, is not packaged for this
+// machine's Debian, so it is not compared.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"google.golang.org/protobuf/types/known/wrapperspb"
+
+	"github.com/arena-games/arena/protocol/botpb"
+	"github.com/arena-games/arena/protocol/sandbox"
+)
+
+func main() {
+	if len(os.Args) > 1 && os.Args[1] == bareServeArg {
+		serveBare()
+		return
+	}
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "arenabench:", err)
+		os.Exit(1)
+	}
+}
+
+type options struct {
+	arena, base string
+	reps, games int
+	trips       int
+	starts      int
+}
+
+func run() error {
+	var o options
+	flag.StringVar(&o.arena, "arena", "", "the arena binary to measure (default: build ./cmd/arena into a temporary folder)")
+	flag.StringVar(&o.base, "base", "", "another arena binary, measured in the same repetitions for new/base ratios")
+	flag.IntVar(&o.reps, "reps", 7, "interleaved repetitions")
+	flag.IntVar(&o.games, "games", 400, "games of each `arena match` run")
+	flag.IntVar(&o.trips, "round-trips", 4000, "round trips of each bare stream run (per stream)")
+	flag.IntVar(&o.starts, "starts", 5, "starts measured per repetition, each side (their median is the repetition's figure)")
+	flag.Parse()
+	if o.reps < 1 || o.games < 2 || o.trips < 1 || o.starts < 1 {
+		return fmt.Errorf("--reps, --games, --round-trips and --starts must be positive (games at least 2)")
+	}
+	if o.arena == "" {
+		dir, err := os.MkdirTemp("", "arenabench-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		o.arena = filepath.Join(dir, "arena")
+		build := exec.Command("go", "build", "-o", o.arena, "./cmd/arena")
+		build.Stdout, build.Stderr = os.Stderr, os.Stderr
+		if err := build.Run(); err != nil {
+			return fmt.Errorf("building the arena (run from the repository's root, or give --arena): %v", err)
+		}
+	}
+	msgs, reqs, reply, err := wireSizes(o.trips, 1)
+	if err != nil {
+		return err
+	}
+	w := &world{msgs: msgs[:o.trips], reqs: reqs[:o.trips], reply: reply}
+	if w.bare, err = startBare(payload(reply)); err != nil {
+		return fmt.Errorf("starting the bare stream's process: %v", err)
+	}
+	defer w.bare.stop()
+	if w.plain, err = launchBot(o.arena, sandbox.None); err != nil {
+		return err
+	}
+	defer w.plain.stop()
+	if w.boxed, err = launchBot(o.arena, sandbox.Auto); err != nil {
+		return err
+	}
+	defer w.boxed.stop()
+	fmt.Printf("arenabench: %d repetitions; arena match: %d games of 2-player Ivanhoe, random vs random, default sandbox, --no-replays; bare stream: %d round trips, request %d-%d bytes, reply %d bytes\n",
+		o.reps, o.games, o.trips, minSize(w.msgs), maxSize(w.msgs), reply)
+	var reps []rep
+	for i := range o.reps {
+		r, err := measure(o, w, i)
+		if err != nil {
+			return err
+		}
+		reps = append(reps, r)
+		fmt.Fprintf(os.Stderr, "repetition %d/%d done (load %.2f)\n", i+1, o.reps, r.load)
+	}
+	printTable(os.Stdout, reps, o.base != "")
+	return nil
+}
+
+// world is what every repetition measures with: the processes and the messages.
+type world struct {
+	bare         *bareProc
+	plain, boxed *botLayer // the arena's random bot without and with the sandbox
+	msgs         []*wrapperspb.BytesValue
+	reqs         []*botpb.DecideRequest
+	reply        int
+}
+
+// rep is one repetition's figures.
+type rep struct {
+	j1, j2       matchRun
+	b1, b2       matchRun // the base arena, with --base
+	bare1, bare2 time.Duration
+	lat2         time.Duration // a bare round trip's latency with two streams in flight
+	pluginStart  time.Duration
+	// start to first decision: `arena match` runs of one deal (medians of --starts)
+	first, baseFirst time.Duration
+	// the layers, per round trip (see layers.go)
+	structured, sdk, seat, boxed time.Duration
+	load, loadLast               float64
+}
+
+// measure runs one repetition; odd repetitions run their steps in reverse order, so
+// that a drift of the machine's load over the run favours no side.
+func measure(o options, w *world, i int) (rep, error) {
+	r := rep{load: loadAvg()}
+	seed := uint64(i + 1)
+	steps := []func() error{
+		func() (err error) { r.j1, err = runMatch(o.arena, o.games, 1, seed); return },
+		func() (err error) { r.bare1, err = bareRoundTrips(w.bare, w.msgs, 1); return },
+		func() (err error) { r.structured, err = structuredRoundTrips(w.bare, w.reqs); return },
+		func() (err error) { r.sdk, err = w.plain.rawRoundTrips(w.reqs); return },
+		func() (err error) { r.seat, err = w.plain.seatRoundTrips(w.reqs); return },
+		func() (err error) { r.boxed, err = w.boxed.seatRoundTrips(w.reqs); return },
+		func() (err error) { r.j2, err = runMatch(o.arena, o.games, 2, seed); return },
+		func() (err error) {
+			r.bare2, err = bareRoundTrips(w.bare, w.msgs, 2)
+			r.lat2 = 2 * r.bare2
+			return
+		},
+		func() (err error) {
+			r.pluginStart, err = medianOf(o.starts, func() (time.Duration, error) { return barePluginStart(w.msgs[0], payload(w.reply)) })
+			return
+		},
+		func() (err error) { r.first, err = firstDecision(o.arena, o.starts, seed); return },
+	}
+	if o.base != "" {
+		steps = append(steps,
+			func() (err error) { r.b1, err = runMatch(o.base, o.games, 1, seed); return },
+			func() (err error) { r.b2, err = runMatch(o.base, o.games, 2, seed); return },
+			func() (err error) { r.baseFirst, err = firstDecision(o.base, o.starts, seed); return })
+	}
+	if i%2 == 1 {
+		slices.Reverse(steps)
+	}
+	for _, step := range steps {
+		if err := step(); err != nil {
+			return r, err
+		}
+	}
+	r.loadLast = loadAvg()
+	return r, nil
+}
+
+// firstDecision is the median over n runs of one deal of the report's start of the
+// run to its first answered decision.
+func firstDecision(arenaBin string, n int, seed uint64) (time.Duration, error) {
+	return medianOf(n, func() (time.Duration, error) {
+		m, err := runMatch(arenaBin, 2, 1, seed)
+		return m.first, err
+	})
+}
+
+// medianOf is the median of n measurements.
+func medianOf(n int, f func() (time.Duration, error)) (time.Duration, error) {
+	var v []time.Duration
+	for range n {
+		d, err := f()
+		if err != nil {
+			return 0, err
+		}
+		v = append(v, d)
+	}
+	slices.Sort(v)
+	return v[len(v)/2], nil
+}
+
+// loadAvg is the one-minute load average (0 where /proc has none).
+func loadAvg() float64 {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0
+	}
+	v, _ := strconv.ParseFloat(strings.Fields(string(b))[0], 64)
+	return v
+}
+
+func minSize(m []*wrapperspb.BytesValue) int {
+	return len(slices.MinFunc(m, func(a, b *wrapperspb.BytesValue) int { return len(a.Value) - len(b.Value) }).Value)
+}
+
+func maxSize(m []*wrapperspb.BytesValue) int {
+	return len(slices.MaxFunc(m, func(a, b *wrapperspb.BytesValue) int { return len(a.Value) - len(b.Value) }).Value)
+}

@@ -1,0 +1,133 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"time"
+)
+
+// row is one line of the table: a ratio per repetition, and the two sides' figures.
+type row struct {
+	name, goal string
+	ratio      func(r rep) float64
+	num, den   func(r rep) string
+}
+
+func rows(base bool) []row {
+	us := func(f func(r rep) time.Duration) func(r rep) string {
+		return func(r rep) string { return fmt.Sprintf("%.1f µs", float64(f(r))/1e3) }
+	}
+	msf := func(f func(r rep) time.Duration) func(r rep) string {
+		return func(r rep) string { return fmt.Sprintf("%.1f ms", float64(f(r))/1e6) }
+	}
+	div := func(a, b func(r rep) time.Duration) func(r rep) float64 {
+		return func(r rep) float64 { return float64(a(r)) / float64(b(r)) }
+	}
+	rt1 := func(r rep) time.Duration { return r.j1.meanRT }
+	rt2 := func(r rep) time.Duration { return r.j2.meanRT }
+	w1 := func(r rep) time.Duration { return r.j1.perDecision() }
+	w2 := func(r rep) time.Duration { return r.j2.perDecision() }
+	bare1 := func(r rep) time.Duration { return r.bare1 }
+	bare2 := func(r rep) time.Duration { return r.bare2 }
+	lat2 := func(r rep) time.Duration { return r.lat2 }
+	first := func(r rep) time.Duration { return r.first }
+	plug := func(r rep) time.Duration { return r.pluginStart }
+	out := []row{
+		{"decision round trip, 1 match / bare stream Send+Recv", "<= 1.10", div(rt1, bare1), us(rt1), us(bare1)},
+		{"decision round trip, 2 matches / bare, 2 streams", "", div(rt2, lat2), us(rt2), us(lat2)},
+		{"wall per decision, -j 1 / bare round trip", "", div(w1, bare1), us(w1), us(bare1)},
+		{"wall per decision, -j 2 / bare wall per round trip, 2 streams", "", div(w2, bare2), us(w2), us(bare2)},
+		{"games/s, -j 2 / -j 1", ">= 1.8", func(r rep) float64 { return r.j2.gamesPerSec() / r.j1.gamesPerSec() },
+			func(r rep) string { return fmt.Sprintf("%.0f/s", r.j2.gamesPerSec()) },
+			func(r rep) string { return fmt.Sprintf("%.0f/s", r.j1.gamesPerSec()) }},
+		{"start to first decision / bare go-plugin start", "<= 2", div(first, plug), msf(first), msf(plug)},
+	}
+	// Each layer against the one below it, in the same repetition.
+	layers := []struct {
+		name string
+		f    func(r rep) time.Duration
+	}{
+		{"bare stream", bare1},
+		{"structured messages", func(r rep) time.Duration { return r.structured }},
+		{"arena's bot (SDK, random, no sandbox)", func(r rep) time.Duration { return r.sdk }},
+		{"protocol.Seat", func(r rep) time.Duration { return r.seat }},
+		{"default sandbox", func(r rep) time.Duration { return r.boxed }},
+		{"the runner (-j 1 match)", rt1},
+	}
+	for i := 1; i < len(layers); i++ {
+		l, below := layers[i], layers[i-1]
+		out = append(out, row{"layer: " + l.name + " / " + below.name, "", div(l.f, below.f), us(l.f), us(below.f)})
+	}
+	if base {
+		b1 := func(r rep) time.Duration { return r.b1.perDecision() }
+		b2 := func(r rep) time.Duration { return r.b2.perDecision() }
+		brt := func(r rep) time.Duration { return r.b1.meanRT }
+		bfirst := func(r rep) time.Duration { return r.baseFirst }
+		out = append(out,
+			row{"new / base: decision round trip, -j 1", "", div(rt1, brt), us(rt1), us(brt)},
+			row{"new / base: wall per decision, -j 1", "", div(w1, b1), us(w1), us(b1)},
+			row{"new / base: wall per decision, -j 2", "", div(w2, b2), us(w2), us(b2)},
+			row{"new / base: start to first decision", "", div(first, bfirst), msf(first), msf(bfirst)})
+	}
+	return out
+}
+
+// printTable prints each row's median ratio with its range, and the median of each
+// side's own figure.
+func printTable(w io.Writer, reps []rep, base bool) {
+	fmt.Fprintln(w, "| figure | ratio, median [min-max] | figures (medians) | goal |")
+	fmt.Fprintln(w, "|---|---|---|---|")
+	for _, rw := range rows(base) {
+		var ratios []float64
+		for _, r := range reps {
+			ratios = append(ratios, rw.ratio(r))
+		}
+		lo, mid, hi := spread(ratios)
+		fmt.Fprintf(w, "| %s | %.2f [%.2f-%.2f] | %s vs %s | %s |\n", rw.name, mid, lo, hi,
+			middle(reps, rw.num), middle(reps, rw.den), rw.goal)
+	}
+	var loads []float64
+	for _, r := range reps {
+		loads = append(loads, r.load, r.loadLast)
+	}
+	lo, mid, hi := spread(loads)
+	fmt.Fprintf(w, "\nload average (1 min) during the run: median %.2f [%.2f-%.2f] on %d repetitions\n", mid, lo, hi, len(reps))
+}
+
+// spread is the minimum, median and maximum.
+func spread(v []float64) (lo, mid, hi float64) {
+	s := slices.Clone(v)
+	slices.Sort(s)
+	n := len(s)
+	mid = s[n/2]
+	if n%2 == 0 {
+		mid = (s[n/2-1] + s[n/2]) / 2
+	}
+	return s[0], mid, s[n-1]
+}
+
+// middle is the median of one side's figure over the repetitions, as the row
+// formats it.
+func middle(reps []rep, f func(r rep) string) string {
+	s := make([]string, 0, len(reps))
+	for _, r := range reps {
+		s = append(s, f(r))
+	}
+	slices.SortFunc(s, func(a, b string) int { return cmpNum(a, b) })
+	return s[len(s)/2]
+}
+
+// cmpNum orders formatted figures by their leading number.
+func cmpNum(a, b string) int {
+	var x, y float64
+	_, _ = fmt.Sscanf(a, "%g", &x)
+	_, _ = fmt.Sscanf(b, "%g", &y)
+	switch {
+	case x < y:
+		return -1
+	case x > y:
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,220 @@
+package queue
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync/atomic"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
+
+	"github.com/arena-games/arena/ladder"
+	"github.com/arena-games/arena/ladder/store"
+)
+
+// CoordinatorConfig is one coordinator of a ladder's game.
+type CoordinatorConfig struct {
+	// Store is the ladder's database.
+	Store *store.Postgres
+	// Schedule is the ladder as `ladder run` plays it: Store (Store, or a store
+	// wrapping it), Game, Players, Seed, MaxForfeitShare, OnSuspend.
+	Schedule ladder.RunConfig
+	// Depth is how many blocks wait in the queue ahead of the workers.
+	Depth int
+	// Rescan is how often the tables are chosen afresh from the recorded games (the
+	// live ratings, games per bot, suspensions, new and retired bots).
+	Rescan time.Duration
+	// Tick is how often the queue is topped up (default a second).
+	Tick time.Duration
+	// Log receives River's warnings and the coordinator's waits.
+	Log io.Writer
+}
+
+// Coordinator keeps a ladder's queue of blocks filled. Only one may run per ladder:
+// the caller holds the ladder's run lock (ladder.LockStore, the advisory lock of
+// `ladder run`), and the coordinator stops when the lock is found lost (a server
+// restart drops it).
+type Coordinator struct {
+	cfg    CoordinatorConfig
+	pool   *pgxpool.Pool
+	client *river.Client[pgx.Tx]
+	st     *store.Postgres
+	sched  *ladder.Scheduler
+	built  time.Time
+	rescan atomic.Bool
+}
+
+// Rescan has the next tick choose tables afresh (an author's bots changed).
+func (c *Coordinator) Rescan() { c.rescan.Store(true) }
+
+// NewCoordinator is a coordinator enqueueing through pool.
+func NewCoordinator(pool *pgxpool.Pool, cfg CoordinatorConfig) (*Coordinator, error) {
+	st := cfg.Store
+	if st == nil || cfg.Schedule.Store == nil {
+		return nil, errors.New("a coordinator needs a PostgreSQL ladder")
+	}
+	if cfg.Depth < 1 {
+		return nil, fmt.Errorf("a queue depth of %d: at least 1", cfg.Depth)
+	}
+	if cfg.Tick <= 0 {
+		cfg.Tick = time.Second
+	}
+	client, err := NewInserter(pool, cfg.Log)
+	if err != nil {
+		return nil, err
+	}
+	c := &Coordinator{pool: pool, client: client, st: st}
+	cfg.Schedule.Store = withJob{Store: cfg.Schedule.Store, pg: st, enqueue: c.enqueueTx}
+	c.cfg = cfg
+	return c, nil
+}
+
+// withJob is the ladder's store as the scheduler sees it, but a new block is recorded
+// with its job in one transaction: a coordinator killed between the two would
+// otherwise leave a block nobody plays until the next coordinator looks for them.
+type withJob struct {
+	store.Store
+	pg      *store.Postgres
+	enqueue func(context.Context, pgx.Tx, store.Block) error
+}
+
+func (w withJob) NewBlock(ctx context.Context, b store.Block) (store.Block, error) {
+	return w.pg.NewBlockThen(ctx, b, w.enqueue)
+}
+
+// Run tops the queue up every Tick until ctx ends or the run lock is lost. A tick that
+// fails (the database restarting) is retried at the next.
+func (c *Coordinator) Run(ctx context.Context) error {
+	t := time.NewTicker(c.cfg.Tick)
+	defer t.Stop()
+	for {
+		if err := c.st.RunLockHeld(ctx); err != nil && ctx.Err() == nil {
+			if errors.Is(err, store.ErrInUse) {
+				return err
+			}
+			fmt.Fprintf(c.cfg.Log, "coordinator: %v\n", err)
+		} else if err := c.Fill(ctx); err != nil && ctx.Err() == nil {
+			fmt.Fprintf(c.cfg.Log, "coordinator: %v\n", err)
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+		}
+	}
+}
+
+// Fill enqueues the open blocks that have no job (their coordinator died between
+// recording the block and enqueueing it) and new blocks until Depth of them wait.
+func (c *Coordinator) Fill(ctx context.Context) error {
+	game := c.cfg.Schedule.Game
+	open, err := c.st.OpenBlocks(ctx, game)
+	if err != nil {
+		return err
+	}
+	if c.sched == nil || time.Since(c.built) >= c.cfg.Rescan || c.rescan.Swap(false) {
+		cfg := c.cfg.Schedule
+		cfg.Seed += uint64(time.Now().UnixNano()) // each choosing afresh draws other tables
+		s, err := ladder.NewScheduler(ctx, cfg, open)
+		if s == nil {
+			return err
+		}
+		c.sched, c.built = s, time.Now()
+		if err != nil {
+			return err // too few bots: waits
+		}
+	}
+	if err := c.cancelStale(ctx); err != nil {
+		return err
+	}
+	jobs, err := c.liveJobs(ctx)
+	if err != nil {
+		return err
+	}
+	for _, b := range open {
+		if !jobs[b.ID] && c.sched.Playable(b) {
+			if err := c.enqueue(ctx, b); err != nil {
+				return err
+			}
+		}
+	}
+	waiting, err := c.Waiting(ctx)
+	if err != nil {
+		return err
+	}
+	for ; waiting < c.cfg.Depth; waiting++ {
+		if _, err := c.sched.NewBlock(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *Coordinator) enqueue(ctx context.Context, b store.Block) error {
+	_, err := c.client.Insert(ctx, BlockArgs{Block: b.ID, Game: b.Game, Version: Version()}, nil)
+	if err != nil {
+		return fmt.Errorf("enqueueing block %d: %w", b.ID, err)
+	}
+	return nil
+}
+
+func (c *Coordinator) enqueueTx(ctx context.Context, tx pgx.Tx, b store.Block) error {
+	_, err := c.client.InsertTx(ctx, tx, BlockArgs{Block: b.ID, Game: b.Game, Version: Version()}, nil)
+	if err != nil {
+		return fmt.Errorf("enqueueing block %d: %w", b.ID, err)
+	}
+	return nil
+}
+
+// cancelStale cancels the game's waiting jobs that an arena of another Version
+// enqueued (before an upgrade): workers of this version snooze them for ever, and
+// they would fill the queue's depth for good. Their blocks, open and without a live
+// job, are enqueued again for this version by the same Fill. Jobs under way are left
+// to finish.
+func (c *Coordinator) cancelStale(ctx context.Context) error {
+	rows, err := c.pool.Query(ctx, `SELECT id FROM river_job WHERE kind = $1 AND args->>'game' = $2 AND args->>'version' <> $3
+		AND state IN ('available', 'pending', 'retryable', 'scheduled')`, Kind, c.cfg.Schedule.Game, Version())
+	if err != nil {
+		return err
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		if _, err := c.client.JobCancel(ctx, id); err != nil && !errors.Is(err, river.ErrNotFound) {
+			return fmt.Errorf("cancelling another version's job %d: %w", id, err)
+		}
+	}
+	if len(ids) > 0 {
+		fmt.Fprintf(c.cfg.Log, "coordinator: cancelled %d queued blocks of another arena version; they are enqueued again for this one\n", len(ids))
+	}
+	return nil
+}
+
+// liveJobs are the blocks of the game that have a job not completed or cancelled.
+func (c *Coordinator) liveJobs(ctx context.Context) (map[int64]bool, error) {
+	rows, err := c.pool.Query(ctx, `SELECT (args->>'block')::bigint FROM river_job
+		WHERE kind = $1 AND args->>'game' = $2 AND state NOT IN ('completed', 'cancelled')`, Kind, c.cfg.Schedule.Game)
+	if err != nil {
+		return nil, err
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	live := map[int64]bool{}
+	for _, id := range ids {
+		live[id] = true
+	}
+	return live, err
+}
+
+// Waiting counts the game's blocks queued and not yet taken by a worker.
+func (c *Coordinator) Waiting(ctx context.Context) (int, error) {
+	var n int
+	err := c.pool.QueryRow(ctx, `SELECT COUNT(*) FROM river_job WHERE kind = $1 AND args->>'game' = $2
+		AND state IN ('available', 'pending', 'retryable', 'scheduled')`, Kind, c.cfg.Schedule.Game).Scan(&n)
+	return n, err
+}

@@ -1,0 +1,188 @@
+package queue
+
+import (
+	"context"
+	"errors"
+	"io"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/arena-games/arena/ladder"
+	"github.com/arena-games/arena/ladder/store"
+	"github.com/arena-games/arena/ladder/store/pgtest"
+)
+
+// ladderWithQueue is a fresh PostgreSQL ladder of three built-in bots, with River's
+// tables.
+func ladderWithQueue(t *testing.T) (*store.Postgres, *pgxpool.Pool, []store.Bot) {
+	t.Helper()
+	url := pgtest.URL(t)
+	ctx := context.Background()
+	st, err := store.OpenPostgres(ctx, url, t.TempDir())
+	require.NoError(t, err)
+	t.Cleanup(func() { st.Close() })
+	pool, err := Connect(ctx, url)
+	require.NoError(t, err)
+	t.Cleanup(pool.Close)
+	var bots []store.Bot
+	for _, n := range []string{"a", "b", "c"} {
+		b, err := st.AddBot(ctx, store.Bot{Name: n, Builtin: "random", SHA256: n})
+		require.NoError(t, err)
+		bots = append(bots, b)
+	}
+	return st, pool, bots
+}
+
+// jobBlocks lists the blocks of the jobs in a state.
+func jobBlocks(t *testing.T, pool *pgxpool.Pool, states ...string) []int64 {
+	t.Helper()
+	var ids []int64
+	rows, err := pool.Query(context.Background(), `SELECT (args->>'block')::bigint FROM river_job WHERE state::text = ANY ($1) ORDER BY 1`, states)
+	require.NoError(t, err)
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		require.NoError(t, rows.Scan(&id))
+		ids = append(ids, id)
+	}
+	return ids
+}
+
+// The coordinator keeps Depth blocks waiting, adds none while they wait, enqueues an
+// open block that has no job (recorded by a coordinator that died before enqueueing
+// it), and leaves alone an open block whose bot is suspended.
+func TestCoordinatorFillsTheQueue(t *testing.T) {
+	st, pool, bots := ladderWithQueue(t)
+	ctx := context.Background()
+	orphan, err := st.NewBlock(ctx, store.Block{Game: "ivanhoe", Seed: 1, Bots: []int64{bots[0].ID, bots[1].ID}, Rotations: 2})
+	require.NoError(t, err)
+	held, err := st.NewBlock(ctx, store.Block{Game: "ivanhoe", Seed: 2, Bots: []int64{bots[1].ID, bots[2].ID}, Rotations: 2})
+	require.NoError(t, err)
+	require.NoError(t, st.SuspendBot(ctx, bots[2].ID, "test"))
+
+	co, err := NewCoordinator(pool, CoordinatorConfig{Store: st, Depth: 3, Rescan: time.Hour, Log: io.Discard,
+		Schedule: ladder.RunConfig{Store: st, Game: "ivanhoe", Players: 2, Seed: 1}})
+	require.NoError(t, err)
+	require.NoError(t, co.Fill(ctx))
+	waiting := jobBlocks(t, pool, "available")
+	require.Len(t, waiting, 3, "Depth blocks wait")
+	assert.Contains(t, waiting, orphan.ID, "the open block without a job is enqueued")
+	assert.NotContains(t, waiting, held.ID, "a block with a suspended bot stays open and unqueued")
+
+	require.NoError(t, co.Fill(ctx))
+	assert.Equal(t, waiting, jobBlocks(t, pool, "available"), "a full queue gets nothing more")
+
+	// A worker takes one: one more block is chosen to keep three waiting.
+	_, err = pool.Exec(ctx, `UPDATE river_job SET state = 'running', attempt = 1, attempted_at = now() WHERE id = (SELECT MIN(id) FROM river_job)`)
+	require.NoError(t, err)
+	require.NoError(t, co.Fill(ctx))
+	assert.Len(t, jobBlocks(t, pool, "available"), 3)
+	assert.Len(t, jobBlocks(t, pool, "running"), 1)
+	open, err := st.OpenBlocks(ctx, "ivanhoe")
+	require.NoError(t, err)
+	assert.Len(t, open, 5, "the orphan, the held block, and three new ones")
+}
+
+// jobOf is a River job for a block, as a worker receives it.
+func jobOf(args BlockArgs) *river.Job[BlockArgs] {
+	return &river.Job[BlockArgs]{JobRow: &rivertype.JobRow{ID: 1, Attempt: 1}, Args: args}
+}
+
+// A worker plays only jobs it plays identically: another build's, or a variant of
+// options it was not given, are snoozed (another worker takes them); a block with a
+// suspended or retired bot is cancelled and stays open; a job of a block all recorded
+// is done at once.
+func TestWorkerTakesOnlyWhatItPlays(t *testing.T) {
+	st, _, bots := ladderWithQueue(t)
+	ctx := context.Background()
+	b, err := st.NewBlock(ctx, store.Block{Game: "ivanhoe", Seed: 1, Bots: []int64{bots[0].ID, bots[1].ID}, Rotations: 2})
+	require.NoError(t, err)
+	w := &blockWorker{cfg: WorkerConfig{Store: st, Player: &ladder.ArenaPlayer{}}}
+	var snoozed *rivertype.JobSnoozeError
+	err = w.Work(ctx, jobOf(BlockArgs{Block: b.ID, Game: "ivanhoe", Version: "protocol 1, build other"}))
+	require.ErrorAs(t, err, &snoozed, "another build's job")
+	err = w.Work(ctx, jobOf(BlockArgs{Block: b.ID, Game: "kardinal@board-0123456789ab", Version: Version()}))
+	require.ErrorAs(t, err, &snoozed, "a variant the worker has not the options of")
+
+	var cancelled *rivertype.JobCancelError
+	require.NoError(t, st.SuspendBot(ctx, bots[1].ID, "test"))
+	err = w.Work(ctx, jobOf(BlockArgs{Block: b.ID, Game: "ivanhoe", Version: Version()}))
+	require.ErrorAs(t, err, &cancelled, "a suspended bot's block")
+	err = w.Work(ctx, jobOf(BlockArgs{Block: b.ID + 100, Game: "ivanhoe", Version: Version()}))
+	require.ErrorAs(t, err, &cancelled, "a block that does not exist")
+	assert.True(t, errors.Is(err, store.ErrNotFound))
+}
+
+// After an upgrade, the blocks an arena of another version queued would be snoozed by
+// every worker for ever and fill the queue's depth: the coordinator cancels them and
+// enqueues their blocks again for its own version, and leaves a job under way alone.
+func TestCoordinatorRequeuesAnotherVersionsBlocks(t *testing.T) {
+	st, pool, bots := ladderWithQueue(t)
+	ctx := context.Background()
+	ins, err := NewInserter(pool, io.Discard)
+	require.NoError(t, err)
+	var old []int64
+	for seed := range uint64(3) {
+		b, err := st.NewBlock(ctx, store.Block{Game: "ivanhoe", Seed: seed, Bots: []int64{bots[0].ID, bots[1].ID}, Rotations: 2})
+		require.NoError(t, err)
+		_, err = ins.Insert(ctx, BlockArgs{Block: b.ID, Game: "ivanhoe", Version: "protocol 1, build older"}, nil)
+		require.NoError(t, err)
+		old = append(old, b.ID)
+	}
+	// The first is being played by a worker of the old version.
+	_, err = pool.Exec(ctx, `UPDATE river_job SET state = 'running', attempt = 1, attempted_at = now() WHERE (args->>'block')::bigint = $1`, old[0])
+	require.NoError(t, err)
+
+	co, err := NewCoordinator(pool, CoordinatorConfig{Store: st, Depth: 3, Rescan: time.Hour, Log: io.Discard,
+		Schedule: ladder.RunConfig{Store: st, Game: "ivanhoe", Players: 2, Seed: 1}})
+	require.NoError(t, err)
+	require.NoError(t, co.Fill(ctx))
+	assert.Equal(t, old[1:], jobBlocks(t, pool, "cancelled"), "the old version's waiting jobs are cancelled")
+	assert.Equal(t, old[:1], jobBlocks(t, pool, "running"), "a job under way is left to finish")
+	var mine []int64
+	rows, err := pool.Query(ctx, `SELECT (args->>'block')::bigint FROM river_job WHERE state = 'available' AND args->>'version' = $1 ORDER BY 1`, Version())
+	require.NoError(t, err)
+	for rows.Next() {
+		var id int64
+		require.NoError(t, rows.Scan(&id))
+		mine = append(mine, id)
+	}
+	require.NoError(t, rows.Err())
+	assert.Len(t, mine, 3, "the queue is Depth deep in this version's jobs")
+	assert.Subset(t, mine, old[1:], "the cancelled blocks are queued again for this version")
+}
+
+// A new block and its job are one transaction: when enqueueing fails, no block is
+// left that nobody would play.
+func TestNewBlockAndItsJobAreOne(t *testing.T) {
+	st, pool, bots := ladderWithQueue(t)
+	ctx := context.Background()
+	co, err := NewCoordinator(pool, CoordinatorConfig{Store: st, Depth: 1, Rescan: time.Hour, Log: io.Discard,
+		Schedule: ladder.RunConfig{Store: st, Game: "ivanhoe", Players: 2, Seed: 1}})
+	require.NoError(t, err)
+	failing := withJob{Store: st, pg: st, enqueue: func(ctx context.Context, tx pgx.Tx, b store.Block) error {
+		if err := co.enqueueTx(ctx, tx, b); err != nil {
+			return err
+		}
+		return errors.New("the connection broke")
+	}}
+	_, err = failing.NewBlock(ctx, store.Block{Game: "ivanhoe", Seed: 1, Bots: []int64{bots[0].ID, bots[1].ID}, Rotations: 2})
+	require.Error(t, err)
+	open, err := st.OpenBlocks(ctx, "ivanhoe")
+	require.NoError(t, err)
+	assert.Empty(t, open, "no block without its job")
+	assert.Empty(t, jobBlocks(t, pool, "available"), "no job without its block")
+
+	require.NoError(t, co.Fill(ctx))
+	open, err = st.OpenBlocks(ctx, "ivanhoe")
+	require.NoError(t, err)
+	require.Len(t, open, 1)
+	assert.Equal(t, []int64{open[0].ID}, jobBlocks(t, pool, "available"), "the coordinator's block came with its job")
+}

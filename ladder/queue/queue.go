@@ -1,0 +1,188 @@
+// Package queue spreads a PostgreSQL ladder's blocks over machines through River
+// (github.com/riverqueue/river, over pgx), a work queue kept in the ladder's own
+// database: a coordinator (Coordinator, in `arena ladder serve`) chooses the tables and
+// enqueues one job per block; workers (Worker, `arena worker`) on any machine play the
+// jobs' blocks and record their games. River hands the jobs out, and re-runs the job of
+// a worker that died once its lease (River's RescueStuckJobsAfter) has run out.
+//
+// Jobs are of kind "arena_block" in the River queue "blocks" (BlockArgs). A job carries
+// the block's ID, its game (the ladder's variant) and the Version of the arena that
+// chose it. A worker of another version does not play it: it snoozes the job for a
+// minute (a snooze costs no attempt), so that a worker of the right version takes it;
+// games are played only by the engines and protocol the block was scheduled for.
+//
+// Recording is fenced: each game is written in its own transaction that first checks
+// that the job's River row is still running in this attempt
+// (store.Postgres.RecordMatchFenced). A worker frozen past its lease whose job went to
+// someone else records nothing. River itself does not fence the job's completion by
+// attempt: such a worker's late answer (an error) puts the job back in the queue, and
+// the next attempt plays whatever rotations are still missing, so nothing is lost and,
+// with the unique (block, rotation) key, nothing is recorded twice.
+package queue
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/riverqueue/river/rivermigrate"
+	"github.com/riverqueue/river/rivertype"
+
+	"github.com/arena-games/arena/arena/metrics"
+	"github.com/arena-games/arena/protocol"
+)
+
+// Kind is the River job kind of a block; Queue is the River queue of blocks.
+const (
+	Kind  = "arena_block"
+	Queue = "blocks"
+)
+
+// MaxAttempts is how often a block's job is tried before River discards it. Workers
+// killed mid-block count as attempts; snoozes by workers of another version do not.
+// A discarded block stays open and is not enqueued again (see Coordinator).
+const MaxAttempts = 100
+
+// BlockArgs are a block job's arguments.
+type BlockArgs struct {
+	// Block is the block's ID in the ladder's store; at most one live job per block.
+	Block int64 `json:"block" river:"unique"`
+	// Game is the ladder's game (an engine.Variant).
+	Game string `json:"game"`
+	// Version is the arena Version the block must be played with.
+	Version string `json:"version"`
+}
+
+// Kind is "arena_block".
+func (BlockArgs) Kind() string { return Kind }
+
+// liveStates are the states in which a block's job counts as the block's one job: a
+// job discarded after MaxAttempts also keeps its block from being enqueued again.
+var liveStates = []rivertype.JobState{rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRetryable,
+	rivertype.JobStateRunning, rivertype.JobStateScheduled, rivertype.JobStateDiscarded}
+
+// InsertOpts puts a block's job in the blocks queue, unique by block.
+func (BlockArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{Queue: Queue, MaxAttempts: MaxAttempts,
+		UniqueOpts: river.UniqueOpts{ByArgs: true, ByState: liveStates}}
+}
+
+var version = sync.OnceValue(func() string {
+	if metrics.Version != "" {
+		return fmt.Sprintf("protocol %d, arena %s", protocol.ProtocolVersion, metrics.Version)
+	}
+	// No release version: the build itself. Go builds are reproducible, so the
+	// same source and toolchain give the same digest on every machine, and any
+	// change of engine or protocol code gives another.
+	sum := "unknown"
+	if exe, err := os.Executable(); err == nil {
+		if f, err := os.Open(exe); err == nil {
+			h := sha256.New()
+			if _, err := io.Copy(h, f); err == nil {
+				sum = hex.EncodeToString(h.Sum(nil))[:16]
+			}
+			f.Close()
+		}
+	}
+	return fmt.Sprintf("protocol %d, build %s", protocol.ProtocolVersion, sum)
+})
+
+// Version names the engines and protocol this program plays: the protocol version and
+// the release version (metrics.Version, set at link time), or without one the SHA-256
+// of the program's executable. Only a worker of the same Version plays a job.
+func Version() string { return version() }
+
+// Connect opens a pool of connections to the ladder database at url (its search_path
+// names the ladder's schema, as for the store) and brings River's own tables up to
+// date there, under the same advisory lock as the ladder's migrations.
+func Connect(ctx context.Context, url string) (*pgxpool.Pool, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("not a valid PostgreSQL URL")
+	}
+	if cfg.ConnConfig.ConnectTimeout == 0 {
+		cfg.ConnConfig.ConnectTimeout = 10 * time.Second
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := migrate(ctx, pool); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("the work queue's tables: %w", err)
+	}
+	return pool, nil
+}
+
+// migrationLock is the advisory lock the store migrates under (store.migrationLock).
+const migrationLock = 0x6172656e61
+
+// migrate applies River's migrations one per transaction (a later one uses an enum
+// value an earlier one adds, which PostgreSQL allows only once that is committed).
+func migrate(ctx context.Context, pool *pgxpool.Pool) error {
+	m, err := rivermigrate.New(riverpgxv5.New(pool), nil)
+	if err != nil {
+		return err
+	}
+	for _, v := range m.AllVersions() {
+		if err := migrateTo(ctx, pool, m, v.Version); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func migrateTo(ctx context.Context, pool *pgxpool.Pool, m *rivermigrate.Migrator[pgx.Tx], version int) error {
+	tx, err := pool.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, migrationLock); err != nil {
+		return err
+	}
+	have, err := m.ExistingVersionsTx(ctx, tx)
+	if err != nil {
+		return err
+	}
+	for _, h := range have {
+		if h.Version >= version {
+			return nil
+		}
+	}
+	// MigrateTx is deprecated because several versions in one transaction can
+	// fail; this applies one version per transaction, under the ladder's lock.
+	//lint:ignore SA1019 one version per transaction, see above
+	if _, err := m.MigrateTx(ctx, tx, rivermigrate.DirectionUp, &rivermigrate.MigrateOpts{TargetVersion: version}); err != nil {
+		return err
+	}
+	return tx.Commit(ctx)
+}
+
+// retryPolicy retries a failed or rescued block soon: a second per attempt, at most
+// half a minute (River's default waits attempt⁴ seconds, hours after a few kills).
+type retryPolicy struct{}
+
+func (retryPolicy) NextRetry(job *rivertype.JobRow) time.Time {
+	return time.Now().Add(time.Duration(min(job.Attempt, 30)) * time.Second)
+}
+
+// logger is River's log: warnings and errors, one line each, on w.
+func logger(w io.Writer) *slog.Logger {
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelWarn}))
+}
+
+// NewInserter is a River client that only enqueues (the coordinator's).
+func NewInserter(pool *pgxpool.Pool, log io.Writer) (*river.Client[pgx.Tx], error) {
+	return river.NewClient(riverpgxv5.New(pool), &river.Config{Logger: logger(log), RetryPolicy: retryPolicy{}})
+}

@@ -1,0 +1,91 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+var _ WorkerRegistry = (*Postgres)(nil)
+
+// pgNow is the database's clock at the precision the stores keep.
+const pgNow = `date_trunc('milliseconds', now())`
+
+// pgWorker is Match.Worker for the worker_id column: NULL for none.
+func pgWorker(id int64) any {
+	if id == 0 {
+		return nil
+	}
+	return id
+}
+
+// RegisterWorker adds a worker, started and heartbeating now by the database's clock,
+// and marks the silent workers of its host stopped at their last heartbeat.
+func (p *Postgres) RegisterWorker(ctx context.Context, w Worker) (Worker, error) {
+	if w.Host == "" || w.Slots < 1 {
+		return Worker{}, fmt.Errorf("a worker needs a host and at least one slot, got %q and %d", w.Host, w.Slots)
+	}
+	if w.Sandbox == nil {
+		w.Sandbox = []string{}
+	}
+	tx, err := p.pool.Begin(ctx)
+	if err != nil {
+		return Worker{}, err
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, `UPDATE workers SET stopped = heartbeat
+		WHERE host = $1 AND stopped IS NULL AND heartbeat < now() - make_interval(secs => $2)`, w.Host, AliveWindow.Seconds()); err != nil {
+		return Worker{}, err
+	}
+	err = tx.QueryRow(ctx, `INSERT INTO workers (host, pid, version, engine, sandbox, slots, started, heartbeat)
+		VALUES ($1, $2, $3, $4, $5, $6, `+pgNow+`, `+pgNow+`) RETURNING id, started, heartbeat`,
+		w.Host, w.PID, w.Version, w.Engine, w.Sandbox, w.Slots).Scan(&w.ID, &w.Started, &w.Heartbeat)
+	if err != nil {
+		return Worker{}, err
+	}
+	w.Started, w.Heartbeat, w.Stopped = w.Started.UTC(), w.Heartbeat.UTC(), time.Time{}
+	return w, tx.Commit(ctx)
+}
+
+// Heartbeat moves the worker's last sign of life to now.
+func (p *Postgres) Heartbeat(ctx context.Context, id int64) error {
+	tag, err := p.pool.Exec(ctx, `UPDATE workers SET heartbeat = `+pgNow+` WHERE id = $1 AND stopped IS NULL`, id)
+	if err == nil && tag.RowsAffected() == 0 {
+		return fmt.Errorf("%w: no running worker %d", ErrNotFound, id)
+	}
+	return err
+}
+
+// StopWorker marks the worker stopped now, once.
+func (p *Postgres) StopWorker(ctx context.Context, id int64) error {
+	var stopped time.Time
+	err := p.pool.QueryRow(ctx, `UPDATE workers SET stopped = COALESCE(stopped, `+pgNow+`) WHERE id = $1 RETURNING stopped`, id).Scan(&stopped)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return fmt.Errorf("%w: worker %d", ErrNotFound, id)
+	}
+	return err
+}
+
+// Workers lists every registered worker, oldest first.
+func (p *Postgres) Workers(ctx context.Context) ([]Worker, error) {
+	rows, err := p.pool.Query(ctx, `SELECT `+workerCols+` FROM workers w ORDER BY id`)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (Worker, error) { return scanWorker(row) })
+}
+
+// workerCols are the columns scanWorker reads, of workers aliased w.
+const workerCols = `w.id, w.host, w.pid, w.version, w.engine, w.sandbox, w.slots, w.started, w.heartbeat, w.stopped`
+
+// scanWorker reads workerCols and then the row's extra columns into extra.
+func scanWorker(row pgx.CollectableRow, extra ...any) (Worker, error) {
+	var w Worker
+	var stopped *time.Time
+	err := row.Scan(append([]any{&w.ID, &w.Host, &w.PID, &w.Version, &w.Engine, &w.Sandbox, &w.Slots, &w.Started, &w.Heartbeat, &stopped}, extra...)...)
+	w.Started, w.Heartbeat, w.Stopped = w.Started.UTC(), w.Heartbeat.UTC(), fromPg(stopped)
+	return w, err
+}
