@@ -4,11 +4,14 @@ package kardinal
 // were held on the table as it stands: the points so far, the interim scoring of the
 // monasteries (K8) if the pile has not run out yet, and the final scoring of K10
 // (monasteries, alliances, chains). Search bots use it to judge a position without
-// playing it out.
+// playing it out. A finished game has no scoring to come: its points are its score.
 func (g *Game) ProjectedScores(score []int) {
 	n := int(g.players)
 	for s := 0; s < n; s++ {
 		score[s] = int(g.score[s])
+	}
+	if g.over {
+		return
 	}
 	times := 1
 	if g.exhaustions == 0 {
@@ -35,3 +38,7 @@ func (g *Game) ProjectedScores(score []int) {
 		}
 	}
 }
+
+// Table is the pieces on the board now, for search bots that judge a position beyond
+// ProjectedScores without copying it. It is the game's own: read it, never change it.
+func (g *Game) Table() *Table { return &g.table }

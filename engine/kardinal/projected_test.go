@@ -23,6 +23,8 @@ func TestProjectedScoresAreTheFinalScoresAtTheEnd(t *testing.T) {
 				proj := make([]int, 4)
 				before.ProjectedScores(proj)
 				require.Equal(t, g.Result().Score, proj, "seed %d", seed)
+				g.ProjectedScores(proj) // nothing is left to score once it is over
+				require.Equal(t, g.Result().Score, proj, "seed %d, after the end", seed)
 				checked++
 			}
 		}

@@ -10,15 +10,19 @@ import (
 // withGame fills what cfg leaves open with what plays each game best (measured: see
 // the README). Kardinal's heuristic is too slow for play-outs (about 50 µs a decision,
 // some 150 decisions a game), so its play-outs are cheap (KardinalPlacer), cut off, and
-// end in an evaluation: the points every seat would have if the game ended there,
-// compared softly (SoftKardinalProjection).
+// end in an evaluation: the points every seat would have if the game ended there, with
+// part credit for chains and alliances in the making, compared softly
+// (KardinalPotential).
 func (c Config) withGame(game string) Config {
 	if game == kardinal.Name && c.Evaluate == nil {
 		if c.Soft == 0 {
 			c.Soft = kardinalSoft
 		}
 		c.Evaluate = KardinalProjection
-		if c.Soft > 0 {
+		switch {
+		case c.Soft > 0 && !c.Plain:
+			c.Evaluate = KardinalPotential(c.Soft)
+		case c.Soft > 0:
 			c.Evaluate = SoftKardinalProjection(c.Soft)
 		}
 		if c.Cutoff == 0 {
@@ -65,11 +69,19 @@ func SoftKardinalProjection(t float64) Evaluate {
 // SoftShareBeaten is ShareBeaten with each comparison the logistic of the difference
 // over t: as t goes to 0 it is ShareBeaten.
 func SoftShareBeaten(score []int, t float64, reward []float64) {
+	var f [engine.MaxSeats]float64
+	for s, x := range score {
+		f[s] = float64(x)
+	}
+	softShare(f[:len(score)], t, reward)
+}
+
+func softShare(score []float64, t float64, reward []float64) {
 	for s, x := range score {
 		sum := 0.0
 		for o, y := range score {
 			if o != s {
-				sum += 1 / (1 + math.Exp(float64(y-x)/t))
+				sum += 1 / (1 + math.Exp((y-x)/t))
 			}
 		}
 		reward[s] = sum / float64(len(score)-1)
@@ -124,4 +136,56 @@ func KardinalPlacer(g engine.Game, r *engine.Rand) int {
 		return int(jokers[r.Intn(nj)])
 	}
 	return r.Intn(len(opts))
+}
+
+// Part credits of KardinalPotential, in points: what a short chain or a half-made
+// alliance is likely worth by the end (the heuristic bot's weights).
+const (
+	potentialChain    = 0.25 // per square of a chain's length below MinChain
+	potentialAlliance = 0.35 // per advisor of a half-made alliance
+)
+
+// KardinalPotential is SoftKardinalProjection with the heuristic bot's part credit
+// for what is not yet points: a short chain of monasteries (0.25 per square of its
+// length) and leading one side of an alliance whose other side is still empty (0.35
+// per advisor of both sides, plus one). Play-outs cut off early leave many such
+// positions, and the plain projection scores them as nothing.
+func KardinalPotential(t float64) Evaluate {
+	return func(g engine.Game, reward []float64) {
+		var score [engine.MaxSeats]float64
+		var pts [engine.MaxSeats]int
+		k := g.(*kardinal.Game)
+		n := g.Players()
+		k.ProjectedScores(pts[:n])
+		if g.Terminal() { // the points are final: nothing in the making counts
+			SoftShareBeaten(pts[:n], t, reward)
+			return
+		}
+		potentialScores(k.Table(), k.Board(), pts[:n], score[:n])
+		softShare(score[:n], t, reward)
+	}
+}
+
+// potentialScores writes into score each seat's projected points pts plus its part
+// credit on table tab.
+func potentialScores(tab *kardinal.Table, b *kardinal.Board, pts []int, score []float64) {
+	n := len(pts)
+	var buf [kardinal.MaxSpaces]int
+	for s := 0; s < n; s++ {
+		score[s] = float64(pts[s])
+		for _, l := range tab.Chains(b, s, buf[:0]) {
+			if l < kardinal.MinChain {
+				score[s] += potentialChain * float64(l*l)
+			}
+		}
+	}
+	for _, a := range b.Alliances() {
+		la, lb := tab.AdvisorLeaders(a.A, n), tab.AdvisorLeaders(a.B, n)
+		credit := potentialAlliance * float64(tab.AdvisorsIn(a.A)+tab.AdvisorsIn(a.B)+1)
+		for s := 0; s < n; s++ {
+			if la[s] && !lb[s] && tab.AdvisorsIn(a.B) == 0 || lb[s] && !la[s] && tab.AdvisorsIn(a.A) == 0 {
+				score[s] += credit
+			}
+		}
+	}
 }

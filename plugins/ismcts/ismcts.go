@@ -59,8 +59,11 @@ type Config struct {
 	Cutoff   int
 	Evaluate Evaluate
 	// Soft is the temperature, in points, of Kardinal's evaluation where Evaluate is
-	// nil (SoftKardinalProjection; 0: 3; negative: KardinalProjection's hard ranks).
+	// nil (KardinalPotential; 0: 3; negative: KardinalProjection's hard ranks).
 	Soft float64
+	// Plain drops from Kardinal's soft evaluation the part credit of short chains and
+	// half-made alliances (KardinalPotential), leaving SoftKardinalProjection.
+	Plain bool
 	// Prior, when positive, starts each decision's tree with Prior visits, each a
 	// win, for the option the heuristic bot would choose: the search leaves the
 	// heuristic's move only for one it finds better after that many iterations.

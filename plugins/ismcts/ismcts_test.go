@@ -105,6 +105,8 @@ func TestSettings(t *testing.T) {
 		"time=1s,iterations=5,c=1.5": {Time: time.Second, Iterations: 5, C: 1.5},
 		"soft=3,prior=100":           {Soft: 3, Prior: 100},
 		"soft=0":                     {Soft: -1},
+		"eval=projection":            {Plain: true},
+		"eval=potential":             {},
 	} {
 		got, err := ParseSettings(in)
 		require.NoError(t, err, in)
@@ -112,7 +114,7 @@ func TestSettings(t *testing.T) {
 		assert.Equal(t, want, got, in)
 	}
 	for _, bad := range []string{"iterations=0", "iterations=x", "time=-1s", "time=soon", "c=0", "epsilon=2",
-		"rollout=magic", "speed=9", "time", "soft=-1", "prior=-1"} {
+		"rollout=magic", "speed=9", "time", "soft=-1", "prior=-1", "eval=magic"} {
 		_, err := ParseSettings(bad)
 		assert.Error(t, err, bad)
 	}
@@ -257,4 +259,65 @@ func TestKardinalPlacer(t *testing.T) {
 	g := midGame(t, "ninjas", 4, 5)
 	i := KardinalPlacer(g, &r)
 	assert.True(t, i >= 0 && i < len(g.Options()))
+}
+
+// TestKardinalPotentialCreditsWhatIsInTheMaking: on a table with no points yet, a chain
+// of three monasteries earns 0.25 x 9, three lone monasteries 0.25 each, and an advisor
+// leading one side of an alliance whose other side is empty 0.35 x 2 per such alliance;
+// once a rival's advisor stands on the other side, that alliance's credit is gone.
+func TestKardinalPotentialCreditsWhatIsInTheMaking(t *testing.T) {
+	b := kardinal.DefaultBoard()
+	var tab kardinal.Table
+	path := chainOfThree(t, b)
+	for _, sp := range path {
+		tab.PlaceMonastery(b, 0, sp)
+	}
+	lone := 0
+	for sp := 0; sp < b.Spaces() && lone < 3; sp++ {
+		if tab.OwnerOf(sp) < 0 && !nextToOwned(&tab, b, sp) {
+			tab.PlaceMonastery(b, 1, sp)
+			lone++
+		}
+	}
+	require.Equal(t, 3, lone)
+	a := b.Alliances()[0]
+	tab.PlaceAdvisor(a.A, 0)
+	withA := 0
+	for _, x := range b.Alliances() {
+		if x.A == a.A || x.B == a.A {
+			withA++
+		}
+	}
+	score := make([]float64, 3)
+	potentialScores(&tab, b, []int{0, 0, 0}, score)
+	assert.InDeltaSlice(t, []float64{2.25 + 0.7*float64(withA), 0.75, 0}, score, 1e-9)
+
+	tab.PlaceAdvisor(a.B, 2)
+	potentialScores(&tab, b, []int{0, 0, 0}, score)
+	assert.InDelta(t, 2.25+0.7*float64(withA-1), score[0], 1e-9)
+	assert.InDelta(t, 0.75, score[1], 1e-9)
+}
+
+// chainOfThree finds three spaces joined by roads in a line.
+func chainOfThree(t *testing.T, b *kardinal.Board) []int {
+	for s0 := 0; s0 < b.Spaces(); s0++ {
+		for _, s1 := range b.Roads(s0) {
+			for _, s2 := range b.Roads(int(s1)) {
+				if int(s2) != s0 {
+					return []int{s0, int(s1), int(s2)}
+				}
+			}
+		}
+	}
+	t.Fatal("the board has no three spaces in a line")
+	return nil
+}
+
+func nextToOwned(tab *kardinal.Table, b *kardinal.Board, sp int) bool {
+	for _, z := range b.Roads(sp) {
+		if tab.OwnerOf(int(z)) >= 0 {
+			return true
+		}
+	}
+	return false
 }

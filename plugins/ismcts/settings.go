@@ -22,6 +22,9 @@ import (
 //	               default has an evaluation (Kardinal; default 16)
 //	soft=T         Kardinal: the evaluation's temperature in points (default 3; 0:
 //	               hard ranks)
+//	eval=E         Kardinal: potential (default: the points if the game ended now,
+//	               with part credit for chains and alliances in the making) or
+//	               projection (the points alone)
 //	prior=N        N virtual wins for the heuristic's move at the root (default 0)
 //
 // With neither iterations nor time the budget is 100 ms; with both, the first reached
@@ -70,6 +73,15 @@ func ParseSettings(s string) (Config, error) {
 			case cfg.Soft == 0:
 				cfg.Soft = -1 // hard ranks
 			}
+		case "eval":
+			switch v {
+			case "projection":
+				cfg.Plain = true
+			case "potential":
+				cfg.Plain = false
+			default:
+				err = fmt.Errorf("is projection or potential")
+			}
 		case "prior":
 			cfg.Prior, err = strconv.Atoi(v)
 			if err == nil && cfg.Prior < 0 {
@@ -81,7 +93,7 @@ func ParseSettings(s string) (Config, error) {
 				err = fmt.Errorf("is heuristic, random or placer")
 			}
 		default:
-			return Config{}, fmt.Errorf("unknown setting %q (iterations, time, c, rollout, epsilon, cutoff, soft, prior)", k)
+			return Config{}, fmt.Errorf("unknown setting %q (iterations, time, c, rollout, epsilon, cutoff, soft, eval, prior)", k)
 		}
 		if err != nil {
 			return Config{}, fmt.Errorf("setting %s=%s: %v", k, v, err)
