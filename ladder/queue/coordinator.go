@@ -164,12 +164,15 @@ func (c *Coordinator) Fill(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	c.dry = waiting == 0
+	dry := waiting == 0
 	for ; waiting < depth; waiting++ {
 		if _, err := c.sched.NewBlock(ctx); err != nil {
 			return err
 		}
 	}
+	// Only a refill that worked hurries the next: one that cannot choose a table
+	// (too few bots) waits a whole Tick.
+	c.dry = dry
 	return nil
 }
 

@@ -213,4 +213,16 @@ func TestCoordinatorDepthFollowsTheFleet(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, co.Fill(ctx))
 	assert.Len(t, jobBlocks(t, pool, "available"), 2, "a silent worker's slots do not count")
+
+	// A ladder that cannot seat a table (four seats, three bots) does not hurry, even
+	// with its queue empty: its ticks stay a whole Tick apart.
+	_, err = pool.Exec(ctx, `UPDATE river_job SET state = 'running', attempt = 1, attempted_at = now() WHERE state = 'available'`)
+	require.NoError(t, err)
+	short, err := NewCoordinator(pool, CoordinatorConfig{Store: st, Depth: 2, Rescan: time.Hour, Log: io.Discard,
+		Schedule: ladder.RunConfig{Store: st, Game: "ivanhoe", Players: 4, Seed: 1}})
+	require.NoError(t, err)
+	for range 2 { // the first builds the scheduler, the second asks it for a table
+		require.ErrorIs(t, short.Fill(ctx), ladder.ErrTooFewBots)
+		assert.False(t, short.dry)
+	}
 }
