@@ -1,10 +1,13 @@
-// Command crashbot plays at random and exits with status 2 at its 30th decision: a bot
-// that crash-loops, for the alerting test.
+// Command crashbot plays at random, 10 ms a decision, and exits with status 2 at its
+// 30th decision: a bot that crash-loops, for the alerting test. The 10 ms keep its run
+// going for several of Prometheus's 1 s scrapes (at full speed it ended before the
+// first, and a counter first seen at its final value shows no increase).
 package main
 
 import (
 	"os"
 	"sync/atomic"
+	"time"
 
 	"github.com/arena-games/arena/engine"
 	"github.com/arena-games/arena/plugins/random"
@@ -20,6 +23,7 @@ func main() {
 			if decisions.Add(1) == 30 {
 				os.Exit(2)
 			}
+			time.Sleep(10 * time.Millisecond)
 			return r.Choose(v, ev, opts)
 		})
 	})
