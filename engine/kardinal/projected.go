@@ -42,3 +42,7 @@ func (g *Game) ProjectedScores(score []int) {
 // Table is the pieces on the board now, for search bots that judge a position beyond
 // ProjectedScores without copying it. It is the game's own: read it, never change it.
 func (g *Game) Table() *Table { return &g.table }
+
+// InterimDone reports whether the interim scoring (K8) has been held: until then a
+// monastery majority scores twice more, after it once.
+func (g *Game) InterimDone() bool { return g.exhaustions > 0 }
