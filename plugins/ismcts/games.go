@@ -9,7 +9,7 @@ import (
 
 // withGame fills what cfg leaves open with what plays each game best (measured: see
 // the README). Kardinal's heuristic is too slow for play-outs (about 50 µs a decision,
-// some 150 decisions a game), so its play-outs are cheap (KardinalPlacer), cut off, and
+// some 150 decisions a game), so its play-outs are cheap (KardinalGreedy), cut off, and
 // end in an evaluation: the points every seat would have if the game ended there, with
 // part credit for chains and alliances in the making, compared softly
 // (KardinalPotential).
@@ -29,7 +29,7 @@ func (c Config) withGame(game string) Config {
 			c.Cutoff = kardinalCutoff
 		}
 		if c.Rollout == nil && c.Policy == nil {
-			c.Rollout = KardinalPlacer
+			c.Rollout = KardinalGreedy
 		}
 	}
 	return c.withDefaults()

@@ -22,8 +22,8 @@ const (
 func KardinalGreedy(g engine.Game, r *engine.Rand) int {
 	opts := g.Options()
 	k, ok := g.(*kardinal.Game)
-	if !ok {
-		return r.Intn(len(opts))
+	if !ok || kardinal.OptionKind(opts[0].Kind) != kardinal.Place {
+		return r.Intn(len(opts)) // placements are listed first: there are none
 	}
 	var e greedyEval
 	e.init(k)
