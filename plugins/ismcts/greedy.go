@@ -49,6 +49,18 @@ func KardinalGreedy(g engine.Game, r *engine.Rand) int {
 	return best
 }
 
+// KardinalGreedyMix plays KardinalGreedy, and with probability placer KardinalPlacer
+// instead: play-outs between the two in foresight and spread.
+func KardinalGreedyMix(placer float64) Rollout {
+	cut := uint64(placer * (1 << 53))
+	return func(g engine.Game, r *engine.Rand) int {
+		if r.Uint64()>>11 < cut {
+			return KardinalPlacer(g, r)
+		}
+		return KardinalGreedy(g, r)
+	}
+}
+
 // greedyEval values placements for the mover of one decision, caching each country's
 // majority and alliance values.
 type greedyEval struct {

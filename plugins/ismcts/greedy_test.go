@@ -125,3 +125,30 @@ func TestKardinalGreedyPlaysLegally(t *testing.T) {
 	i := KardinalGreedy(g, &r)
 	assert.True(t, i >= 0 && i < len(g.Options()))
 }
+
+// TestKardinalRolloutByPlayers: Kardinal's default play-out answers what KardinalGreedy
+// answers, for the same random draws, with four players, and what KardinalPlacer
+// answers with three and five. The positions are chosen where the two differ.
+func TestKardinalRolloutByPlayers(t *testing.T) {
+	for _, n := range []int{3, 4, 5} {
+		differ := 0
+		for d := 10; d < 60; d++ {
+			g := midGame(t, "kardinal", n, d)
+			if g.Terminal() {
+				break
+			}
+			want := KardinalPlacer
+			if n == 4 {
+				want = KardinalGreedy
+			}
+			r1, r2, r3 := engine.NewRand(uint64(d)), engine.NewRand(uint64(d)), engine.NewRand(uint64(d))
+			got, greedy, placer := KardinalRollout(g, &r1), KardinalGreedy(g, &r2), KardinalPlacer(g, &r3)
+			r4 := engine.NewRand(uint64(d))
+			require.Equal(t, want(g, &r4), got, "%d players, decision %d", n, d)
+			if greedy != placer {
+				differ++
+			}
+		}
+		assert.Positive(t, differ, "%d players: these positions do not tell the play-outs apart", n)
+	}
+}

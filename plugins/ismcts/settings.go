@@ -18,7 +18,8 @@ import (
 //	rollout=R      heuristic (epsilon-greedy over the heuristic bot), random or
 //	               placer (KardinalPlacer) or greedy (KardinalGreedy); the default is
 //	               the game's (Config.withGame)
-//	epsilon=X      the random share of heuristic rollouts (default 0.1)
+//	epsilon=X      the random share of heuristic rollouts (default 0.1); with
+//	               rollout=greedy, the share of placer moves (default none)
 //	cutoff=N       stop play-outs after N decisions and evaluate, in a game whose
 //	               default has an evaluation (Kardinal; default 16)
 //	soft=T         Kardinal: the evaluation's temperature in points (default 3; 0:
@@ -105,6 +106,8 @@ func ParseSettings(s string) (Config, error) {
 		cfg.Rollout = Uniform
 	case rollout == "placer":
 		cfg.Rollout = KardinalPlacer
+	case rollout == "greedy" && eps != DefaultEpsilon:
+		cfg.Rollout = KardinalGreedyMix(eps)
 	case rollout == "greedy":
 		cfg.Rollout = KardinalGreedy
 	case rollout == "heuristic" || eps != DefaultEpsilon:
