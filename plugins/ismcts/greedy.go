@@ -138,11 +138,5 @@ func (e *greedyEval) advisorGain(c kardinal.Country) float64 {
 
 // lead is the mover's points minus the mean of the others'.
 func (e *greedyEval) lead(pts [kardinal.MaxPlayers]int) float64 {
-	others := 0
-	for s := 0; s < e.n; s++ {
-		if s != e.seat {
-			others += pts[s]
-		}
-	}
-	return float64(pts[e.seat]) - float64(others)/float64(e.n-1)
+	return kardinal.Lead(pts, e.seat, e.n)
 }
