@@ -17,8 +17,9 @@ const (
 // (counted twice before the interim scoring), the alliances an advisor leads into,
 // and a part credit per own monastery a new one joins by road (chains). A joker costs
 // a little. Ties are broken at random; with nothing to place it plays uniformly, as
-// KardinalPlacer does. Each country is valued once per decision, so it costs about
-// twice what KardinalPlacer does. In other games it is Uniform.
+// KardinalPlacer does. Each country is valued once per decision; a search iteration
+// with these play-outs costs 1.3-1.5 times one with KardinalPlacer's. In other games
+// it is Uniform.
 func KardinalGreedy(g engine.Game, r *engine.Rand) int {
 	opts := g.Options()
 	k, ok := g.(*kardinal.Game)
@@ -32,7 +33,8 @@ func KardinalGreedy(g engine.Game, r *engine.Rand) int {
 		if kardinal.OptionKind(o.Kind) != kardinal.Place {
 			continue
 		}
-		s := e.value(kardinal.Placement{Country: kardinal.Country(o.A), Space: int(o.B), Kind: kardinal.Kind(o.C), Joker: o.D == 1})
+		p, _ := kardinal.AsPlacement(o)
+		s := e.value(p)
 		switch {
 		case best < 0 || s > bestScore:
 			best, ties, bestScore = i, 1, s
