@@ -86,16 +86,16 @@ func ladderPath(c *cli.Context) (string, error) {
 	return store.DefaultPath()
 }
 
-// builtinLaunch runs this very binary as `arena serve-bot NAME`.
+// builtinLaunch runs arena-bot, or this very binary, as `serve-bot NAME`.
 func builtinLaunch(name string) (protocol.LaunchConfig, error) {
 	if !builtin.Has(name) {
 		return protocol.LaunchConfig{}, fmt.Errorf("unknown built-in bot %q (built-in: %s)", name, strings.Join(builtin.Names(), ", "))
 	}
-	exe, err := os.Executable()
+	progs, err := botPrograms()
 	if err != nil {
 		return protocol.LaunchConfig{}, err
 	}
-	return protocol.LaunchConfig{Path: exe, Args: []string{"serve-bot", name}}, nil
+	return progs.builtin(name), nil
 }
 
 func botCommand() *cli.Command {

@@ -219,6 +219,9 @@ type plan struct {
 	// parent and child subreaper, killing whatever the bot leaves behind.
 	Seccomp   bool `json:"seccomp,omitempty"`
 	Subreaper bool `json:"subreaper,omitempty"`
+	// Code is the digest of the sandbox code the arena was built from (codeDigest):
+	// the helper applies only a plan of its own code.
+	Code string `json:"code"`
 }
 
 type rlimit struct {
@@ -259,7 +262,7 @@ func (c Config) Prepare() (*Box, error) {
 	if dir, err = filepath.EvalSymlinks(dir); err != nil {
 		return nil, err
 	}
-	b := &Box{Dir: dir}
+	b := &Box{Dir: dir, plan: plan{Code: codeDigest()}}
 	for _, l := range always {
 		b.layers = append(b.layers, Status{Layer: l, Active: true})
 	}
