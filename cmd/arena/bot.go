@@ -86,16 +86,16 @@ func ladderPath(c *cli.Context) (string, error) {
 	return store.DefaultPath()
 }
 
-// builtinLaunch runs arena-bot, or this very binary, as `serve-bot NAME`.
+// builtinLaunch runs this very binary as `arena serve-bot NAME`.
 func builtinLaunch(name string) (protocol.LaunchConfig, error) {
 	if !builtin.Has(name) {
 		return protocol.LaunchConfig{}, fmt.Errorf("unknown built-in bot %q (built-in: %s)", name, strings.Join(builtin.Names(), ", "))
 	}
-	progs, err := botPrograms()
+	exe, err := os.Executable()
 	if err != nil {
 		return protocol.LaunchConfig{}, err
 	}
-	return progs.builtin(name), nil
+	return protocol.LaunchConfig{Path: exe, Args: []string{"serve-bot", name}}, nil
 }
 
 func botCommand() *cli.Command {

@@ -90,7 +90,7 @@ func runBotCheck(c *cli.Context) error {
 	if db, err := store.DefaultPath(); err == nil {
 		sb = ladder.Sandbox(sb, filepath.Dir(db))
 	}
-	progs, err := botPrograms()
+	exe, err := os.Executable()
 	if err != nil {
 		return err
 	}
@@ -137,7 +137,7 @@ func runBotCheck(c *cli.Context) error {
 		entrants := []arena.Entrant{{Name: "bot", Launch: protocol.LaunchConfig{Path: path}}}
 		for len(entrants) < spec.MinPlayers {
 			entrants = append(entrants, arena.Entrant{Name: fmt.Sprintf("random#%d", len(entrants)),
-				Launch: progs.builtin("random")})
+				Launch: protocol.LaunchConfig{Path: exe, Args: []string{"serve-bot", "random"}}})
 		}
 		stderrDir, err := os.MkdirTemp("", "arena-check-")
 		if err != nil {

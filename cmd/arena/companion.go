@@ -15,84 +15,69 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 
-	"github.com/arena-games/arena/protocol"
 	"github.com/arena-games/arena/protocol/sandbox"
 )
 
-// Companion programs. Each bot is started through the sandbox's helper, and a built-in
-// bot is a program too; the arena can be both (`arena sandbox-exec`, `arena serve-bot`),
-// but it is a large program whose start (its packages' initialisation above all) is
-// most of a match's start. Two small programs of the same build do the same jobs with
-// the same code: arena-sandbox (package sandbox only) and arena-bot (the built-in bots,
-// the games and the SDK). The arena uses them when they lie beside its own executable,
-// where the README's build command puts them, and are of the same build; otherwise it
-// is its own helper and serves its own built-in bots, as `go run ./cmd/arena` does.
-const (
-	helperProgram = "arena-sandbox"
-	botProgram    = "arena-bot"
-	// serveBotArg is the command that serves a built-in bot, in the arena and in
-	// arena-bot alike.
-	serveBotArg = "serve-bot"
-)
+// The sandbox's helper. Each bot is started through it: it confines itself and then
+// execs the bot. The arena can be its own helper (`arena sandbox-exec`), but it is a
+// large program whose start (its packages' initialisation above all) is a good part of
+// a match's start, paid once per bot. The arena-sandbox program does the same with
+// the same code (sandbox.RunHelper) and imports nothing else. The arena uses it when it
+// lies beside its own executable, where the README's build command puts it, and is of
+// the same build; otherwise it is its own helper, as `go run ./cmd/arena` is.
+//
+// The built-in bots stay in the arena's own program (`arena serve-bot`): a program of
+// their own starts faster, but its decisions took 1.12-1.17x as long (the arena and a
+// bot that run the same program share its code in memory and in the caches).
+const helperProgram = "arena-sandbox"
 
-// programs are the commands the arena starts for its bots.
-type programs struct {
-	// helper is the sandbox's helper command; bot the program that serves a
-	// built-in bot (with serveBotArg and the bot's name).
-	helper []string
-	bot    string
-	// notes say why a program found beside the arena was not used (one line each).
-	notes []string
+// helperFound is the sandbox's helper command, and why a program found beside the
+// arena was not used ("" when it was, or when there is none).
+type helperFound struct {
+	cmd  []string
+	note string
 }
 
-// builtin is the launch of the built-in bot name (its name already checked).
-func (p programs) builtin(name string) protocol.LaunchConfig {
-	return protocol.LaunchConfig{Path: p.bot, Args: []string{serveBotArg, name}}
-}
-
-// botPrograms finds the programs, once per process.
-var botPrograms = sync.OnceValues(func() (programs, error) {
+// sandboxHelper finds the helper once per process.
+var sandboxHelper = sync.OnceValues(func() (helperFound, error) {
 	exe, err := os.Executable()
 	if err != nil {
-		return programs{}, err
+		return helperFound{}, err
 	}
-	return findPrograms(exe), nil
+	return findHelper(exe), nil
 })
 
-// logPrograms says which programs start the bots (at info level: `--log-level info`),
-// and warns of a program beside the arena that is not used, with the reason.
-func logPrograms(log hclog.Logger) {
-	p, err := botPrograms()
+// logHelper says which helper confines the bots (at info level: `--log-level info`),
+// and warns, in one line, of an arena-sandbox beside the arena that is not used.
+func logHelper(log hclog.Logger) {
+	h, err := sandboxHelper()
 	if err != nil {
 		return
 	}
-	for _, n := range p.notes {
-		log.Warn(n)
+	if h.note != "" {
+		log.Warn(h.note)
 	}
-	log.Info("bot programs", "sandbox helper", strings.Join(p.helper, " "), "built-in bots", p.bot)
+	log.Info("sandbox helper", "command", strings.Join(h.cmd, " "))
 }
 
-// findPrograms looks for the companions beside exe, itself the fallback for both.
-func findPrograms(exe string) programs {
+// findHelper looks for arena-sandbox beside exe, itself the fallback.
+func findHelper(exe string) helperFound {
 	if real, err := filepath.EvalSymlinks(exe); err == nil {
 		exe = real
 	}
-	p := programs{helper: []string{exe, sandbox.HelperArg}, bot: exe}
+	self := helperFound{cmd: []string{exe, sandbox.HelperArg}}
 	ours, ok := debug.ReadBuildInfo()
 	if !ok {
-		return p
+		return self
 	}
-	if path, note := companion(exe, helperProgram, ours); path != "" {
-		p.helper = []string{path, sandbox.HelperArg}
-	} else if note != "" {
-		p.notes = append(p.notes, note+"; the arena is its own sandbox helper")
+	path, note := companion(exe, helperProgram, ours)
+	if path == "" {
+		if note != "" {
+			self.note = note + "; the arena is its own sandbox helper"
+		}
+		return self
 	}
-	if path, note := companion(exe, botProgram, ours); path != "" {
-		p.bot = path
-	} else if note != "" {
-		p.notes = append(p.notes, note+"; the arena serves its built-in bots itself")
-	}
-	return p
+	return helperFound{cmd: []string{path, sandbox.HelperArg}}
 }
 
 // companion returns the program name beside the arena at exe if it is of the arena's
@@ -131,9 +116,7 @@ func companion(exe, name string, ours *debug.BuildInfo) (string, string) {
 // sameBuild says how theirs differs from a program of ours's build at package want:
 // its package, module, toolchain, build settings (version control among them, when
 // stamped) and the versions of the modules both use. Code changed without a commit is
-// not seen here: the sandbox's helper checks its code against the arena's plan itself,
-// and a built-in bot's program speaks the protocol version of its build (checked at
-// the handshake).
+// not seen here: the helper checks its code against the arena's plan itself.
 func sameBuild(ours, theirs *buildinfo.BuildInfo, want string) string {
 	switch {
 	case theirs.Path != want:

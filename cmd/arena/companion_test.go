@@ -16,45 +16,46 @@ import (
 	"github.com/arena-games/arena/internal/poll"
 )
 
-// TestBotsStartThroughTheProgramsBesideTheArena looks at the processes of a running
-// `arena match random random`: each bot's helper (the arena's child) and the bot (the
-// helper's child, which it reaps) run arena-sandbox and arena-bot when the README's
-// build command put them beside the arena, and the arena itself when they are missing
-// or are not of its build, which it then says in one warning line.
-func TestBotsStartThroughTheProgramsBesideTheArena(t *testing.T) {
+// TestBotsStartThroughTheHelperBesideTheArena looks at the processes of a running
+// `arena match random random`: each bot's helper (the arena's child) runs arena-sandbox
+// when the README's build command put it beside the arena, and the arena itself when it
+// is missing or is not of the arena's build, which the arena then says in one warning
+// line. The bot (the helper's child, which it reaps) is the arena either way.
+func TestBotsStartThroughTheHelperBesideTheArena(t *testing.T) {
 	built := t.TempDir()
-	build := exec.Command("go", "build", "-o", built+"/", ".", "../arena-bot", "../arena-sandbox")
+	build := exec.Command("go", "build", "-o", built+"/", ".", "../arena-sandbox")
 	build.Stderr = os.Stderr
 	require.NoError(t, build.Run())
+	script := filepath.Join(built, "script")
+	require.NoError(t, os.WriteFile(script, []byte("#!/bin/sh\nexec \"$@\"\n"), 0o755))
 
 	for _, tc := range []struct {
-		name         string
-		files        map[string]string // file in the arena's folder: where it comes from
-		helper, bot  string
-		warning      string
-		warningCount int
+		name    string
+		helper  string // the file put beside the arena as arena-sandbox ("": none)
+		used    string // the program the helpers run
+		warning string
 	}{
-		{name: "built together", helper: "arena-sandbox", bot: "arena-bot",
-			files: map[string]string{"arena": "arena", "arena-sandbox": "arena-sandbox", "arena-bot": "arena-bot"}},
-		{name: "arena alone", helper: "arena", bot: "arena",
-			files: map[string]string{"arena": "arena"}},
-		{name: "not ours", helper: "arena", bot: "arena", warningCount: 2,
-			warning: "is not of this build of the arena (it is github.com/arena-games/arena/cmd/",
-			// Go programs of this module, but not the ones the arena looks for.
-			files: map[string]string{"arena": "arena", "arena-sandbox": "arena-bot", "arena-bot": "arena-sandbox"}},
+		{name: "built together", helper: filepath.Join(built, "arena-sandbox"), used: "arena-sandbox"},
+		{name: "arena alone", used: "arena"},
+		{name: "another program of the module", helper: filepath.Join(built, "arena"), used: "arena",
+			warning: "arena-sandbox is not of this build of the arena (it is github.com/arena-games/arena/cmd/arena, not github.com/arena-games/arena/cmd/arena-sandbox)"},
+		{name: "not a Go program", helper: script, used: "arena", warning: "arena-sandbox is not a Go program"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			for to, from := range tc.files {
-				copyFile(t, filepath.Join(built, from), filepath.Join(dir, to))
+			copyFile(t, filepath.Join(built, "arena"), filepath.Join(dir, "arena"))
+			if tc.helper != "" {
+				copyFile(t, tc.helper, filepath.Join(dir, "arena-sandbox"))
 			}
-			helper, bot, stderr := botProcesses(t, filepath.Join(dir, "arena"))
-			assert.Equal(t, []string{tc.helper, tc.helper}, helper, "the helpers")
-			assert.Equal(t, []string{tc.bot, tc.bot}, bot, "the bots")
-			assert.Equal(t, tc.warningCount, strings.Count(stderr, "[WARN]"), stderr)
-			if tc.warningCount > 0 {
-				assert.Equal(t, tc.warningCount, strings.Count(stderr, tc.warning), stderr)
+			helpers, bots, stderr := botProcesses(t, filepath.Join(dir, "arena"))
+			assert.Equal(t, []string{tc.used, tc.used}, helpers, "the helpers")
+			assert.Equal(t, []string{"arena", "arena"}, bots, "the bots")
+			if tc.warning == "" {
+				assert.NotContains(t, stderr, "[WARN]", stderr)
+				return
 			}
+			assert.Equal(t, 1, strings.Count(stderr, "[WARN]"), stderr)
+			assert.Contains(t, stderr, tc.warning)
 		})
 	}
 }
@@ -64,7 +65,7 @@ func TestBotsStartThroughTheProgramsBesideTheArena(t *testing.T) {
 // match with SIGINT and returns the programs they ran and what the arena wrote to
 // stderr.
 func botProcesses(t *testing.T, arena string) (helpers, bots []string, stderr string) {
-	cmd := exec.Command(arena, "match", "random", "random", "--games", "1000000", "--no-replays", "--log-level", "info")
+	cmd := exec.Command(arena, "match", "random", "random", "--games", "1000000", "--no-replays")
 	cmd.Dir = t.TempDir()
 	var errb bytes.Buffer
 	cmd.Stderr = &errb

@@ -72,7 +72,7 @@ func runMatch(c *cli.Context) error {
 		return err
 	}
 	log := hclog.New(&hclog.LoggerOptions{Name: "arena", Level: hclog.LevelFromString(c.String("log-level")), Output: c.App.ErrWriter})
-	logPrograms(log)
+	logHelper(log)
 	progress := newProgress(c.App.ErrWriter)
 	cfg := arena.Config{
 		Game: c.String("game"), Options: opts, Entrants: entrants, Games: c.Int("games"), Seed: c.Uint64("seed"), Parallel: c.Int("jobs"),
@@ -154,11 +154,11 @@ type matchJSON struct {
 	SPRT *sprtJSON `json:"sprt,omitempty"`
 }
 
-// resolveBots turns command-line bots into entrants: a built-in name runs arena-bot, or
-// this very binary, as `serve-bot NAME` (see botPrograms); anything with a slash, or an existing file, is a
+// resolveBots turns command-line bots into entrants: a built-in name runs this very
+// binary as `arena serve-bot NAME`; anything with a slash, or an existing file, is a
 // bot program. Repeated names get #1, #2... so that the report tells them apart.
 func resolveBots(args []string) ([]arena.Entrant, error) {
-	progs, err := botPrograms()
+	exe, err := os.Executable()
 	if err != nil {
 		return nil, err
 	}
@@ -176,7 +176,7 @@ func resolveBots(args []string) ([]arena.Entrant, error) {
 		}
 		switch {
 		case !strings.ContainsRune(a, '/') && builtin.Has(a):
-			out = append(out, arena.Entrant{Name: name, Launch: progs.builtin(a)})
+			out = append(out, arena.Entrant{Name: name, Launch: protocol.LaunchConfig{Path: exe, Args: []string{"serve-bot", a}}})
 		case strings.ContainsRune(a, '/') || fileExists(a):
 			path, err := filepath.Abs(a)
 			if err != nil {

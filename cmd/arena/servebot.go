@@ -8,11 +8,11 @@ import (
 	"github.com/arena-games/arena/plugins/builtin"
 )
 
-// serveBotCommand is how the arena binary serves its built-in bots when no arena-bot
-// program of its build lies beside it (see botPrograms).
+// serveBotCommand is how the arena binary serves its built-in bots: `arena match`
+// starts os.Executable() with these arguments as the bot process.
 func serveBotCommand() *cli.Command {
 	return &cli.Command{
-		Name:      serveBotArg,
+		Name:      "serve-bot",
 		Usage:     "serve a built-in bot as a bot process (started by arena match, not by hand)",
 		ArgsUsage: "NAME",
 		Hidden:    true,

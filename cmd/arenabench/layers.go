@@ -27,9 +27,8 @@ import (
 //   - sdk in the bare process: the Go SDK's Bot service with the random policy, served
 //     by the bare process beside its own services: the SDK's code on the same
 //     transport, in the same program;
-//   - sdk: the arena's own bot process (`arena-bot serve-bot random` beside the arena,
-//     else `arena serve-bot random`; no sandbox) on a raw Match stream: the Go SDK's
-//     decoding of the view and the policy;
+//   - sdk: the arena's own bot process (`arena serve-bot random`, no sandbox) on a raw
+//     Match stream: the Go SDK's decoding of the view and the policy;
 //   - seat: the same through protocol.Seat (the clock's timers and reader goroutine);
 //   - sandbox: the same with the default sandbox, as `arena match` starts its bots.
 
@@ -108,10 +107,10 @@ type botLayer struct {
 	matches int
 }
 
-// launchBot starts the built-in random bot as the arena does: through arena-sandbox and
-// in arena-bot when they lie beside the arena, else through the arena itself.
+// launchBot starts the built-in random bot as the arena does: through arena-sandbox
+// when it lies beside the arena, else through the arena itself.
 func launchBot(arenaBin string, level sandbox.Level) (*botLayer, error) {
-	bot, helper := beside(arenaBin, "arena-bot"), beside(arenaBin, "arena-sandbox")
+	bot, helper := arenaBin, beside(arenaBin, "arena-sandbox")
 	cfg := protocol.LaunchConfig{Path: bot, Args: []string{"serve-bot", "random"},
 		Sandbox: sandbox.Config{Level: level, Helper: []string{helper, sandbox.HelperArg}}}
 	p, err := protocol.Launch(context.Background(), cfg)

@@ -60,7 +60,7 @@ type options struct {
 
 func run() error {
 	var o options
-	flag.StringVar(&o.arena, "arena", "", "the arena binary to measure, with arena-sandbox and arena-bot beside it if it uses them (default: build the three into a temporary folder, as the README's build command does)")
+	flag.StringVar(&o.arena, "arena", "", "the arena binary to measure, with arena-sandbox beside it if it uses that (default: build the two into a temporary folder, as the README's build command does)")
 	flag.StringVar(&o.base, "base", "", "another arena binary, measured in the same repetitions for new/base ratios")
 	flag.IntVar(&o.reps, "reps", 7, "interleaved repetitions")
 	flag.IntVar(&o.games, "games", 400, "games of each `arena match` run")
@@ -77,7 +77,7 @@ func run() error {
 		}
 		defer os.RemoveAll(dir)
 		o.arena = filepath.Join(dir, "arena")
-		build := exec.Command("go", "build", "-o", dir+"/", "./cmd/arena", "./cmd/arena-sandbox", "./cmd/arena-bot")
+		build := exec.Command("go", "build", "-o", dir+"/", "./cmd/arena", "./cmd/arena-sandbox")
 		build.Stdout, build.Stderr = os.Stderr, os.Stderr
 		if err := build.Run(); err != nil {
 			return fmt.Errorf("building the arena (run from the repository's root, or give --arena): %v", err)
