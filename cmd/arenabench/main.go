@@ -12,7 +12,8 @@
 //     its own: no sandbox, no SDK) carrying messages of the sizes the arena's two seats
 //     receive in random games, one stream and two at once;
 //   - a bare go-plugin start (exec, handshake and the first round trip) and `arena
-//     match` runs of one deal, for the start of a run to its first decision;
+//     match` runs of one deal, for the start of a run to its first decision (and the
+//     same runs with --sandbox none, for the sandbox's share of it);
 //   - the layers between the two: the same requests as structured messages, then
 //     through the Go SDK in the bare process, then through the arena's own bot
 //     process, then protocol.Seat, then the sandbox (layers.go).
@@ -133,8 +134,9 @@ type rep struct {
 	bare1, bare2 time.Duration
 	lat2         time.Duration // a bare round trip's latency with two streams in flight
 	pluginStart  time.Duration
-	// start to first decision: `arena match` runs of one deal (medians of --starts)
-	first, baseFirst time.Duration
+	// start to first decision: `arena match` runs of one deal (medians of --starts),
+	// and the same with --sandbox none
+	first, baseFirst, firstNone time.Duration
 	// the layers, per round trip (see layers.go)
 	structured, sdkBare, sdk, seat, boxed time.Duration
 	load, loadLast                        float64
@@ -164,6 +166,10 @@ func measure(o options, w *world, i int) (rep, error) {
 			return
 		},
 		func() (err error) { r.first, err = firstDecision(o.arena, o.starts, seed); return },
+		func() (err error) {
+			r.firstNone, err = firstDecision(o.arena, o.starts, seed, "--sandbox", "none")
+			return
+		},
 	}
 	if o.base != "" {
 		steps = append(steps,
@@ -185,9 +191,9 @@ func measure(o options, w *world, i int) (rep, error) {
 
 // firstDecision is the median over n runs of one deal of the report's start of the
 // run to its first answered decision.
-func firstDecision(arenaBin string, n int, seed uint64) (time.Duration, error) {
+func firstDecision(arenaBin string, n int, seed uint64, extra ...string) (time.Duration, error) {
 	return medianOf(n, func() (time.Duration, error) {
-		m, err := runMatch(arenaBin, 2, 1, seed)
+		m, err := runMatch(arenaBin, 2, 1, seed, extra...)
 		return m.first, err
 	})
 }
