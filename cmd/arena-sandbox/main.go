@@ -13,9 +13,17 @@ import (
 	"github.com/arena-games/arena/protocol/sandbox"
 )
 
+// digestArg asks for the digest of the sandbox code it was built from: the arena uses
+// the program only if the digest is its own.
+const digestArg = "digest"
+
 func main() {
 	// Started as the helper, with a plan, it never returns.
 	sandbox.RunHelper(os.Args)
+	if len(os.Args) == 2 && os.Args[1] == digestArg {
+		fmt.Println(sandbox.CodeDigest())
+		return
+	}
 	fmt.Fprintln(os.Stderr, "arena-sandbox: the arena starts this program to confine a bot; it is not run by hand")
 	os.Exit(2)
 }

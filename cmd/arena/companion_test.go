@@ -23,9 +23,8 @@ import (
 // line. The bot (the helper's child, which it reaps) is the arena either way.
 func TestBotsStartThroughTheHelperBesideTheArena(t *testing.T) {
 	built := t.TempDir()
-	build := exec.Command("go", "build", "-o", built+"/", ".", "../arena-sandbox")
-	build.Stderr = os.Stderr
-	require.NoError(t, build.Run())
+	goBuild(t, ".", "-o", built+"/", ".", "../arena-sandbox")
+	stale := staleHelper(t)
 	script := filepath.Join(built, "script")
 	require.NoError(t, os.WriteFile(script, []byte("#!/bin/sh\nexec \"$@\"\n"), 0o755))
 
@@ -40,6 +39,7 @@ func TestBotsStartThroughTheHelperBesideTheArena(t *testing.T) {
 		{name: "another program of the module", helper: filepath.Join(built, "arena"), used: "arena",
 			warning: "arena-sandbox is not of this build of the arena (it is github.com/arena-games/arena/cmd/arena, not github.com/arena-games/arena/cmd/arena-sandbox)"},
 		{name: "not a Go program", helper: script, used: "arena", warning: "arena-sandbox is not a Go program"},
+		{name: "other sandbox code", helper: stale, used: "arena", warning: "arena-sandbox is not of this build of the arena (its sandbox code is"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -77,8 +77,9 @@ func botProcesses(t *testing.T, arena string) (helpers, bots []string, stderr st
 	poll.Until(t, "both bots running", func() bool {
 		helpers, bots = nil, nil
 		for _, h := range children(cmd.Process.Pid) {
+			// The bot once it has been exec'd (the helper's fork runs the helper until then).
 			kids := children(h)
-			if len(kids) == 1 {
+			if len(kids) == 1 && servesBot(kids[0]) {
 				helpers = append(helpers, program(h))
 				bots = append(bots, program(kids[0]))
 			}
@@ -105,6 +106,13 @@ func children(pid int) []int {
 	return out
 }
 
+// servesBot says whether a process runs as `PROGRAM serve-bot ...`.
+func servesBot(pid int) bool {
+	b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+	args := strings.Split(string(b), "\x00")
+	return len(args) > 1 && args[1] == "serve-bot"
+}
+
 // program is the name of the program a process runs: its file's name, or the name of
 // the sealed copy the sandbox made of it ("/memfd:arena-bot (deleted)").
 func program(pid int) string {
@@ -119,4 +127,30 @@ func copyFile(t *testing.T, from, to string) {
 	b, err := os.ReadFile(from)
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(to, b, 0o755))
+}
+
+// goBuild runs go build in dir, without version control stamps: the stale helper is
+// built outside the repository, and must differ from the arena in its code only.
+func goBuild(t *testing.T, dir string, args ...string) {
+	cmd := exec.Command("go", append([]string{"build", "-buildvcs=false"}, args...)...)
+	cmd.Dir = dir
+	cmd.Stderr = os.Stderr
+	require.NoError(t, cmd.Run())
+}
+
+// staleHelper builds arena-sandbox from a copy of the module whose sandbox code has
+// one comment more: the build of an uncommitted tree left beside a newer arena.
+func staleHelper(t *testing.T) string {
+	mod := t.TempDir()
+	for _, f := range []string{"go.mod", "go.sum", "protocol/sandbox", "cmd/arena-sandbox"} {
+		to := filepath.Join(mod, f)
+		require.NoError(t, os.MkdirAll(filepath.Dir(to), 0o755))
+		require.NoError(t, exec.Command("cp", "-r", filepath.Join("../..", f), to).Run())
+	}
+	code := filepath.Join(mod, "protocol/sandbox/code.go")
+	b, err := os.ReadFile(code)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(code, append(b, "\n// another build\n"...), 0o644))
+	goBuild(t, mod, "-o", mod+"/", "./cmd/arena-sandbox")
+	return filepath.Join(mod, "arena-sandbox")
 }

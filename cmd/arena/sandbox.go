@@ -28,6 +28,10 @@ func sandboxConfig(c *cli.Context) (sandbox.Config, float64, error) {
 	if err != nil {
 		return sandbox.Config{}, 0, err
 	}
+	if level != sandbox.None {
+		// The machine's probe (once per process) runs while the helper is checked.
+		go sandbox.Detect()
+	}
 	helper, err := sandboxHelper()
 	if err != nil {
 		return sandbox.Config{}, 0, err

@@ -41,3 +41,7 @@ var codeDigest = sync.OnceValue(func() string {
 	}
 	return hex.EncodeToString(h.Sum(nil))[:16]
 })
+
+// CodeDigest names the code of this package as built into this program: the arena
+// compares it with its helper program's (`arena-sandbox digest`) before using it.
+func CodeDigest() string { return codeDigest() }
