@@ -137,6 +137,8 @@ type rep struct {
 	// start to first decision: `arena match` runs of one deal (medians of --starts),
 	// and the same with --sandbox none
 	first, baseFirst, firstNone time.Duration
+	// the whole `arena match` command of one deal, start to exit (medians of --starts)
+	oneDeal, baseOneDeal time.Duration
 	// the layers, per round trip (see layers.go)
 	structured, sdkBare, sdk, seat, boxed time.Duration
 	load, loadLast                        float64
@@ -165,9 +167,9 @@ func measure(o options, w *world, i int) (rep, error) {
 			r.pluginStart, err = medianOf(o.starts, func() (time.Duration, error) { return barePluginStart(w.msgs[0], payload(w.reply)) })
 			return
 		},
-		func() (err error) { r.first, err = firstDecision(o.arena, o.starts, seed); return },
+		func() (err error) { r.first, r.oneDeal, err = firstDecision(o.arena, o.starts, seed); return },
 		func() (err error) {
-			r.firstNone, err = firstDecision(o.arena, o.starts, seed, "--sandbox", "none")
+			r.firstNone, _, err = firstDecision(o.arena, o.starts, seed, "--sandbox", "none")
 			return
 		},
 	}
@@ -175,7 +177,10 @@ func measure(o options, w *world, i int) (rep, error) {
 		steps = append(steps,
 			func() (err error) { r.b1, err = runMatch(o.base, o.games, 1, seed); return },
 			func() (err error) { r.b2, err = runMatch(o.base, o.games, 2, seed); return },
-			func() (err error) { r.baseFirst, err = firstDecision(o.base, o.starts, seed); return })
+			func() (err error) {
+				r.baseFirst, r.baseOneDeal, err = firstDecision(o.base, o.starts, seed)
+				return
+			})
 	}
 	if i%2 == 1 {
 		slices.Reverse(steps)
@@ -190,12 +195,21 @@ func measure(o options, w *world, i int) (rep, error) {
 }
 
 // firstDecision is the median over n runs of one deal of the report's start of the
-// run to its first answered decision.
-func firstDecision(arenaBin string, n int, seed uint64, extra ...string) (time.Duration, error) {
-	return medianOf(n, func() (time.Duration, error) {
+// run to its first answered decision, and of the whole command's wall time (which
+// also counts what the arena does before the run: its own start, its flags, finding
+// its helper).
+func firstDecision(arenaBin string, n int, seed uint64, extra ...string) (first, wall time.Duration, err error) {
+	var walls []time.Duration
+	first, err = medianOf(n, func() (time.Duration, error) {
 		m, err := runMatch(arenaBin, 2, 1, seed, extra...)
+		walls = append(walls, m.wall)
 		return m.first, err
 	})
+	if err != nil {
+		return 0, 0, err
+	}
+	slices.Sort(walls)
+	return first, walls[len(walls)/2], nil
 }
 
 // medianOf is the median of n measurements.

@@ -68,11 +68,14 @@ func rows(base bool) []row {
 		b2 := func(r rep) time.Duration { return r.b2.perDecision() }
 		brt := func(r rep) time.Duration { return r.b1.meanRT }
 		bfirst := func(r rep) time.Duration { return r.baseFirst }
+		deal := func(r rep) time.Duration { return r.oneDeal }
+		bdeal := func(r rep) time.Duration { return r.baseOneDeal }
 		out = append(out,
 			row{"new / base: decision round trip, -j 1", "", div(rt1, brt), us(rt1), us(brt)},
 			row{"new / base: wall per decision, -j 1", "", div(w1, b1), us(w1), us(b1)},
 			row{"new / base: wall per decision, -j 2", "", div(w2, b2), us(w2), us(b2)},
-			row{"new / base: start to first decision", "", div(first, bfirst), msf(first), msf(bfirst)})
+			row{"new / base: start to first decision", "", div(first, bfirst), msf(first), msf(bfirst)},
+			row{"new / base: `arena match` of one deal, the whole command", "", div(deal, bdeal), msf(deal), msf(bdeal)})
 	}
 	return out
 }
