@@ -6,9 +6,10 @@
 //     whole; a parent-death signal; a minimal environment; stdin from /dev/null; capped
 //     output; a wall-clock cap per match (the arena's);
 //   - basic (no privilege needed, but root for the first): a user id of its own for
-//     each bot process; a helper, `arena sandbox-exec`, that confines the thread that
-//     starts the bot (exec'd in its place, or, as a child subreaper, forked and
-//     waited for), so that the bot inherits every limit: rlimits,
+//     each bot process; a helper (the arena-sandbox program, or `arena sandbox-exec`;
+//     code.go says how they agree on the code) that confines the thread that starts
+//     the bot (exec'd in its place, or, as a child subreaper, forked and waited
+//     for), so that the bot inherits every limit: rlimits,
 //     no_new_privs, dropped capabilities, Landlock (files read-only except the bot's
 //     scratch directory, no TCP, no signals or abstract sockets outside its domain),
 //     a seccomp filter that allows unix sockets only, each as far as the kernel has it;
