@@ -73,13 +73,7 @@ type evaluator struct {
 
 // relative is own minus the mean of the others.
 func (e *evaluator) relative(pts [kardinal.MaxPlayers]int) float64 {
-	others := 0
-	for s := 0; s < e.n; s++ {
-		if s != e.seat {
-			others += pts[s]
-		}
-	}
-	return float64(pts[e.seat]) - float64(others)/float64(e.n-1)
+	return kardinal.Lead(pts, e.seat, e.n)
 }
 
 // countryValue is the projection's part that one country decides: its monasteries,

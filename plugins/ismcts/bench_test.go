@@ -35,14 +35,18 @@ var benchTables = []struct {
 // BenchmarkIterations measures search iterations per second on one core, from a state
 // 30 decisions into a game, the tree restarted every 1,000 iterations as a decision
 // would (so its nodes are reused: the steady state), with the bot's default settings
-// (epsilon-greedy heuristic play-outs; Kardinal: 16 decisions of KardinalPlacer and
+// (epsilon-greedy heuristic play-outs; Kardinal: 16 decisions of KardinalRollout and
 // the soft projection) and with uniformly random play-outs (Kardinal: random ones, cut
-// off and scored alike). Run it with -cpu 1: iterations/cpu-s is then the figure per
-// core.
+// off and scored alike; and each of its own two, placer and greedy). Run it with
+// -cpu 1: iterations/cpu-s is then the figure per core.
 func BenchmarkIterations(b *testing.B) {
 	for _, tc := range benchTables {
 		for _, n := range tc.players {
-			for _, settings := range []string{"default", "rollout=random"} {
+			settings := []string{"default", "rollout=random"}
+			if tc.game == "kardinal" { // both of its play-outs, whichever the default
+				settings = append(settings, "rollout=placer", "rollout=greedy")
+			}
+			for _, settings := range settings {
 				b.Run(fmt.Sprintf("%s/%dp/%s", tc.game, n, settings), func(b *testing.B) {
 					g := midGame(b, tc.game, n, 30)
 					seat := g.ToMove()

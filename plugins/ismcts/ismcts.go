@@ -45,7 +45,7 @@ type Config struct {
 	// Policy plays out sampled states from the mover's view, epsilon-greedy: with
 	// probability Epsilon (0: DefaultEpsilon; negative: never) a uniform option
 	// instead. nil means the heuristic bot, except in Kardinal, where play-outs are
-	// KardinalPlacer's and cut off (see Cutoff).
+	// KardinalRollout's and cut off (see Cutoff).
 	Policy  engine.Policy
 	Epsilon float64
 	// Rollout, when set, plays out instead of Policy, seeing the whole sampled state.

@@ -16,8 +16,10 @@ import (
 //	time=D         time per decision (a Go duration: 100ms, 1s)
 //	c=X            UCB's exploration constant (default 0.7)
 //	rollout=R      heuristic (epsilon-greedy over the heuristic bot), random or
-//	               placer (KardinalPlacer); the default is the game's (Config.withGame)
-//	epsilon=X      the random share of heuristic rollouts (default 0.1)
+//	               placer (KardinalPlacer) or greedy (KardinalGreedy); the default is
+//	               the game's (Config.withGame)
+//	epsilon=X      the random share of heuristic rollouts (default 0.1); with
+//	               rollout=greedy, the share of placer moves (default none)
 //	cutoff=N       stop play-outs after N decisions and evaluate, in a game whose
 //	               default has an evaluation (Kardinal; default 16)
 //	soft=T         Kardinal: the evaluation's temperature in points (default 3; 0:
@@ -89,8 +91,8 @@ func ParseSettings(s string) (Config, error) {
 			}
 		case "rollout":
 			rollout = v
-			if v != "heuristic" && v != "random" && v != "placer" {
-				err = fmt.Errorf("is heuristic, random or placer")
+			if v != "heuristic" && v != "random" && v != "placer" && v != "greedy" {
+				err = fmt.Errorf("is heuristic, random, placer or greedy")
 			}
 		default:
 			return Config{}, fmt.Errorf("unknown setting %q (iterations, time, c, rollout, epsilon, cutoff, soft, eval, prior)", k)
@@ -104,6 +106,10 @@ func ParseSettings(s string) (Config, error) {
 		cfg.Rollout = Uniform
 	case rollout == "placer":
 		cfg.Rollout = KardinalPlacer
+	case rollout == "greedy" && eps != DefaultEpsilon:
+		cfg.Rollout = KardinalGreedyMix(eps)
+	case rollout == "greedy":
+		cfg.Rollout = KardinalGreedy
 	case rollout == "heuristic" || eps != DefaultEpsilon:
 		cfg.Policy, cfg.Epsilon = heuristic.New(), eps
 		if eps == 0 {
