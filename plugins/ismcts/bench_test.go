@@ -2,6 +2,7 @@ package ismcts
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"syscall"
 	"testing"
@@ -38,11 +39,11 @@ var benchTables = []struct {
 // (epsilon-greedy heuristic play-outs; Kardinal: 16 decisions of KardinalPlacer and
 // the soft projection) and with uniformly random play-outs (Kardinal: random ones, cut
 // off and scored alike). Run it with -cpu 1: iterations/cpu-s is then the figure per
-// core.
+// core. ISMCTS_BENCH="SETTINGS ..." adds settings to measure.
 func BenchmarkIterations(b *testing.B) {
 	for _, tc := range benchTables {
 		for _, n := range tc.players {
-			for _, settings := range []string{"default", "rollout=random"} {
+			for _, settings := range append([]string{"default", "rollout=random"}, strings.Fields(os.Getenv("ISMCTS_BENCH"))...) {
 				b.Run(fmt.Sprintf("%s/%dp/%s", tc.game, n, settings), func(b *testing.B) {
 					g := midGame(b, tc.game, n, 30)
 					seat := g.ToMove()

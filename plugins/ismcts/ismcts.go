@@ -109,31 +109,37 @@ func (c Config) withDefaults() Config {
 func MatchScore(g engine.Game, reward []float64) {
 	var key [engine.MaxSeats]int
 	n := g.Players()
-	winner := engine.NoSeat
+	if winner := progress(g, key[:n]); winner >= 0 && winner < n {
+		key[winner] = math.MaxInt32
+	}
+	ShareBeaten(key[:n], reward)
+}
+
+// progress writes into key what the match ranks each seat by after the winner: the
+// tokens (Ivanhoe) or gems (Ninjas) it holds, elsewhere minus its place in Result. It
+// returns the winner, or NoSeat.
+func progress(g engine.Game, key []int) int {
 	switch x := g.(type) {
 	case *ivanhoe.Game:
-		winner = x.Winner()
-		for s := 0; s < n; s++ {
+		for s := range key {
+			key[s] = 0
 			for _, has := range x.Tokens(s) {
 				if has {
 					key[s]++
 				}
 			}
 		}
+		return x.Winner()
 	case *ninjas.Game:
-		winner = x.Winner()
-		for s := 0; s < n; s++ {
+		for s := range key {
 			key[s] = x.Gems(s)
 		}
-	default:
-		for s, p := range g.Result().Place {
-			key[s] = -p
-		}
+		return x.Winner()
 	}
-	if winner >= 0 && winner < n {
-		key[winner] = math.MaxInt32
+	for s, p := range g.Result().Place {
+		key[s] = -p
 	}
-	ShareBeaten(key[:n], reward)
+	return engine.NoSeat
 }
 
 // EpsilonGreedy is a rollout that follows policy on the mover's view, and with

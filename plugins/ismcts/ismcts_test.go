@@ -6,7 +6,9 @@ import (
 	"time"
 
 	"github.com/arena-games/arena/engine"
+	"github.com/arena-games/arena/engine/ivanhoe"
 	"github.com/arena-games/arena/engine/kardinal"
+	"github.com/arena-games/arena/engine/ninjas"
 	"github.com/arena-games/arena/plugins/heuristic"
 	"github.com/arena-games/arena/protocol"
 	"github.com/stretchr/testify/assert"
@@ -320,4 +322,81 @@ func nextToOwned(tab *kardinal.Table, b *kardinal.Board, sp int) bool {
 		}
 	}
 	return false
+}
+
+// TestProgressRanksCutOffPlayOuts: through random games of Ivanhoe and Ninjas, Progress
+// with a tiny temperature is the share of opponents beaten by tokens (plus half a token
+// for the seat strictly ahead among those still in the tournament, read from a view) or
+// by gems, ties half; at the end it is the match score. With a cutoff set, the search
+// of these games keeps it and evaluates by Progress.
+func TestProgressRanksCutOffPlayOuts(t *testing.T) {
+	for _, tc := range []struct {
+		game    string
+		players []int
+	}{{"ivanhoe", []int{2, 5}}, {"ninjas", []int{2, 3}}} {
+		for _, n := range tc.players {
+			eval, got, want := Progress(0.001), make([]float64, n), make([]float64, n)
+			credited := 0
+			for seed := uint64(0); seed < 10; seed++ {
+				g, err := engine.New(tc.game, seed, n)
+				require.NoError(t, err)
+				r := engine.NewRand(seed)
+				for d := 0; ; d++ {
+					if g.Terminal() {
+						eval(g, got)
+						MatchScore(g, want)
+						assert.InDeltaSlice(t, want, got, 1e-9, "%s %dp seed %d, the end", tc.game, n, seed)
+						break
+					}
+					if d%7 == 0 {
+						halves := progressFromView(g)
+						for _, h := range halves {
+							credited += h % 2
+						}
+						ShareBeaten(halves, want)
+						eval(g, got)
+						assert.InDeltaSlice(t, want, got, 1e-9, "%s %dp seed %d decision %d", tc.game, n, seed, d)
+					}
+					require.NoError(t, g.Apply(r.Intn(len(g.Options()))))
+				}
+			}
+			if tc.game == "ivanhoe" {
+				assert.Positive(t, credited, "no tournament leader was ever credited")
+			}
+			cfg := Config{Cutoff: 20}.withGame(tc.game)
+			assert.Equal(t, 20, cfg.Cutoff, "%s: the cutoff was dropped", tc.game)
+		}
+	}
+}
+
+// progressFromView is what Progress ranks by, in half tokens or half gems, read from
+// seat 0's view.
+func progressFromView(g engine.Game) []int {
+	key := make([]int, g.Players())
+	switch v := g.View(0).(type) {
+	case *ivanhoe.View:
+		best, tie := -1, false
+		for s := range key {
+			for _, has := range v.Tokens[s] {
+				if has {
+					key[s] += 2
+				}
+			}
+			switch {
+			case !v.InTournament[s]:
+			case best < 0 || v.Total(s) > v.Total(best):
+				best, tie = s, false
+			case v.Total(s) == v.Total(best):
+				tie = true
+			}
+		}
+		if best >= 0 && !tie {
+			key[best]++
+		}
+	case *ninjas.View:
+		for s := range key {
+			key[s] = 2 * v.Gems[s]
+		}
+	}
+	return key
 }
