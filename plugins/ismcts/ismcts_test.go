@@ -109,6 +109,8 @@ func TestSettings(t *testing.T) {
 		"soft=0":                     {Soft: -1},
 		"eval=projection":            {Plain: true},
 		"eval=potential":             {},
+		"model=rollout,cutoff=30":    {Model: true, Cutoff: 30},
+		"model=ucb":                  {},
 	} {
 		got, err := ParseSettings(in)
 		require.NoError(t, err, in)
@@ -116,7 +118,7 @@ func TestSettings(t *testing.T) {
 		assert.Equal(t, want, got, in)
 	}
 	for _, bad := range []string{"iterations=0", "iterations=x", "time=-1s", "time=soon", "c=0", "epsilon=2",
-		"rollout=magic", "speed=9", "time", "soft=-1", "prior=-1", "eval=magic"} {
+		"rollout=magic", "speed=9", "time", "soft=-1", "prior=-1", "eval=magic", "model=magic"} {
 		_, err := ParseSettings(bad)
 		assert.Error(t, err, bad)
 	}
@@ -399,4 +401,44 @@ func progressFromView(g engine.Game) []int {
 		}
 	}
 	return key
+}
+
+// TestModelChoosesTheOthersMoves: with Model, every node of another seat in the tree
+// is a choice of the rollout policy (here: always option 0), so the tree holds no move
+// of theirs the policy would not make; without it, UCB's expansion adds others.
+func TestModelChoosesTheOthersMoves(t *testing.T) {
+	g := midGame(t, "ninjas", 3, 10)
+	self := g.ToMove()
+	view, events, opts := g.View(self), engine.EventsFor(nil, g.Log(), self, 0), g.Options()
+	for _, model := range []bool{true, false} {
+		chosen := map[engine.Option]bool{}
+		first := func(g engine.Game, _ *engine.Rand) int {
+			chosen[g.Options()[0]] = true
+			return 0
+		}
+		even := func(_ engine.Game, reward []float64) {
+			for s := range reward {
+				reward[s] = 0.5
+			}
+		}
+		s, err := NewSearch("ninjas", nil, 1, Config{Iterations: 300, Rollout: first, Cutoff: 4, Evaluate: even, Model: model})
+		require.NoError(t, err)
+		_, err = s.Choose(view, events, opts, time.Time{})
+		require.NoError(t, err)
+		others, unchosen := 0, 0
+		for _, n := range s.tree.nodes[1:] {
+			if int(n.mover) != self {
+				others++
+				if !chosen[n.opt] {
+					unchosen++
+				}
+			}
+		}
+		assert.Positive(t, others, "model %v: no other seat in the tree", model)
+		if model {
+			assert.Zero(t, unchosen, "a move the model never chose is in the tree")
+		} else {
+			assert.Positive(t, unchosen, "UCB expanded only the policy's moves: the test tells nothing")
+		}
+	}
 }

@@ -79,7 +79,11 @@ func (s *Search) iterate(view engine.View, events []engine.Event) error {
 		return err
 	}
 	s.sample = g
-	if s.path, err = s.tree.descend(g, s.cfg.C, &s.rnd, s.path); err != nil {
+	var model Rollout
+	if s.cfg.Model {
+		model = s.cfg.Rollout
+	}
+	if s.path, err = s.tree.descend(g, s.cfg.C, &s.rnd, s.path, view.ViewSeat(), model); err != nil {
 		return err
 	}
 	for d := 0; !g.Terminal() && (s.cfg.Cutoff <= 0 || d < s.cfg.Cutoff); d++ {

@@ -26,6 +26,8 @@ import (
 //	               with part credit for chains and alliances in the making) or
 //	               projection (the points alone)
 //	prior=N        N virtual wins for the heuristic's move at the root (default 0)
+//	model=M        how the other seats choose in the tree: ucb (default) or
+//	               rollout (as in play-outs: the search models them as that policy)
 //
 // With neither iterations nor time the budget is 100 ms; with both, the first reached
 // ends the search. The empty string is the defaults.
@@ -82,6 +84,15 @@ func ParseSettings(s string) (Config, error) {
 			default:
 				err = fmt.Errorf("is projection or potential")
 			}
+		case "model":
+			switch v {
+			case "rollout":
+				cfg.Model = true
+			case "ucb":
+				cfg.Model = false
+			default:
+				err = fmt.Errorf("is rollout or ucb")
+			}
 		case "prior":
 			cfg.Prior, err = strconv.Atoi(v)
 			if err == nil && cfg.Prior < 0 {
@@ -93,7 +104,7 @@ func ParseSettings(s string) (Config, error) {
 				err = fmt.Errorf("is heuristic, random or placer")
 			}
 		default:
-			return Config{}, fmt.Errorf("unknown setting %q (iterations, time, c, rollout, epsilon, cutoff, soft, eval, prior)", k)
+			return Config{}, fmt.Errorf("unknown setting %q (iterations, time, c, rollout, epsilon, cutoff, soft, eval, prior, model)", k)
 		}
 		if err != nil {
 			return Config{}, fmt.Errorf("setting %s=%s: %v", k, v, err)
