@@ -52,10 +52,12 @@ type Config struct {
 	// Every search made with this Config calls it, so it must be safe for concurrent
 	// use when searches run at once (one bot process plays many matches).
 	Rollout Rollout
-	// Cutoff stops a play-out after that many decisions (0: play to the end) and
-	// Evaluate scores where it stopped. nil means MatchScore, which needs the end, so
-	// Cutoff is then ignored; in Kardinal it means the projection (see Soft) after
-	// Cutoff decisions (0: 16).
+	// Cutoff stops a play-out after that many decisions and Evaluate scores where it
+	// stopped; 0 is the table's default (play to the end, but 16 in Kardinal and 20
+	// in Ninjas with two players), negative plays to the end. Evaluate nil means
+	// MatchScore, which needs the end, except in Kardinal, where it means the
+	// projection (see Soft), and in Ivanhoe and Ninjas cut off, where it means
+	// Progress (with Soft as its temperature, 0: 1).
 	Cutoff   int
 	Evaluate Evaluate
 	// Soft is the temperature, in points, of Kardinal's evaluation where Evaluate is

@@ -111,6 +111,7 @@ func TestSettings(t *testing.T) {
 		"eval=potential":             {},
 		"model=rollout,cutoff=30":    {Model: true, Cutoff: 30},
 		"model=ucb":                  {},
+		"cutoff=0":                   {Cutoff: -1},
 	} {
 		got, err := ParseSettings(in)
 		require.NoError(t, err, in)
@@ -440,5 +441,26 @@ func TestModelChoosesTheOthersMoves(t *testing.T) {
 		} else {
 			assert.Positive(t, unchosen, "UCB expanded only the policy's moves: the test tells nothing")
 		}
+	}
+}
+
+// TestTableDefaults: a search resolves its defaults for the table it finds in the
+// first sample: Ninjas with two players cuts play-outs off at 20 decisions, with
+// three it plays them to the end (0), and a given cutoff stands (cutoff=0: to the end).
+func TestTableDefaults(t *testing.T) {
+	for _, tc := range []struct {
+		players int
+		given   string
+		want    int
+	}{{2, "", 20}, {3, "", 0}, {2, "cutoff=0", 0}, {2, "cutoff=7", 7}} {
+		cfg, err := ParseSettings("iterations=5," + tc.given)
+		require.NoError(t, err)
+		s, err := NewSearch("ninjas", nil, 1, cfg)
+		require.NoError(t, err)
+		g := midGame(t, "ninjas", tc.players, 10)
+		seat := g.ToMove()
+		_, err = s.Choose(g.View(seat), engine.EventsFor(nil, g.Log(), seat, 0), g.Options(), time.Time{})
+		require.NoError(t, err)
+		assert.Equal(t, tc.want, s.cfg.Cutoff, "%dp %q", tc.players, tc.given)
 	}
 }

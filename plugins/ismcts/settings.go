@@ -18,8 +18,9 @@ import (
 //	rollout=R      heuristic (epsilon-greedy over the heuristic bot), random or
 //	               placer (KardinalPlacer); the default is the game's (Config.withGame)
 //	epsilon=X      the random share of heuristic rollouts (default 0.1)
-//	cutoff=N       stop play-outs after N decisions and evaluate, in a game whose
-//	               default has an evaluation (Kardinal; default 16)
+//	cutoff=N       stop play-outs after N decisions and evaluate (Kardinal: the
+//	               projection; Ivanhoe, Ninjas: Progress); 0 plays to the end;
+//	               default 16 in Kardinal, 20 in Ninjas with two players, else 0
 //	soft=T         Kardinal: the evaluation's temperature in points (default 3; 0:
 //	               hard ranks)
 //	eval=E         Kardinal: potential (default: the points if the game ended now,
@@ -121,7 +122,10 @@ func ParseSettings(s string) (Config, error) {
 			cfg.Epsilon = -1 // none
 		}
 	}
-	if cutoff >= 0 {
+	switch {
+	case cutoff == 0:
+		cfg.Cutoff = -1 // play to the end, even where the default cuts off
+	case cutoff > 0:
 		cfg.Cutoff = cutoff
 	}
 	return cfg, nil
