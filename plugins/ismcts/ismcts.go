@@ -40,7 +40,8 @@ type Config struct {
 	// deadline the arena sends, less a margin (see Margin).
 	Iterations int
 	Time       time.Duration
-	// C is UCB's exploration constant (rewards are in [0, 1]); 0 means DefaultC.
+	// C is UCB's exploration constant (rewards are in [0, 1]); 0 means the table's
+	// default: DefaultC, but 0.4 in Ivanhoe with five players.
 	C float64
 	// Policy plays out sampled states from the mover's view, epsilon-greedy: with
 	// probability Epsilon (0: DefaultEpsilon; negative: never) a uniform option
@@ -53,8 +54,8 @@ type Config struct {
 	// use when searches run at once (one bot process plays many matches).
 	Rollout Rollout
 	// Cutoff stops a play-out after that many decisions and Evaluate scores where it
-	// stopped; 0 is the table's default (play to the end, but 16 in Kardinal and 20
-	// in Ninjas with two players), negative plays to the end. Evaluate nil means
+	// stopped; 0 is the table's default (play to the end, but 16 in Kardinal and 40
+	// in Ivanhoe with five players), negative plays to the end. Evaluate nil means
 	// MatchScore, which needs the end, except in Kardinal, where it means the
 	// projection (see Soft), and in Ivanhoe and Ninjas cut off, where it means
 	// Progress (with Soft as its temperature, 0: 1).

@@ -445,22 +445,25 @@ func TestModelChoosesTheOthersMoves(t *testing.T) {
 }
 
 // TestTableDefaults: a search resolves its defaults for the table it finds in the
-// first sample: Ninjas with two players cuts play-outs off at 20 decisions, with
-// three it plays them to the end (0), and a given cutoff stands (cutoff=0: to the end).
+// first sample: Ivanhoe with five players cuts play-outs off at 40 decisions and
+// explores with c = 0.4, with four it plays them to the end (0) with the default c,
+// and what the caller gives stands (cutoff=0: to the end).
 func TestTableDefaults(t *testing.T) {
 	for _, tc := range []struct {
 		players int
 		given   string
-		want    int
-	}{{2, "", 20}, {3, "", 0}, {2, "cutoff=0", 0}, {2, "cutoff=7", 7}} {
+		cutoff  int
+		c       float64
+	}{{5, "", 40, 0.4}, {4, "", 0, DefaultC}, {5, "cutoff=0", 0, 0.4}, {5, "cutoff=7,c=1", 7, 1}} {
 		cfg, err := ParseSettings("iterations=5," + tc.given)
 		require.NoError(t, err)
-		s, err := NewSearch("ninjas", nil, 1, cfg)
+		s, err := NewSearch("ivanhoe", nil, 1, cfg)
 		require.NoError(t, err)
-		g := midGame(t, "ninjas", tc.players, 10)
+		g := midGame(t, "ivanhoe", tc.players, 10)
 		seat := g.ToMove()
 		_, err = s.Choose(g.View(seat), engine.EventsFor(nil, g.Log(), seat, 0), g.Options(), time.Time{})
 		require.NoError(t, err)
-		assert.Equal(t, tc.want, s.cfg.Cutoff, "%dp %q", tc.players, tc.given)
+		assert.Equal(t, tc.cutoff, s.cfg.Cutoff, "%dp %q", tc.players, tc.given)
+		assert.Equal(t, tc.c, s.cfg.C, "%dp %q", tc.players, tc.given)
 	}
 }

@@ -52,15 +52,25 @@ func (s *Search) resolve(players int) {
 	}
 }
 
-// tableCutoffs are play-out cutoffs, by game and player count, that won through the
-// arena where the game's default plays to the end (see the README): Progress then
-// scores where play-outs stop.
-var tableCutoffs = map[string]map[int]int{"ninjas": {2: 20}}
+// tableDefault is what a table of one game and player count plays best with where
+// the caller leaves it open: a play-out cutoff (Progress then scores where play-outs
+// stop) and UCB's constant.
+type tableDefault struct {
+	cutoff int
+	c      float64
+}
+
+// tableDefaults are the defaults that won through the arena (see the README).
+var tableDefaults = map[string]map[int]tableDefault{"ivanhoe": {5: {cutoff: 40, c: 0.4}}}
 
 // withTable is withGame with the defaults of a table of players (0: unknown).
 func (c Config) withTable(game string, players int) Config {
-	if n := tableCutoffs[game][players]; n > 0 && c.Cutoff == 0 && c.Evaluate == nil {
-		c.Cutoff = n
+	d := tableDefaults[game][players]
+	if d.cutoff > 0 && c.Cutoff == 0 && c.Evaluate == nil {
+		c.Cutoff = d.cutoff
+	}
+	if d.c > 0 && c.C == 0 {
+		c.C = d.c
 	}
 	return c.withGame(game)
 }

@@ -14,13 +14,14 @@ import (
 //
 //	iterations=N   iterations per decision
 //	time=D         time per decision (a Go duration: 100ms, 1s)
-//	c=X            UCB's exploration constant (default 0.7)
+//	c=X            UCB's exploration constant (default 0.7; 0.4 in Ivanhoe with
+//	               five players)
 //	rollout=R      heuristic (epsilon-greedy over the heuristic bot), random or
 //	               placer (KardinalPlacer); the default is the game's (Config.withGame)
 //	epsilon=X      the random share of heuristic rollouts (default 0.1)
 //	cutoff=N       stop play-outs after N decisions and evaluate (Kardinal: the
 //	               projection; Ivanhoe, Ninjas: Progress); 0 plays to the end;
-//	               default 16 in Kardinal, 20 in Ninjas with two players, else 0
+//	               default 16 in Kardinal, 40 in Ivanhoe with five players, else 0
 //	soft=T         Kardinal: the evaluation's temperature in points (default 3; 0:
 //	               hard ranks)
 //	eval=E         Kardinal: potential (default: the points if the game ended now,
