@@ -78,23 +78,9 @@ func ParseSettings(s string) (Config, error) {
 				cfg.Soft = -1 // hard ranks
 			}
 		case "eval":
-			switch v {
-			case "projection":
-				cfg.Plain = true
-			case "potential":
-				cfg.Plain = false
-			default:
-				err = fmt.Errorf("is projection or potential")
-			}
+			cfg.Plain, err = either(v, "projection", "potential")
 		case "model":
-			switch v {
-			case "rollout":
-				cfg.Model = true
-			case "ucb":
-				cfg.Model = false
-			default:
-				err = fmt.Errorf("is rollout or ucb")
-			}
+			cfg.Model, err = either(v, "rollout", "ucb")
 		case "prior":
 			cfg.Prior, err = strconv.Atoi(v)
 			if err == nil && cfg.Prior < 0 {
@@ -138,4 +124,12 @@ func positive(v string) (float64, error) {
 		err = fmt.Errorf("must be positive")
 	}
 	return x, err
+}
+
+// either reads a setting of two values: true for yes, false for no.
+func either(v, yes, no string) (bool, error) {
+	if v != yes && v != no {
+		return false, fmt.Errorf("is %s or %s", yes, no)
+	}
+	return v == yes, nil
 }
