@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/arena-games/arena/internal/testkit"
 	"github.com/arena-games/arena/ladder/store"
 	"github.com/arena-games/arena/ladder/store/pgtest"
 )
@@ -51,7 +52,7 @@ func TestFleetDashboardAgainstARealPrometheus(t *testing.T) {
 		out, err := exec.Command(arenaBin, "bot", "add", bot, "--db", db).CombinedOutput()
 		require.NoError(t, err, "%s", out)
 	}
-	coordAddr, workerAddr := freeAddr(t), freeAddr(t)
+	coordAddr, workerAddr := testkit.FreeAddr(t), testkit.FreeAddr(t)
 	api, _ := startPrometheus(t, promBin, dir, `
   - job_name: arena-ladder
     static_configs:

@@ -1,12 +1,10 @@
 package dashboards
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"math"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -15,12 +13,13 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/arena-games/arena/internal/testkit"
 )
 
 // TestDashboardsAgainstARealPrometheus runs a real match, a real match with a bot that
@@ -43,7 +42,7 @@ func TestDashboardsAgainstARealPrometheus(t *testing.T) {
 		out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput()
 		require.NoError(t, err, "%s", out)
 	}
-	matchAddr, crashAddr, ladderAddr := freeAddr(t), freeAddr(t), freeAddr(t)
+	matchAddr, crashAddr, ladderAddr := testkit.FreeAddr(t), testkit.FreeAddr(t), testkit.FreeAddr(t)
 	api, promLog := startPrometheus(t, promBin, dir, fmt.Sprintf(`
   - job_name: arena-match
     static_configs:
@@ -107,16 +106,16 @@ func TestDashboardsAgainstARealPrometheus(t *testing.T) {
 
 // startPrometheus runs Prometheus in dir with the shipped rules, scraping every second
 // the scrape configs given (YAML list items), and returns its API's URL and its log.
-func startPrometheus(t *testing.T, promBin, dir, scrapes string) (api string, log *syncBuffer) {
+func startPrometheus(t *testing.T, promBin, dir, scrapes string) (api string, log *testkit.SyncBuffer) {
 	rules, err := filepath.Abs("alerts.yml")
 	require.NoError(t, err)
-	promAddr := freeAddr(t)
+	promAddr := testkit.FreeAddr(t)
 	cfg := fmt.Sprintf("global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\nrule_files: [%q]\nscrape_configs:%s", rules, scrapes)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "prometheus.yml"), []byte(cfg), 0o644))
 	prom := exec.Command(promBin, "--config.file="+filepath.Join(dir, "prometheus.yml"),
 		"--storage.tsdb.path="+filepath.Join(dir, "tsdb"), "--web.listen-address="+promAddr)
 	prom.Dir = dir
-	log = &syncBuffer{}
+	log = &testkit.SyncBuffer{}
 	prom.Stdout, prom.Stderr = log, log
 	require.NoError(t, prom.Start())
 	t.Cleanup(func() { _ = prom.Process.Kill(); _ = prom.Wait() })
@@ -291,41 +290,16 @@ func panelExpr(t *testing.T, ds []Dashboard, title string, i int) string {
 // proc is a background arena command with its output.
 type proc struct {
 	cmd            *exec.Cmd
-	stdout, stderr *syncBuffer
+	stdout, stderr *testkit.SyncBuffer
 }
 
 func start(t *testing.T, dir string, bin string, args ...string) *proc {
-	p := &proc{cmd: exec.Command(bin, args...), stdout: &syncBuffer{}, stderr: &syncBuffer{}}
+	p := &proc{cmd: exec.Command(bin, args...), stdout: &testkit.SyncBuffer{}, stderr: &testkit.SyncBuffer{}}
 	p.cmd.Dir = dir
 	p.cmd.Stdout, p.cmd.Stderr = p.stdout, p.stderr
 	require.NoError(t, p.cmd.Start())
 	t.Cleanup(func() { _ = p.cmd.Process.Kill(); _ = p.cmd.Wait() })
 	return p
-}
-
-// syncBuffer is a bytes.Buffer safe to read while a process writes to it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
-func (s *syncBuffer) Bytes() []byte {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]byte(nil), s.b.Bytes()...)
-}
-
-func freeAddr(t *testing.T) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	defer ln.Close()
-	return ln.Addr().String()
 }
 
 func get(u string) error {

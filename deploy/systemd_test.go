@@ -6,7 +6,6 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,6 +19,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/arena-games/arena/internal/testkit"
 	"github.com/arena-games/arena/internal/testlock"
 	"github.com/arena-games/arena/ladder/store/pgtest"
 )
@@ -132,7 +132,7 @@ func TestUnitsCommandsRun(t *testing.T) {
 	}
 	vars := env(t)
 	vars["ARENA_DB"], vars["PGPASSWORD"] = db, ""
-	vars["ARENA_ADDR"], vars["ARENA_METRICS_ADDR"], vars["ARENA_WORKER_METRICS_ADDR"], vars["ARENA_SLOTS"] = freeAddr(t), freeAddr(t), freeAddr(t), "2"
+	vars["ARENA_ADDR"], vars["ARENA_METRICS_ADDR"], vars["ARENA_WORKER_METRICS_ADDR"], vars["ARENA_SLOTS"] = testkit.FreeAddr(t), testkit.FreeAddr(t), testkit.FreeAddr(t), "2"
 	for _, name := range []string{"arena-ladder.service", "arena-worker.service"} { // the coordinator first
 		b, err := os.ReadFile(filepath.Join("systemd", name))
 		require.NoError(t, err)
@@ -156,7 +156,7 @@ func TestUnitsCommandsRun(t *testing.T) {
 // runUntilUp starts cmd, waits for its stderr to say up, and leaves it running until
 // the test ends, then sends SIGTERM and wants exit 0 within stop.
 func runUntilUp(t *testing.T, name string, cmd *exec.Cmd, up string, stop time.Duration) {
-	log := &syncBuffer{}
+	log := &testkit.SyncBuffer{}
 	cmd.Stdout, cmd.Stderr = log, log
 	require.NoError(t, cmd.Start())
 	exited := make(chan error, 1)
@@ -184,22 +184,3 @@ func runUntilUp(t *testing.T, name string, cmd *exec.Cmd, up string, stop time.D
 		}
 	})
 }
-
-func freeAddr(t *testing.T) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	defer ln.Close()
-	return ln.Addr().String()
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }

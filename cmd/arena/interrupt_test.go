@@ -1,14 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -16,9 +14,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/arena-games/arena/internal/poll"
-
 	"github.com/arena-games/arena/engine"
+	"github.com/arena-games/arena/internal/poll"
+	"github.com/arena-games/arena/internal/testkit"
 	"github.com/arena-games/arena/protocol"
 )
 
@@ -30,24 +28,6 @@ func serveStubborn() {
 	signal.Ignore(syscall.SIGTERM, syscall.SIGINT)
 	protocol.Serve(engine.PolicyFunc(func(engine.View, []engine.Event, []engine.Option) int { return 0 }))
 	select {}
-}
-
-// syncBuffer is a bytes.Buffer a test may read while a process writes it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // exitWithin waits for cmd to exit, failing past limit, and returns how long it took
@@ -119,7 +99,7 @@ func TestInterruptEndsEveryPhase(t *testing.T) {
 		t.Run(p.name, func(t *testing.T) {
 			cmd := exec.Command(filepath.Join(bin, "arena"), p.args...)
 			cmd.Dir = dir
-			var out, errb syncBuffer
+			var out, errb testkit.SyncBuffer
 			cmd.Stdout, cmd.Stderr = &out, &errb
 			require.NoError(t, cmd.Start())
 			poll.Until(t, p.name, func() bool { return p.ready(errb.String()) })
@@ -152,7 +132,7 @@ func TestInterruptEndsEveryPhase(t *testing.T) {
 func TestASecondInterruptQuitsAtOnce(t *testing.T) {
 	cmd := exec.Command(filepath.Join(bin, "arena"), "match", "random", filepath.Join(bin, "random-bot"), "--games", "100000", "--no-replays")
 	cmd.Dir = t.TempDir()
-	var errb syncBuffer
+	var errb testkit.SyncBuffer
 	cmd.Stderr = &errb
 	require.NoError(t, cmd.Start())
 	poll.Until(t, "the first match", func() bool { return strings.Contains(errb.String(), "d0000-r1") })

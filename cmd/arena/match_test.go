@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/arena-games/arena/internal/poll"
+	"github.com/arena-games/arena/internal/testkit"
 	"github.com/arena-games/arena/internal/testlock"
 )
 
@@ -213,7 +214,7 @@ func TestBadInputIsOneErrorLine(t *testing.T) {
 func TestBotsDoNotOutliveAKilledArena(t *testing.T) {
 	cmd := exec.Command(filepath.Join(bin, "arena"), "match", "random", filepath.Join(bin, "random-bot"), "--games", "100000", "--no-replays")
 	cmd.Dir = t.TempDir()
-	var errb syncBuffer
+	var errb testkit.SyncBuffer
 	cmd.Stderr = &errb
 	require.NoError(t, cmd.Start())
 	t.Cleanup(func() { _ = cmd.Process.Kill() }) // a failed check below must not leave the run going

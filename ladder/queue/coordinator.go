@@ -176,16 +176,20 @@ func (c *Coordinator) Fill(ctx context.Context) error {
 	return nil
 }
 
+// enqueue puts block b's job in the queue for this version; with a transaction, in
+// that transaction (a block and its job are written together).
 func (c *Coordinator) enqueue(ctx context.Context, b store.Block) error {
-	_, err := c.client.Insert(ctx, BlockArgs{Block: b.ID, Game: b.Game, Version: Version()}, nil)
-	if err != nil {
-		return fmt.Errorf("enqueueing block %d: %w", b.ID, err)
-	}
-	return nil
+	return c.enqueueTx(ctx, nil, b)
 }
 
 func (c *Coordinator) enqueueTx(ctx context.Context, tx pgx.Tx, b store.Block) error {
-	_, err := c.client.InsertTx(ctx, tx, BlockArgs{Block: b.ID, Game: b.Game, Version: Version()}, nil)
+	args := BlockArgs{Block: b.ID, Game: b.Game, Version: Version()}
+	var err error
+	if tx == nil {
+		_, err = c.client.Insert(ctx, args, nil)
+	} else {
+		_, err = c.client.InsertTx(ctx, tx, args, nil)
+	}
 	if err != nil {
 		return fmt.Errorf("enqueueing block %d: %w", b.ID, err)
 	}

@@ -67,8 +67,7 @@ func TestCoordinatorFillsTheQueue(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, st.SuspendBot(ctx, bots[2].ID, "test"))
 
-	co, err := NewCoordinator(pool, CoordinatorConfig{Store: st, Depth: 3, Rescan: time.Hour, Log: io.Discard,
-		Schedule: ladder.RunConfig{Store: st, Game: "ivanhoe", Players: 2, Seed: 1}})
+	co, err := testCoordinator(pool, st, 3, 2)
 	require.NoError(t, err)
 	require.NoError(t, co.Fill(ctx))
 	waiting := jobBlocks(t, pool, "available")
@@ -140,8 +139,7 @@ func TestCoordinatorRequeuesAnotherVersionsBlocks(t *testing.T) {
 	_, err = pool.Exec(ctx, `UPDATE river_job SET state = 'running', attempt = 1, attempted_at = now() WHERE (args->>'block')::bigint = $1`, old[0])
 	require.NoError(t, err)
 
-	co, err := NewCoordinator(pool, CoordinatorConfig{Store: st, Depth: 3, Rescan: time.Hour, Log: io.Discard,
-		Schedule: ladder.RunConfig{Store: st, Game: "ivanhoe", Players: 2, Seed: 1}})
+	co, err := testCoordinator(pool, st, 3, 2)
 	require.NoError(t, err)
 	require.NoError(t, co.Fill(ctx))
 	assert.Equal(t, old[1:], jobBlocks(t, pool, "cancelled"), "the old version's waiting jobs are cancelled")
@@ -164,8 +162,7 @@ func TestCoordinatorRequeuesAnotherVersionsBlocks(t *testing.T) {
 func TestNewBlockAndItsJobAreOne(t *testing.T) {
 	st, pool, bots := ladderWithQueue(t)
 	ctx := context.Background()
-	co, err := NewCoordinator(pool, CoordinatorConfig{Store: st, Depth: 1, Rescan: time.Hour, Log: io.Discard,
-		Schedule: ladder.RunConfig{Store: st, Game: "ivanhoe", Players: 2, Seed: 1}})
+	co, err := testCoordinator(pool, st, 1, 2)
 	require.NoError(t, err)
 	failing := withJob{Store: st, pg: st, enqueue: func(ctx context.Context, tx pgx.Tx, b store.Block) error {
 		if err := co.enqueueTx(ctx, tx, b); err != nil {
@@ -193,8 +190,7 @@ func TestNewBlockAndItsJobAreOne(t *testing.T) {
 func TestCoordinatorDepthFollowsTheFleet(t *testing.T) {
 	st, pool, _ := ladderWithQueue(t)
 	ctx := context.Background()
-	co, err := NewCoordinator(pool, CoordinatorConfig{Store: st, Depth: 2, Rescan: time.Hour, Log: io.Discard,
-		Schedule: ladder.RunConfig{Store: st, Game: "ivanhoe", Players: 2, Seed: 1}})
+	co, err := testCoordinator(pool, st, 2, 2)
 	require.NoError(t, err)
 	require.NoError(t, co.Fill(ctx))
 	assert.Len(t, jobBlocks(t, pool, "available"), 2, "Depth with no worker alive")
@@ -218,11 +214,17 @@ func TestCoordinatorDepthFollowsTheFleet(t *testing.T) {
 	// with its queue empty: its ticks stay a whole Tick apart.
 	_, err = pool.Exec(ctx, `UPDATE river_job SET state = 'running', attempt = 1, attempted_at = now() WHERE state = 'available'`)
 	require.NoError(t, err)
-	short, err := NewCoordinator(pool, CoordinatorConfig{Store: st, Depth: 2, Rescan: time.Hour, Log: io.Discard,
-		Schedule: ladder.RunConfig{Store: st, Game: "ivanhoe", Players: 4, Seed: 1}})
+	short, err := testCoordinator(pool, st, 2, 4)
 	require.NoError(t, err)
 	for range 2 { // the first builds the scheduler, the second asks it for a table
 		require.ErrorIs(t, short.Fill(ctx), ladder.ErrTooFewBots)
 		assert.False(t, short.dry)
 	}
+}
+
+// testCoordinator is a coordinator of an Ivanhoe ladder of players seats, keeping depth
+// blocks waiting, whose rescans wait for the test's own calls to Fill.
+func testCoordinator(pool *pgxpool.Pool, st *store.Postgres, depth, players int) (*Coordinator, error) {
+	return NewCoordinator(pool, CoordinatorConfig{Store: st, Depth: depth, Rescan: time.Hour, Log: io.Discard,
+		Schedule: ladder.RunConfig{Store: st, Game: "ivanhoe", Players: players, Seed: 1}})
 }

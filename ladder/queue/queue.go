@@ -39,12 +39,14 @@ import (
 	"github.com/riverqueue/river/rivertype"
 
 	"github.com/arena-games/arena/arena/metrics"
+	"github.com/arena-games/arena/ladder/store"
 	"github.com/arena-games/arena/protocol"
 )
 
-// Kind is the River job kind of a block; Queue is the River queue of blocks.
+// Kind is the River job kind of a block (the store counts these jobs for the fleet's
+// figures, so the name is the store's); Queue is the River queue of blocks.
 const (
-	Kind  = "arena_block"
+	Kind  = store.BlockJobKind
 	Queue = "blocks"
 )
 
