@@ -61,8 +61,9 @@ type Config struct {
 	// Progress (with Soft as its temperature, 0: 1).
 	Cutoff   int
 	Evaluate Evaluate
-	// Soft is the temperature, in points, of Kardinal's evaluation where Evaluate is
-	// nil (KardinalPotential; 0: 3; negative: KardinalProjection's hard ranks).
+	// Soft is the temperature of the evaluation where Evaluate is nil: Kardinal's, in
+	// points (KardinalPotential; 0: 3; negative: KardinalProjection's hard ranks), or
+	// Progress's, in tokens or gems (0: 1; negative: hard ranks).
 	Soft float64
 	// Plain drops from Kardinal's soft evaluation the part credit of short chains and
 	// half-made alliances (KardinalPotential), leaving SoftKardinalProjection.
