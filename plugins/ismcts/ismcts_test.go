@@ -366,7 +366,7 @@ func TestProgressRanksCutOffPlayOuts(t *testing.T) {
 			if tc.game == "ivanhoe" {
 				assert.Positive(t, credited, "no tournament leader was ever credited")
 			}
-			cfg := Config{Cutoff: 20}.withGame(tc.game)
+			cfg := Config{Cutoff: 20}.withTable(tc.game, n)
 			assert.Equal(t, 20, cfg.Cutoff, "%s: the cutoff was dropped", tc.game)
 		}
 	}

@@ -72,6 +72,12 @@ func (c Config) withTable(game string, players int) Config {
 	if d.c > 0 && c.C == 0 {
 		c.C = d.c
 	}
+	if (game == "ivanhoe" || game == "ninjas") && c.Evaluate == nil && c.Cutoff > 0 {
+		if c.Soft == 0 {
+			c.Soft = progressSoft
+		}
+		c.Evaluate = Progress(c.Soft)
+	}
 	return c.withGame(game)
 }
 
