@@ -283,11 +283,18 @@ func testDir(t testing.TB) string {
 	return d
 }
 
-// testSandbox is the sandbox of the tests' runs: the test binary is its own helper.
+// testSandbox is the sandbox of the tests' runs: the test binary is its own helper,
+// or the helper program named in ARENA_SANDBOX_TEST_HELPER (an arena-sandbox build, as
+// the arena uses beside it: `go build -o /tmp/h ./cmd/arena-sandbox &&
+// ARENA_SANDBOX_TEST_HELPER=/tmp/h go test ./arena/`).
 func testSandbox(t testing.TB, level sandbox.Level) sandbox.Config {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
+	helper := os.Getenv("ARENA_SANDBOX_TEST_HELPER")
+	if helper == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			t.Fatal(err)
+		}
+		helper = exe
 	}
-	return sandbox.Config{Level: level, Helper: []string{exe, sandbox.HelperArg}, Limits: sandbox.Limits{Memory: 256 << 20, Processes: 64}}
+	return sandbox.Config{Level: level, Helper: []string{helper, sandbox.HelperArg}, Limits: sandbox.Limits{Memory: 256 << 20, Processes: 64}}
 }

@@ -72,6 +72,7 @@ func runMatch(c *cli.Context) error {
 		return err
 	}
 	log := hclog.New(&hclog.LoggerOptions{Name: "arena", Level: hclog.LevelFromString(c.String("log-level")), Output: c.App.ErrWriter})
+	logHelper(log)
 	progress := newProgress(c.App.ErrWriter)
 	cfg := arena.Config{
 		Game: c.String("game"), Options: opts, Entrants: entrants, Games: c.Int("games"), Seed: c.Uint64("seed"), Parallel: c.Int("jobs"),

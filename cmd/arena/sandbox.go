@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/urfave/cli/v2"
 
@@ -22,13 +21,18 @@ func sandboxFlags() []cli.Flag {
 	}
 }
 
-// sandboxConfig reads the sandbox flags; the arena binary is its own helper.
+// sandboxConfig reads the sandbox flags; the helper is arena-sandbox beside the arena,
+// or the arena itself (see sandboxHelper).
 func sandboxConfig(c *cli.Context) (sandbox.Config, float64, error) {
 	level, err := sandbox.ParseLevel(c.String("sandbox"))
 	if err != nil {
 		return sandbox.Config{}, 0, err
 	}
-	exe, err := os.Executable()
+	if level != sandbox.None {
+		// The machine's probe (once per process) runs while the helper is checked.
+		go sandbox.Detect()
+	}
+	helper, err := sandboxHelper()
 	if err != nil {
 		return sandbox.Config{}, 0, err
 	}
@@ -40,7 +44,7 @@ func sandboxConfig(c *cli.Context) (sandbox.Config, float64, error) {
 		share = -1 // the flag's 0 is never; the config's 0 is the default
 	}
 	lim := sandbox.Limits{Memory: c.Int64("bot-memory") << 20, Processes: c.Int("bot-processes")}
-	return sandbox.Config{Level: level, Helper: []string{exe, sandbox.HelperArg}, Limits: lim}, share, nil
+	return sandbox.Config{Level: level, Helper: helper.cmd, Limits: lim}, share, nil
 }
 
 // sandboxExecCommand is the sandbox's helper: the arena starts every bot through it,
@@ -66,9 +70,9 @@ func sandboxExecCommand() *cli.Command {
 // `bot add` and of `bot check`: the strongest level this machine supports, with the
 // ladder's data directory hidden.
 func ladderSandbox(dataDir string) (sandbox.Config, error) {
-	exe, err := os.Executable()
+	helper, err := sandboxHelper()
 	if err != nil {
 		return sandbox.Config{}, err
 	}
-	return ladder.Sandbox(sandbox.Config{Level: sandbox.Auto, Helper: []string{exe, sandbox.HelperArg}}, dataDir), nil
+	return ladder.Sandbox(sandbox.Config{Level: sandbox.Auto, Helper: helper.cmd}, dataDir), nil
 }

@@ -31,9 +31,10 @@ func (m matchRun) perDecision() time.Duration { return m.wall / time.Duration(m.
 func (m matchRun) gamesPerSec() float64       { return float64(m.games) / m.wall.Seconds() }
 
 // runMatch runs the arena binary's match command.
-func runMatch(arenaBin string, games, jobs int, seed uint64) (matchRun, error) {
-	cmd := exec.Command(arenaBin, "match", "random", "random", "--game", "ivanhoe", "--no-replays", "--json",
-		"--games", strconv.Itoa(games), "-j", strconv.Itoa(jobs), "--seed", strconv.FormatUint(seed, 10))
+func runMatch(arenaBin string, games, jobs int, seed uint64, extra ...string) (matchRun, error) {
+	args := []string{"match", "random", "random", "--game", "ivanhoe", "--no-replays", "--json",
+		"--games", strconv.Itoa(games), "-j", strconv.Itoa(jobs), "--seed", strconv.FormatUint(seed, 10)}
+	cmd := exec.Command(arenaBin, append(args, extra...)...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	start := time.Now()

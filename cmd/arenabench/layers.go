@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"time"
 
 	"google.golang.org/grpc"
@@ -105,12 +107,15 @@ type botLayer struct {
 	matches int
 }
 
+// launchBot starts the built-in random bot as the arena does: through arena-sandbox
+// when it lies beside the arena, else through the arena itself.
 func launchBot(arenaBin string, level sandbox.Level) (*botLayer, error) {
-	cfg := protocol.LaunchConfig{Path: arenaBin, Args: []string{"serve-bot", "random"},
-		Sandbox: sandbox.Config{Level: level, Helper: []string{arenaBin, sandbox.HelperArg}}}
+	bot, helper := arenaBin, beside(arenaBin, "arena-sandbox")
+	cfg := protocol.LaunchConfig{Path: bot, Args: []string{"serve-bot", "random"},
+		Sandbox: sandbox.Config{Level: level, Helper: []string{helper, sandbox.HelperArg}}}
 	p, err := protocol.Launch(context.Background(), cfg)
 	if err != nil {
-		return nil, fmt.Errorf("starting %s serve-bot random (sandbox %s): %v", arenaBin, level, err)
+		return nil, fmt.Errorf("starting %s serve-bot random (sandbox %s, helper %s): %v", bot, level, helper, err)
 	}
 	return &botLayer{proc: p}, nil
 }
@@ -180,4 +185,13 @@ func (b *botLayer) seatRoundTrips(reqs []*botpb.DecideRequest) (time.Duration, e
 		_, _, err := seat.Decide(r, 5*time.Second)
 		return err
 	})
+}
+
+// beside is the program name in arenaBin's folder if there is one, else arenaBin.
+func beside(arenaBin, name string) string {
+	p := filepath.Join(filepath.Dir(arenaBin), name)
+	if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+		return p
+	}
+	return arenaBin
 }

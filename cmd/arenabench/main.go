@@ -12,7 +12,8 @@
 //     its own: no sandbox, no SDK) carrying messages of the sizes the arena's two seats
 //     receive in random games, one stream and two at once;
 //   - a bare go-plugin start (exec, handshake and the first round trip) and `arena
-//     match` runs of one deal, for the start of a run to its first decision;
+//     match` runs of one deal, for the start of a run to its first decision (and the
+//     same runs with --sandbox none, for the sandbox's share of it);
 //   - the layers between the two: the same requests as structured messages, then
 //     through the Go SDK in the bare process, then through the arena's own bot
 //     process, then protocol.Seat, then the sandbox (layers.go).
@@ -60,7 +61,7 @@ type options struct {
 
 func run() error {
 	var o options
-	flag.StringVar(&o.arena, "arena", "", "the arena binary to measure (default: build ./cmd/arena into a temporary folder)")
+	flag.StringVar(&o.arena, "arena", "", "the arena binary to measure, with arena-sandbox beside it if it uses that (default: build the two into a temporary folder, as the README's build command does)")
 	flag.StringVar(&o.base, "base", "", "another arena binary, measured in the same repetitions for new/base ratios")
 	flag.IntVar(&o.reps, "reps", 7, "interleaved repetitions")
 	flag.IntVar(&o.games, "games", 400, "games of each `arena match` run")
@@ -77,7 +78,7 @@ func run() error {
 		}
 		defer os.RemoveAll(dir)
 		o.arena = filepath.Join(dir, "arena")
-		build := exec.Command("go", "build", "-o", o.arena, "./cmd/arena")
+		build := exec.Command("go", "build", "-o", dir+"/", "./cmd/arena", "./cmd/arena-sandbox")
 		build.Stdout, build.Stderr = os.Stderr, os.Stderr
 		if err := build.Run(); err != nil {
 			return fmt.Errorf("building the arena (run from the repository's root, or give --arena): %v", err)
@@ -133,8 +134,11 @@ type rep struct {
 	bare1, bare2 time.Duration
 	lat2         time.Duration // a bare round trip's latency with two streams in flight
 	pluginStart  time.Duration
-	// start to first decision: `arena match` runs of one deal (medians of --starts)
-	first, baseFirst time.Duration
+	// start to first decision: `arena match` runs of one deal (medians of --starts),
+	// and the same with --sandbox none
+	first, baseFirst, firstNone time.Duration
+	// the whole `arena match` command of one deal, start to exit (medians of --starts)
+	oneDeal, baseOneDeal time.Duration
 	// the layers, per round trip (see layers.go)
 	structured, sdkBare, sdk, seat, boxed time.Duration
 	load, loadLast                        float64
@@ -163,13 +167,20 @@ func measure(o options, w *world, i int) (rep, error) {
 			r.pluginStart, err = medianOf(o.starts, func() (time.Duration, error) { return barePluginStart(w.msgs[0], payload(w.reply)) })
 			return
 		},
-		func() (err error) { r.first, err = firstDecision(o.arena, o.starts, seed); return },
+		func() (err error) { r.first, r.oneDeal, err = firstDecision(o.arena, o.starts, seed); return },
+		func() (err error) {
+			r.firstNone, _, err = firstDecision(o.arena, o.starts, seed, "--sandbox", "none")
+			return
+		},
 	}
 	if o.base != "" {
 		steps = append(steps,
 			func() (err error) { r.b1, err = runMatch(o.base, o.games, 1, seed); return },
 			func() (err error) { r.b2, err = runMatch(o.base, o.games, 2, seed); return },
-			func() (err error) { r.baseFirst, err = firstDecision(o.base, o.starts, seed); return })
+			func() (err error) {
+				r.baseFirst, r.baseOneDeal, err = firstDecision(o.base, o.starts, seed)
+				return
+			})
 	}
 	if i%2 == 1 {
 		slices.Reverse(steps)
@@ -184,12 +195,21 @@ func measure(o options, w *world, i int) (rep, error) {
 }
 
 // firstDecision is the median over n runs of one deal of the report's start of the
-// run to its first answered decision.
-func firstDecision(arenaBin string, n int, seed uint64) (time.Duration, error) {
-	return medianOf(n, func() (time.Duration, error) {
-		m, err := runMatch(arenaBin, 2, 1, seed)
+// run to its first answered decision, and of the whole command's wall time (which
+// also counts what the arena does before the run: its own start, its flags, finding
+// its helper).
+func firstDecision(arenaBin string, n int, seed uint64, extra ...string) (first, wall time.Duration, err error) {
+	var walls []time.Duration
+	first, err = medianOf(n, func() (time.Duration, error) {
+		m, err := runMatch(arenaBin, 2, 1, seed, extra...)
+		walls = append(walls, m.wall)
 		return m.first, err
 	})
+	if err != nil {
+		return 0, 0, err
+	}
+	slices.Sort(walls)
+	return first, walls[len(walls)/2], nil
 }
 
 // medianOf is the median of n measurements.

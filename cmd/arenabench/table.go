@@ -33,6 +33,7 @@ func rows(base bool) []row {
 	lat2 := func(r rep) time.Duration { return r.lat2 }
 	first := func(r rep) time.Duration { return r.first }
 	plug := func(r rep) time.Duration { return r.pluginStart }
+	none := func(r rep) time.Duration { return r.firstNone }
 	out := []row{
 		{"decision round trip, 1 match / bare stream Send+Recv", "<= 1.10", div(rt1, bare1), us(rt1), us(bare1)},
 		{"decision round trip, 2 matches / bare, 2 streams", "", div(rt2, lat2), us(rt2), us(lat2)},
@@ -42,6 +43,8 @@ func rows(base bool) []row {
 			func(r rep) string { return fmt.Sprintf("%.0f/s", r.j2.gamesPerSec()) },
 			func(r rep) string { return fmt.Sprintf("%.0f/s", r.j1.gamesPerSec()) }},
 		{"start to first decision / bare go-plugin start", "<= 2", div(first, plug), msf(first), msf(plug)},
+		{"start, --sandbox none / bare go-plugin start", "", div(none, plug), msf(none), msf(plug)},
+		{"start: default sandbox / --sandbox none", "", div(first, none), msf(first), msf(none)},
 	}
 	// Each layer against the one below it, in the same repetition.
 	layers := []struct {
@@ -65,11 +68,14 @@ func rows(base bool) []row {
 		b2 := func(r rep) time.Duration { return r.b2.perDecision() }
 		brt := func(r rep) time.Duration { return r.b1.meanRT }
 		bfirst := func(r rep) time.Duration { return r.baseFirst }
+		deal := func(r rep) time.Duration { return r.oneDeal }
+		bdeal := func(r rep) time.Duration { return r.baseOneDeal }
 		out = append(out,
 			row{"new / base: decision round trip, -j 1", "", div(rt1, brt), us(rt1), us(brt)},
 			row{"new / base: wall per decision, -j 1", "", div(w1, b1), us(w1), us(b1)},
 			row{"new / base: wall per decision, -j 2", "", div(w2, b2), us(w2), us(b2)},
-			row{"new / base: start to first decision", "", div(first, bfirst), msf(first), msf(bfirst)})
+			row{"new / base: start to first decision", "", div(first, bfirst), msf(first), msf(bfirst)},
+			row{"new / base: `arena match` of one deal, the whole command", "", div(deal, bdeal), msf(deal), msf(bdeal)})
 	}
 	return out
 }

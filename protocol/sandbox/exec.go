@@ -86,6 +86,9 @@ func Exec(argv []string) error {
 	if err := json.Unmarshal(b, &p); err != nil {
 		return fmt.Errorf("bad plan: %w", err)
 	}
+	if p.Code != codeDigest() {
+		return fmt.Errorf("the arena that started this helper was built from other sandbox code (%q, the helper's %s): build the arena and its programs together (go build -o bin/ ./cmd/...)", p.Code, codeDigest())
+	}
 	path, err := exec.LookPath(argv[0])
 	if err != nil {
 		return err

@@ -6,9 +6,10 @@
 //     whole; a parent-death signal; a minimal environment; stdin from /dev/null; capped
 //     output; a wall-clock cap per match (the arena's);
 //   - basic (no privilege needed, but root for the first): a user id of its own for
-//     each bot process; a helper, `arena sandbox-exec`, that confines the thread that
-//     starts the bot (exec'd in its place, or, as a child subreaper, forked and
-//     waited for), so that the bot inherits every limit: rlimits,
+//     each bot process; a helper (the arena-sandbox program, or `arena sandbox-exec`;
+//     code.go says how they agree on the code) that confines the thread that starts
+//     the bot (exec'd in its place, or, as a child subreaper, forked and waited
+//     for), so that the bot inherits every limit: rlimits,
 //     no_new_privs, dropped capabilities, Landlock (files read-only except the bot's
 //     scratch directory, no TCP, no signals or abstract sockets outside its domain),
 //     a seccomp filter that allows unix sockets only, each as far as the kernel has it;
@@ -219,6 +220,9 @@ type plan struct {
 	// parent and child subreaper, killing whatever the bot leaves behind.
 	Seccomp   bool `json:"seccomp,omitempty"`
 	Subreaper bool `json:"subreaper,omitempty"`
+	// Code is the digest of the sandbox code the arena was built from (codeDigest):
+	// the helper applies only a plan of its own code.
+	Code string `json:"code"`
 }
 
 type rlimit struct {
@@ -259,7 +263,7 @@ func (c Config) Prepare() (*Box, error) {
 	if dir, err = filepath.EvalSymlinks(dir); err != nil {
 		return nil, err
 	}
-	b := &Box{Dir: dir}
+	b := &Box{Dir: dir, plan: plan{Code: codeDigest()}}
 	for _, l := range always {
 		b.layers = append(b.layers, Status{Layer: l, Active: true})
 	}

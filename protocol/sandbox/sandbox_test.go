@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"encoding/json"
+	"io/fs"
 	"net"
 	"os"
 	"os/exec"
@@ -161,9 +162,20 @@ func errText(err error, ok string) string {
 }
 
 func testConfig(t *testing.T, level Level) Config {
+	return Config{Level: level, Helper: testHelper(t), Limits: Limits{Files: 77, Memory: 128 << 20, Processes: 32}}
+}
+
+// helperEnv names another helper program for the tests (the arena-sandbox program, see
+// TestTheHelperProgramDoesWhatTheLayersSay); by default the test binary is its own.
+const helperEnv = "ARENA_SANDBOX_TEST_HELPER"
+
+func testHelper(t *testing.T) []string {
+	if h := os.Getenv(helperEnv); h != "" {
+		return []string{h, HelperArg}
+	}
 	exe, err := os.Executable()
 	require.NoError(t, err)
-	return Config{Level: level, Helper: []string{exe, HelperArg}, Limits: Limits{Files: 77, Memory: 128 << 20, Processes: 32}}
+	return []string{exe, HelperArg}
 }
 
 // runProbe starts the probe in a box of the level and returns what it found.
@@ -282,7 +294,7 @@ func TestEveryLayerDoesWhatItSays(t *testing.T) {
 	})
 	t.Run(PrivateProc, func(t *testing.T) {
 		requireLayer(t, box, PrivateProc)
-		assert.Contains(t, f.Init, HelperArg, "PID 1 is the bot's helper, not the host's init")
+		assert.Contains(t, f.Init, strings.Join(testHelper(t), " "), "PID 1 is the bot's helper, not the host's init")
 		assert.Less(t, f.Procs, 5, "only the helper and the bot are in sight")
 	})
 	t.Run(OwnUID, func(t *testing.T) {
@@ -431,4 +443,72 @@ func TestAStaleCgroupsProcessesAreKilled(t *testing.T) {
 	var ee *exec.ExitError
 	require.ErrorAs(t, err, &ee, "the straggler was killed")
 	assert.NoDirExists(t, dir)
+}
+
+// TestTheHelperProgramDoesWhatTheLayersSay runs the layer tests again with the
+// arena-sandbox program as the helper, in place of this test binary: the arena uses that
+// program when it lies beside it, and every layer must hold there just the same.
+func TestTheHelperProgramDoesWhatTheLayersSay(t *testing.T) {
+	if os.Getenv(helperEnv) != "" {
+		t.Skip("this run is the one with the helper program")
+	}
+	prog := filepath.Join(t.TempDir(), "arena-sandbox")
+	build := exec.Command("go", "build", "-o", prog, "../../cmd/arena-sandbox")
+	build.Stderr = os.Stderr
+	require.NoError(t, build.Run())
+	cmd := exec.Command(os.Args[0], "-test.run", "^(TestEveryLayerDoesWhatItSays|TestAPrivateProgramRunsAsTheBotsUser|TestTheHelperRefusesAPlanOfOtherSandboxCode)$", "-test.count=1", "-test.v")
+	cmd.Env = append(os.Environ(), helperEnv+"="+prog)
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	// Where the bot has a PID namespace and /proc of its own, its PID 1 is the helper,
+	// and the layer test checks that it is the program named.
+	assert.Contains(t, string(out), "--- PASS: TestEveryLayerDoesWhatItSays (", "%s", out)
+	assert.Contains(t, string(out), "--- PASS: TestTheHelperRefusesAPlanOfOtherSandboxCode (", "%s", out)
+}
+
+// TestTheHelperRefusesAPlanOfOtherSandboxCode: a helper program left from another
+// build could read a plan and apply less of it; it starts nothing and says why in one
+// line.
+func TestTheHelperRefusesAPlanOfOtherSandboxCode(t *testing.T) {
+	box, err := testConfig(t, Basic).Prepare()
+	require.NoError(t, err)
+	defer box.Cleanup()
+	p := box.plan
+	p.Code = "0123456789abcdef"
+	other, err := encodePlan(p)
+	require.NoError(t, err)
+	marker := filepath.Join(openDir(t), "ran")
+	name, args, env, err := box.Command("/bin/sh", []string{"-c", "echo > " + marker}, []string{"PATH=/usr/bin:/bin"})
+	require.NoError(t, err)
+	for i, e := range env {
+		if strings.HasPrefix(e, PlanEnv+"=") {
+			env[i] = PlanEnv + "=" + other
+		}
+	}
+	cmd := exec.Command(name, args...)
+	cmd.Env, cmd.Dir, cmd.SysProcAttr = env, box.Dir, box.SysProcAttr()
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	require.ErrorAs(t, err, &exit, "%s", out)
+	assert.Equal(t, 126, exit.ExitCode())
+	msg := strings.TrimSpace(string(out))
+	assert.Equal(t, 0, strings.Count(msg, "\n"), "one line: %q", msg)
+	assert.Contains(t, msg, `built from other sandbox code ("0123456789abcdef"`)
+	assert.NoFileExists(t, marker, "nothing was started")
+}
+
+// TestTheDigestCoversTheCode: a file of the package left out of the digest could
+// change the helper unseen.
+func TestTheDigestCoversTheCode(t *testing.T) {
+	all, err := filepath.Glob("*.go")
+	require.NoError(t, err)
+	var code []string
+	for _, f := range all {
+		if !strings.HasSuffix(f, "_test.go") {
+			code = append(code, f)
+		}
+	}
+	embedded, err := fs.Glob(source, "*")
+	require.NoError(t, err)
+	assert.Equal(t, code, embedded)
 }

@@ -1,0 +1,156 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/arena-games/arena/internal/poll"
+)
+
+// TestBotsStartThroughTheHelperBesideTheArena looks at the processes of a running
+// `arena match random random`: each bot's helper (the arena's child) runs arena-sandbox
+// when the README's build command put it beside the arena, and the arena itself when it
+// is missing or is not of the arena's build, which the arena then says in one warning
+// line. The bot (the helper's child, which it reaps) is the arena either way.
+func TestBotsStartThroughTheHelperBesideTheArena(t *testing.T) {
+	built := t.TempDir()
+	goBuild(t, ".", "-o", built+"/", ".", "../arena-sandbox")
+	stale := staleHelper(t)
+	script := filepath.Join(built, "script")
+	require.NoError(t, os.WriteFile(script, []byte("#!/bin/sh\nexec \"$@\"\n"), 0o755))
+
+	for _, tc := range []struct {
+		name    string
+		helper  string // the file put beside the arena as arena-sandbox ("": none)
+		used    string // the program the helpers run
+		warning string
+	}{
+		{name: "built together", helper: filepath.Join(built, "arena-sandbox"), used: "arena-sandbox"},
+		{name: "arena alone", used: "arena"},
+		{name: "another program of the module", helper: filepath.Join(built, "arena"), used: "arena",
+			warning: "arena-sandbox is not of this build of the arena (it is github.com/arena-games/arena/cmd/arena, not github.com/arena-games/arena/cmd/arena-sandbox)"},
+		{name: "not a Go program", helper: script, used: "arena", warning: "arena-sandbox is not a Go program"},
+		{name: "other sandbox code", helper: stale, used: "arena", warning: "arena-sandbox is not of this build of the arena (its sandbox code is"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			copyFile(t, filepath.Join(built, "arena"), filepath.Join(dir, "arena"))
+			if tc.helper != "" {
+				copyFile(t, tc.helper, filepath.Join(dir, "arena-sandbox"))
+			}
+			helpers, bots, stderr := botProcesses(t, filepath.Join(dir, "arena"))
+			assert.Equal(t, []string{tc.used, tc.used}, helpers, "the helpers")
+			assert.Equal(t, []string{"arena", "arena"}, bots, "the bots")
+			if tc.warning == "" {
+				assert.NotContains(t, stderr, "[WARN]", stderr)
+				return
+			}
+			assert.Equal(t, 1, strings.Count(stderr, "[WARN]"), stderr)
+			assert.Contains(t, stderr, tc.warning)
+		})
+	}
+}
+
+// botProcesses runs a long match of the built-in random bot against itself at the
+// default sandbox, finds its two bots' helpers and bots among its processes, ends the
+// match with SIGINT and returns the programs they ran and what the arena wrote to
+// stderr.
+func botProcesses(t *testing.T, arena string) (helpers, bots []string, stderr string) {
+	cmd := exec.Command(arena, "match", "random", "random", "--games", "1000000", "--no-replays")
+	cmd.Dir = t.TempDir()
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	require.NoError(t, cmd.Start())
+	defer func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	}()
+	poll.Until(t, "both bots running", func() bool {
+		helpers, bots = nil, nil
+		for _, h := range children(cmd.Process.Pid) {
+			// The bot once it has been exec'd (the helper's fork runs the helper until then).
+			kids := children(h)
+			if len(kids) == 1 && servesBot(kids[0]) {
+				helpers = append(helpers, program(h))
+				bots = append(bots, program(kids[0]))
+			}
+		}
+		return len(bots) == 2
+	})
+	require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
+	_ = cmd.Wait()
+	return helpers, bots, errb.String()
+}
+
+// children lists a process's children, from every thread.
+func children(pid int) []int {
+	var out []int
+	tasks, _ := filepath.Glob("/proc/" + strconv.Itoa(pid) + "/task/*/children")
+	for _, f := range tasks {
+		b, _ := os.ReadFile(f)
+		for _, s := range strings.Fields(string(b)) {
+			if n, err := strconv.Atoi(s); err == nil {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}
+
+// servesBot says whether a process runs as `PROGRAM serve-bot ...`.
+func servesBot(pid int) bool {
+	b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+	args := strings.Split(string(b), "\x00")
+	return len(args) > 1 && args[1] == "serve-bot"
+}
+
+// program is the name of the program a process runs: its file's name, or the name of
+// the sealed copy the sandbox made of it ("/memfd:arena-bot (deleted)").
+func program(pid int) string {
+	exe, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/exe")
+	if err != nil {
+		return err.Error()
+	}
+	return strings.TrimPrefix(filepath.Base(strings.TrimSuffix(exe, " (deleted)")), "memfd:")
+}
+
+func copyFile(t *testing.T, from, to string) {
+	b, err := os.ReadFile(from)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(to, b, 0o755))
+}
+
+// goBuild runs go build in dir, without version control stamps: the stale helper is
+// built outside the repository, and must differ from the arena in its code only.
+func goBuild(t *testing.T, dir string, args ...string) {
+	cmd := exec.Command("go", append([]string{"build", "-buildvcs=false"}, args...)...)
+	cmd.Dir = dir
+	cmd.Stderr = os.Stderr
+	require.NoError(t, cmd.Run())
+}
+
+// staleHelper builds arena-sandbox from a copy of the module whose sandbox code has
+// one comment more: the build of an uncommitted tree left beside a newer arena.
+func staleHelper(t *testing.T) string {
+	mod := t.TempDir()
+	for _, f := range []string{"go.mod", "go.sum", "protocol/sandbox", "cmd/arena-sandbox"} {
+		to := filepath.Join(mod, f)
+		require.NoError(t, os.MkdirAll(filepath.Dir(to), 0o755))
+		require.NoError(t, exec.Command("cp", "-r", filepath.Join("../..", f), to).Run())
+	}
+	code := filepath.Join(mod, "protocol/sandbox/code.go")
+	b, err := os.ReadFile(code)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(code, append(b, "\n// another build\n"...), 0o644))
+	goBuild(t, mod, "-o", mod+"/", "./cmd/arena-sandbox")
+	return filepath.Join(mod, "arena-sandbox")
+}
