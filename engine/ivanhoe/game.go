@@ -181,6 +181,9 @@ func (g *Game) Colour() Colour { return g.colour }
 // Total is seat's display total under the current colour.
 func (g *Game) Total(seat int) int { return total(g.disp[seat].slice(), g.colour) }
 
+// InTournament reports whether seat is still in the present tournament.
+func (g *Game) InTournament(seat int) bool { return g.in[seat] }
+
 // Tokens reports the colours of token seat holds.
 func (g *Game) Tokens(seat int) [NumColours]bool { return g.tokens[seat] }
 

@@ -2,6 +2,7 @@ package ismcts
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"syscall"
 	"testing"
@@ -38,7 +39,8 @@ var benchTables = []struct {
 // (epsilon-greedy heuristic play-outs; Kardinal: 16 decisions of KardinalRollout and
 // the soft projection) and with uniformly random play-outs (Kardinal: random ones, cut
 // off and scored alike; and each of its own two, placer and greedy). Run it with
-// -cpu 1: iterations/cpu-s is then the figure per core.
+// -cpu 1: iterations/cpu-s is then the figure per core. ISMCTS_BENCH="SETTINGS ..."
+// adds settings to measure.
 func BenchmarkIterations(b *testing.B) {
 	for _, tc := range benchTables {
 		for _, n := range tc.players {
@@ -46,7 +48,7 @@ func BenchmarkIterations(b *testing.B) {
 			if tc.game == "kardinal" { // both of its play-outs, whichever the default
 				settings = append(settings, "rollout=placer", "rollout=greedy")
 			}
-			for _, settings := range settings {
+			for _, settings := range append(settings, strings.Fields(os.Getenv("ISMCTS_BENCH"))...) {
 				b.Run(fmt.Sprintf("%s/%dp/%s", tc.game, n, settings), func(b *testing.B) {
 					g := midGame(b, tc.game, n, 30)
 					seat := g.ToMove()

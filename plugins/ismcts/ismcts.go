@@ -40,7 +40,8 @@ type Config struct {
 	// deadline the arena sends, less a margin (see Margin).
 	Iterations int
 	Time       time.Duration
-	// C is UCB's exploration constant (rewards are in [0, 1]); 0 means DefaultC.
+	// C is UCB's exploration constant (rewards are in [0, 1]); 0 means the table's
+	// default: DefaultC, but 0.4 in Ivanhoe with five players.
 	C float64
 	// Policy plays out sampled states from the mover's view, epsilon-greedy: with
 	// probability Epsilon (0: DefaultEpsilon; negative: never) a uniform option
@@ -52,18 +53,25 @@ type Config struct {
 	// Every search made with this Config calls it, so it must be safe for concurrent
 	// use when searches run at once (one bot process plays many matches).
 	Rollout Rollout
-	// Cutoff stops a play-out after that many decisions (0: play to the end) and
-	// Evaluate scores where it stopped. nil means MatchScore, which needs the end, so
-	// Cutoff is then ignored; in Kardinal it means the projection (see Soft) after
-	// Cutoff decisions (0: 16).
+	// Cutoff stops a play-out after that many decisions and Evaluate scores where it
+	// stopped; 0 is the table's default (play to the end, but 16 in Kardinal and 40
+	// in Ivanhoe with five players), negative plays to the end. Evaluate nil means
+	// MatchScore, which needs the end, except in Kardinal, where it means the
+	// projection (see Soft), and in Ivanhoe and Ninjas cut off, where it means
+	// Progress (with Soft as its temperature, 0: 1).
 	Cutoff   int
 	Evaluate Evaluate
-	// Soft is the temperature, in points, of Kardinal's evaluation where Evaluate is
-	// nil (KardinalPotential; 0: 3; negative: KardinalProjection's hard ranks).
+	// Soft is the temperature of the evaluation where Evaluate is nil: Kardinal's, in
+	// points (KardinalPotential; 0: 3; negative: KardinalProjection's hard ranks), or
+	// Progress's, in tokens or gems (0: 1; negative: hard ranks).
 	Soft float64
 	// Plain drops from Kardinal's soft evaluation the part credit of short chains and
 	// half-made alliances (KardinalPotential), leaving SoftKardinalProjection.
 	Plain bool
+	// Model, when set, has the other seats choose in the tree as they do in play-outs
+	// (the rollout policy) instead of by UCB: the search then models its opponents as
+	// players of that policy and spends its iterations on its own decisions.
+	Model bool
 	// Prior, when positive, starts each decision's tree with Prior visits, each a
 	// win, for the option the heuristic bot would choose: the search leaves the
 	// heuristic's move only for one it finds better after that many iterations.
@@ -109,31 +117,37 @@ func (c Config) withDefaults() Config {
 func MatchScore(g engine.Game, reward []float64) {
 	var key [engine.MaxSeats]int
 	n := g.Players()
-	winner := engine.NoSeat
+	if winner := progress(g, key[:n]); winner >= 0 && winner < n {
+		key[winner] = math.MaxInt32
+	}
+	ShareBeaten(key[:n], reward)
+}
+
+// progress writes into key what the match ranks each seat by after the winner: the
+// tokens (Ivanhoe) or gems (Ninjas) it holds, elsewhere minus its place in Result. It
+// returns the winner, or NoSeat.
+func progress(g engine.Game, key []int) int {
 	switch x := g.(type) {
 	case *ivanhoe.Game:
-		winner = x.Winner()
-		for s := 0; s < n; s++ {
+		for s := range key {
+			key[s] = 0
 			for _, has := range x.Tokens(s) {
 				if has {
 					key[s]++
 				}
 			}
 		}
+		return x.Winner()
 	case *ninjas.Game:
-		winner = x.Winner()
-		for s := 0; s < n; s++ {
+		for s := range key {
 			key[s] = x.Gems(s)
 		}
-	default:
-		for s, p := range g.Result().Place {
-			key[s] = -p
-		}
+		return x.Winner()
 	}
-	if winner >= 0 && winner < n {
-		key[winner] = math.MaxInt32
+	for s, p := range g.Result().Place {
+		key[s] = -p
 	}
-	ShareBeaten(key[:n], reward)
+	return engine.NoSeat
 }
 
 // EpsilonGreedy is a rollout that follows policy on the mover's view, and with

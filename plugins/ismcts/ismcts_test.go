@@ -6,7 +6,9 @@ import (
 	"time"
 
 	"github.com/arena-games/arena/engine"
+	"github.com/arena-games/arena/engine/ivanhoe"
 	"github.com/arena-games/arena/engine/kardinal"
+	"github.com/arena-games/arena/engine/ninjas"
 	"github.com/arena-games/arena/plugins/heuristic"
 	"github.com/arena-games/arena/protocol"
 	"github.com/stretchr/testify/assert"
@@ -107,6 +109,9 @@ func TestSettings(t *testing.T) {
 		"soft=0":                     {Soft: -1},
 		"eval=projection":            {Plain: true},
 		"eval=potential":             {},
+		"model=rollout,cutoff=30":    {Model: true, Cutoff: 30},
+		"model=ucb":                  {},
+		"cutoff=0":                   {Cutoff: -1},
 	} {
 		got, err := ParseSettings(in)
 		require.NoError(t, err, in)
@@ -114,7 +119,7 @@ func TestSettings(t *testing.T) {
 		assert.Equal(t, want, got, in)
 	}
 	for _, bad := range []string{"iterations=0", "iterations=x", "time=-1s", "time=soon", "c=0", "epsilon=2",
-		"rollout=magic", "speed=9", "time", "soft=-1", "prior=-1", "eval=magic"} {
+		"rollout=magic", "speed=9", "time", "soft=-1", "prior=-1", "eval=magic", "model=magic"} {
 		_, err := ParseSettings(bad)
 		assert.Error(t, err, bad)
 	}
@@ -320,4 +325,145 @@ func nextToOwned(tab *kardinal.Table, b *kardinal.Board, sp int) bool {
 		}
 	}
 	return false
+}
+
+// TestProgressRanksCutOffPlayOuts: through random games of Ivanhoe and Ninjas, Progress
+// with a tiny temperature is the share of opponents beaten by tokens (plus half a token
+// for the seat strictly ahead among those still in the tournament, read from a view) or
+// by gems, ties half; at the end it is the match score. With a cutoff set, the search
+// of these games keeps it and evaluates by Progress.
+func TestProgressRanksCutOffPlayOuts(t *testing.T) {
+	for _, tc := range []struct {
+		game    string
+		players []int
+	}{{"ivanhoe", []int{2, 5}}, {"ninjas", []int{2, 3}}} {
+		for _, n := range tc.players {
+			eval, got, want := Progress(0.001), make([]float64, n), make([]float64, n)
+			credited := 0
+			for seed := uint64(0); seed < 10; seed++ {
+				g, err := engine.New(tc.game, seed, n)
+				require.NoError(t, err)
+				r := engine.NewRand(seed)
+				for d := 0; ; d++ {
+					if g.Terminal() {
+						eval(g, got)
+						MatchScore(g, want)
+						assert.InDeltaSlice(t, want, got, 1e-9, "%s %dp seed %d, the end", tc.game, n, seed)
+						break
+					}
+					if d%7 == 0 {
+						halves := progressFromView(g)
+						for _, h := range halves {
+							credited += h % 2
+						}
+						ShareBeaten(halves, want)
+						eval(g, got)
+						assert.InDeltaSlice(t, want, got, 1e-9, "%s %dp seed %d decision %d", tc.game, n, seed, d)
+					}
+					require.NoError(t, g.Apply(r.Intn(len(g.Options()))))
+				}
+			}
+			if tc.game == "ivanhoe" {
+				assert.Positive(t, credited, "no tournament leader was ever credited")
+			}
+			cfg := Config{Cutoff: 20}.withTable(tc.game, n)
+			assert.Equal(t, 20, cfg.Cutoff, "%s: the cutoff was dropped", tc.game)
+		}
+	}
+}
+
+// progressFromView is what Progress ranks by, in half tokens or half gems, read from
+// seat 0's view.
+func progressFromView(g engine.Game) []int {
+	key := make([]int, g.Players())
+	switch v := g.View(0).(type) {
+	case *ivanhoe.View:
+		best, tie := -1, false
+		for s := range key {
+			for _, has := range v.Tokens[s] {
+				if has {
+					key[s] += 2
+				}
+			}
+			switch {
+			case !v.InTournament[s]:
+			case best < 0 || v.Total(s) > v.Total(best):
+				best, tie = s, false
+			case v.Total(s) == v.Total(best):
+				tie = true
+			}
+		}
+		if best >= 0 && !tie {
+			key[best]++
+		}
+	case *ninjas.View:
+		for s := range key {
+			key[s] = 2 * v.Gems[s]
+		}
+	}
+	return key
+}
+
+// TestModelChoosesTheOthersMoves: with Model, every node of another seat in the tree
+// is a choice of the rollout policy (here: always option 0), so the tree holds no move
+// of theirs the policy would not make; without it, UCB's expansion adds others.
+func TestModelChoosesTheOthersMoves(t *testing.T) {
+	g := midGame(t, "ninjas", 3, 10)
+	self := g.ToMove()
+	view, events, opts := g.View(self), engine.EventsFor(nil, g.Log(), self, 0), g.Options()
+	for _, model := range []bool{true, false} {
+		chosen := map[engine.Option]bool{}
+		first := func(g engine.Game, _ *engine.Rand) int {
+			chosen[g.Options()[0]] = true
+			return 0
+		}
+		even := func(_ engine.Game, reward []float64) {
+			for s := range reward {
+				reward[s] = 0.5
+			}
+		}
+		s, err := NewSearch("ninjas", nil, 1, Config{Iterations: 300, Rollout: first, Cutoff: 4, Evaluate: even, Model: model})
+		require.NoError(t, err)
+		_, err = s.Choose(view, events, opts, time.Time{})
+		require.NoError(t, err)
+		others, unchosen := 0, 0
+		for _, n := range s.tree.nodes[1:] {
+			if int(n.mover) != self {
+				others++
+				if !chosen[n.opt] {
+					unchosen++
+				}
+			}
+		}
+		assert.Positive(t, others, "model %v: no other seat in the tree", model)
+		if model {
+			assert.Zero(t, unchosen, "a move the model never chose is in the tree")
+		} else {
+			assert.Positive(t, unchosen, "UCB expanded only the policy's moves: the test tells nothing")
+		}
+	}
+}
+
+// TestTableDefaults: a search resolves its defaults for the table it finds in the
+// first sample: Ivanhoe with five players cuts play-outs off at 40 decisions and
+// explores with c = 0.4, with four it plays them to the end (0) with the default c,
+// and what the caller gives stands (cutoff=0: to the end).
+func TestTableDefaults(t *testing.T) {
+	for _, tc := range []struct {
+		players int
+		given   string
+		cutoff  int
+		c       float64
+	}{{5, "", 40, 0.4}, {4, "", 0, DefaultC}, {5, "cutoff=0", 0, 0.4}, {5, "cutoff=7,c=1", 7, 1}} {
+		cfg, err := ParseSettings("iterations=5," + tc.given)
+		require.NoError(t, err)
+		s, err := NewSearch("ivanhoe", nil, 1, cfg)
+		require.NoError(t, err)
+		g := midGame(t, "ivanhoe", tc.players, 10)
+		seat := g.ToMove()
+		_, err = s.Choose(g.View(seat), engine.EventsFor(nil, g.Log(), seat, 0), g.Options(), time.Time{})
+		require.NoError(t, err)
+		assert.Equal(t, tc.cutoff, s.cfg.Cutoff, "%dp %q", tc.players, tc.given)
+		assert.Equal(t, tc.c, s.cfg.C, "%dp %q", tc.players, tc.given)
+	}
 }

@@ -11,6 +11,10 @@ import (
 // Search is one seat's searcher, reused decision after decision so that its tree,
 // sample and buffers are allocated once. It is not safe for concurrent use.
 type Search struct {
+	game    string
+	given   Config // as the caller gave it; cfg is it resolved for the table
+	players int    // the player count cfg was resolved for, 0 before the first sample
+	rollout Rollout
 	cfg     Config
 	sampler engine.Sampler
 	rnd     engine.Rand
@@ -29,11 +33,52 @@ func NewSearch(game string, opts engine.Options, seed uint64, cfg Config) (*Sear
 	if err != nil {
 		return nil, err
 	}
-	cfg = cfg.withGame(game)
-	if cfg.Rollout == nil {
-		cfg.Rollout = EpsilonGreedy(cfg.Policy, cfg.Epsilon) // this search's own view buffers
+	search := &Search{game: game, given: cfg, sampler: s, rnd: engine.NewRand(seed), reward: make([]float64, engine.MaxSeats)}
+	search.resolve(0)
+	return search, nil
+}
+
+// resolve fills what the caller's Config leaves open for a table of players (0:
+// not known yet), keeping one epsilon-greedy rollout, with its view buffers, for
+// the search's life.
+func (s *Search) resolve(players int) {
+	s.players = players
+	s.cfg = s.given.withTable(s.game, players)
+	if s.cfg.Rollout == nil {
+		if s.rollout == nil {
+			s.rollout = EpsilonGreedy(s.cfg.Policy, s.cfg.Epsilon) // this search's own view buffers
+		}
+		s.cfg.Rollout = s.rollout
 	}
-	return &Search{cfg: cfg, sampler: s, rnd: engine.NewRand(seed), reward: make([]float64, engine.MaxSeats)}, nil
+}
+
+// tableDefault is what a table of one game and player count plays best with where
+// the caller leaves it open: a play-out cutoff (Progress then scores where play-outs
+// stop) and UCB's constant.
+type tableDefault struct {
+	cutoff int
+	c      float64
+}
+
+// tableDefaults are the defaults that won through the arena (see the README).
+var tableDefaults = map[string]map[int]tableDefault{"ivanhoe": {5: {cutoff: 40, c: 0.4}}}
+
+// withTable is withGame with the defaults of a table of players (0: unknown).
+func (c Config) withTable(game string, players int) Config {
+	d := tableDefaults[game][players]
+	if d.cutoff > 0 && c.Cutoff == 0 && c.Evaluate == nil {
+		c.Cutoff = d.cutoff
+	}
+	if d.c > 0 && c.C == 0 {
+		c.C = d.c
+	}
+	if (game == "ivanhoe" || game == "ninjas") && c.Evaluate == nil && c.Cutoff > 0 {
+		if c.Soft == 0 {
+			c.Soft = progressSoft
+		}
+		c.Evaluate = Progress(c.Soft)
+	}
+	return c.withGame(game)
 }
 
 // Choose searches the decision of the seat of view and returns an index into options.
@@ -79,7 +124,14 @@ func (s *Search) iterate(view engine.View, events []engine.Event) error {
 		return err
 	}
 	s.sample = g
-	if s.path, err = s.tree.descend(g, s.cfg.C, &s.rnd, s.path); err != nil {
+	if g.Players() != s.players {
+		s.resolve(g.Players())
+	}
+	var model Rollout
+	if s.cfg.Model {
+		model = s.cfg.Rollout
+	}
+	if s.path, err = s.tree.descend(g, s.cfg.C, &s.rnd, s.path, view.ViewSeat(), model); err != nil {
 		return err
 	}
 	for d := 0; !g.Terminal() && (s.cfg.Cutoff <= 0 || d < s.cfg.Cutoff); d++ {

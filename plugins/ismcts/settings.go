@@ -14,20 +14,24 @@ import (
 //
 //	iterations=N   iterations per decision
 //	time=D         time per decision (a Go duration: 100ms, 1s)
-//	c=X            UCB's exploration constant (default 0.7)
+//	c=X            UCB's exploration constant (default 0.7; 0.4 in Ivanhoe with
+//	               five players)
 //	rollout=R      heuristic (epsilon-greedy over the heuristic bot), random or
 //	               placer (KardinalPlacer) or greedy (KardinalGreedy); the default is
 //	               the game's (Config.withGame)
 //	epsilon=X      the random share of heuristic rollouts (default 0.1); with
 //	               rollout=greedy, the share of placer moves (default none)
-//	cutoff=N       stop play-outs after N decisions and evaluate, in a game whose
-//	               default has an evaluation (Kardinal; default 16)
-//	soft=T         Kardinal: the evaluation's temperature in points (default 3; 0:
-//	               hard ranks)
+//	cutoff=N       stop play-outs after N decisions and evaluate (Kardinal: the
+//	               projection; Ivanhoe, Ninjas: Progress); 0 plays to the end;
+//	               default 16 in Kardinal, 40 in Ivanhoe with five players, else 0
+//	soft=T         the evaluation's temperature: Kardinal's in points (default 3),
+//	               Progress's in tokens or gems (default 1); 0: hard ranks
 //	eval=E         Kardinal: potential (default: the points if the game ended now,
 //	               with part credit for chains and alliances in the making) or
 //	               projection (the points alone)
 //	prior=N        N virtual wins for the heuristic's move at the root (default 0)
+//	model=M        how the other seats choose in the tree: ucb (default) or
+//	               rollout (as in play-outs: the search models them as that policy)
 //
 // With neither iterations nor time the budget is 100 ms; with both, the first reached
 // ends the search. The empty string is the defaults.
@@ -76,14 +80,9 @@ func ParseSettings(s string) (Config, error) {
 				cfg.Soft = -1 // hard ranks
 			}
 		case "eval":
-			switch v {
-			case "projection":
-				cfg.Plain = true
-			case "potential":
-				cfg.Plain = false
-			default:
-				err = fmt.Errorf("is projection or potential")
-			}
+			cfg.Plain, err = either(v, "projection", "potential")
+		case "model":
+			cfg.Model, err = either(v, "rollout", "ucb")
 		case "prior":
 			cfg.Prior, err = strconv.Atoi(v)
 			if err == nil && cfg.Prior < 0 {
@@ -95,7 +94,7 @@ func ParseSettings(s string) (Config, error) {
 				err = fmt.Errorf("is heuristic, random, placer or greedy")
 			}
 		default:
-			return Config{}, fmt.Errorf("unknown setting %q (iterations, time, c, rollout, epsilon, cutoff, soft, eval, prior)", k)
+			return Config{}, fmt.Errorf("unknown setting %q (iterations, time, c, rollout, epsilon, cutoff, soft, eval, prior, model)", k)
 		}
 		if err != nil {
 			return Config{}, fmt.Errorf("setting %s=%s: %v", k, v, err)
@@ -116,7 +115,10 @@ func ParseSettings(s string) (Config, error) {
 			cfg.Epsilon = -1 // none
 		}
 	}
-	if cutoff >= 0 {
+	switch {
+	case cutoff == 0:
+		cfg.Cutoff = -1 // play to the end, even where the default cuts off
+	case cutoff > 0:
 		cfg.Cutoff = cutoff
 	}
 	return cfg, nil
@@ -128,4 +130,12 @@ func positive(v string) (float64, error) {
 		err = fmt.Errorf("must be positive")
 	}
 	return x, err
+}
+
+// either reads a setting of two values: true for yes, false for no.
+func either(v, yes, no string) (bool, error) {
+	if v != yes && v != no {
+		return false, fmt.Errorf("is %s or %s", yes, no)
+	}
+	return v == yes, nil
 }

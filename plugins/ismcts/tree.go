@@ -31,12 +31,34 @@ func (t *tree) reset() { t.nodes = append(t.nodes[:0], node{mover: -1}) }
 // from the root, while every option available here has a child, it counts the
 // availability of each and follows the best by UCB; the first time an option has no
 // child it adds one and stops. It returns the path of node indices from the root.
-func (t *tree) descend(g engine.Game, c float64, r *engine.Rand, path []int32) ([]int32, error) {
+//
+// With a model, the seats other than self choose by the model instead of UCB (a
+// child is added for a choice the tree does not hold yet, and the descent stops
+// there): the tree spends its iterations on self's decisions along the lines the
+// model expects of the others.
+func (t *tree) descend(g engine.Game, c float64, r *engine.Rand, path []int32, self int, model Rollout) ([]int32, error) {
 	cur := int32(0)
 	path = append(path[:0], 0)
 	for !g.Terminal() {
 		opts := g.Options()
 		mover := int8(g.ToMove())
+		if model != nil && int(mover) != self {
+			i := model(g, r)
+			if i < 0 || i >= len(opts) {
+				i = g.Fallback()
+			}
+			ch := t.child(cur, opts[i], mover)
+			added := ch == 0
+			if added {
+				ch = t.add(cur, opts[i], mover)
+			}
+			path = append(path, ch)
+			if err := g.Apply(i); err != nil || added {
+				return path, err
+			}
+			cur = ch
+			continue
+		}
 		t.index.build(opts)
 		if cap(t.has) < len(opts) {
 			t.has = make([]bool, len(opts)*2)
@@ -95,6 +117,16 @@ func untried(has []bool, r *engine.Rand) int {
 		}
 	}
 	return -1
+}
+
+// child is parent's child for option o of mover, or 0.
+func (t *tree) child(parent int32, o engine.Option, mover int8) int32 {
+	for ch := t.nodes[parent].child; ch != 0; ch = t.nodes[ch].next {
+		if n := &t.nodes[ch]; n.opt == o && n.mover == mover {
+			return ch
+		}
+	}
+	return 0
 }
 
 func (t *tree) add(parent int32, o engine.Option, mover int8) int32 {
