@@ -2,6 +2,7 @@
 handshake line on a pipe, gRPC on its unix socket."""
 
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -67,6 +68,7 @@ class BotProcess:
         self.proc.wait()
         self.proc.stdout.close()
         self.proc.stderr.close()
+        shutil.rmtree(self.dir, ignore_errors=True)  # the script and its socket
 
 
 RANDOM = """
