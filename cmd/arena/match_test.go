@@ -26,6 +26,10 @@ func TestMain(m *testing.M) {
 		serveStubborn()
 		return
 	}
+	if parent := os.Getenv(replayWorkerEnv); parent != "" {
+		holdReplayDir(parent)
+		return
+	}
 	release := testlock.Heavy() // real processes by the hundred
 	defer release()
 	// Bots run as users of their own, and the stubborn test bot is a script that

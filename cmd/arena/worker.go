@@ -114,14 +114,11 @@ func runWorker(c *cli.Context) error {
 	defer pool.Close()
 	// Replays wait in a directory of this process until they are stored with their
 	// game, so that workers sharing a cache never touch each other's.
-	if err := os.MkdirAll(filepath.Join(st.Dir(), "replays"), 0o755); err != nil {
-		return err
-	}
-	replays, err := os.MkdirTemp(filepath.Join(st.Dir(), "replays"), "worker-")
+	replays, release, err := workerReplayDir(filepath.Join(st.Dir(), "replays"))
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(replays)
+	defer release()
 	player := blockPlayer(c, st, ladder.Sandbox(sb, st.Dir()), nil, replays)
 	// Registered and heartbeating until the River client has stopped.
 	alive, gone := context.WithCancel(context.WithoutCancel(ctx))
