@@ -168,7 +168,7 @@ func TestServeOnPostgres(t *testing.T) {
 	require.NoError(t, err)
 	ct, body := upload(t, "annbot", program, nil)
 	sub := call(t, nil, "POST", s.base+"/api/bots", token, ct, body)
-	require.Equal(t, 201, sub.code, "%s\n%s", sub.body, s.log())
+	require.Equal(t, 201, sub.code, "%s\n%s", sub.body, s.text())
 	mine := call(t, nil, "GET", s.base+"/api/bots", token, "", nil)
 	require.Equal(t, 200, mine.code, mine.body)
 	var bots []service.BotJSON

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -12,83 +11,50 @@ import (
 	"net/http/cookiejar"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/arena-games/arena/internal/poll"
 	"github.com/arena-games/arena/ladder/service"
 	"github.com/arena-games/arena/ladder/store"
 )
 
-// served is a `ladder serve` process of a test.
+// served is a `ladder serve` process of a test, and the address it serves on.
 type served struct {
-	cmd  *exec.Cmd
+	*proc
 	base string
-	mu   sync.Mutex
-	logs strings.Builder
-	done chan struct{}
 }
 
-func (s *served) log() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.logs.String()
-}
+var servingOn = regexp.MustCompile(`serving the \S+ ladder on (http://\S+)/`)
 
 // startServe starts `arena ladder serve` on a free loopback port and waits (up to a
 // deadline that covers a loaded machine starting a binary) until it serves.
 func startServe(t *testing.T, dir, db string, extra ...string) *served {
 	t.Helper()
 	args := append([]string{"ladder", "serve", "--game", "ivanhoe", "--players", "2", "--addr", "127.0.0.1:0", "--db", db, "--refresh", "1s"}, extra...)
-	s := &served{cmd: exec.Command(filepath.Join(bin, "arena"), args...), done: make(chan struct{})}
-	s.cmd.Dir = dir
-	stderr, err := s.cmd.StderrPipe()
-	require.NoError(t, err)
-	require.NoError(t, s.cmd.Start())
-	addr := make(chan string, 1)
-	go func() {
-		defer close(s.done)
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			s.mu.Lock()
-			s.logs.WriteString(sc.Text() + "\n")
-			s.mu.Unlock()
-			if m := regexp.MustCompile(`serving the \S+ ladder on (http://\S+)/`).FindStringSubmatch(sc.Text()); m != nil {
-				addr <- m[1]
-			}
+	s := &served{proc: startProc(t, dir, "", args...)}
+	require.True(t, poll.Within(time.Minute, func() bool {
+		if m := servingOn.FindStringSubmatch(s.text()); m != nil {
+			s.base = m[1]
 		}
-	}()
-	t.Cleanup(func() {
-		_ = s.cmd.Process.Kill()
-		_ = s.cmd.Wait()
-	})
-	select {
-	case s.base = <-addr:
-	case <-time.After(60 * time.Second):
-		t.Fatalf("ladder serve did not start: %s", s.log())
-	}
+		return s.base != "" || s.exited()
+	}), "ladder serve did not start: %s", s.text())
+	require.NotEmpty(t, s.base, "ladder serve exited: %s", s.text())
 	return s
 }
 
 // stop sends SIGTERM and waits for a clean exit.
 func (s *served) stop(t *testing.T) {
 	t.Helper()
-	require.NoError(t, s.cmd.Process.Signal(syscall.SIGTERM))
-	select {
-	case <-s.done:
-	case <-time.After(60 * time.Second): // a block in flight is cut at once; a minute is load's room
-		t.Fatal("ladder serve did not stop on SIGTERM")
-	}
-	require.NoError(t, s.cmd.Wait(), s.log())
-	assert.Contains(t, s.log(), "stopped;")
+	s.proc.stop(t, "serving the")
+	assert.Contains(t, s.text(), "stopped;")
 }
 
 type reply struct {
@@ -181,7 +147,7 @@ func waitForGames(t *testing.T, s *served, bot string, atLeast int) standingJSON
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	t.Fatalf("%s played fewer than %d games in time; the service's log:\n%s", bot, atLeast, s.log())
+	t.Fatalf("%s played fewer than %d games in time; the service's log:\n%s", bot, atLeast, s.text())
 	return standingJSONAPI{}
 }
 
