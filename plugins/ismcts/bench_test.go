@@ -36,7 +36,7 @@ var benchTables = []struct {
 // BenchmarkIterations measures search iterations per second on one core, from a state
 // 30 decisions into a game, the tree restarted every 1,000 iterations as a decision
 // would (so its nodes are reused: the steady state), with the bot's default settings
-// (epsilon-greedy heuristic play-outs; Kardinal: 16 decisions of KardinalRollout and
+// (epsilon-greedy heuristic play-outs; Kardinal: 16 decisions of its table's play-out and
 // the soft projection) and with uniformly random play-outs (Kardinal: random ones, cut
 // off and scored alike; and each of its own two, placer and greedy). Run it with
 // -cpu 1: iterations/cpu-s is then the figure per core. ISMCTS_BENCH="SETTINGS ..."

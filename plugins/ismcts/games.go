@@ -9,7 +9,7 @@ import (
 
 // withGame fills what cfg leaves open with what plays each game best (measured: see
 // the README). Kardinal's heuristic is too slow for play-outs (about 50 µs a decision,
-// some 150 decisions a game), so its play-outs are cheap (KardinalRollout), cut off, and
+// some 150 decisions a game), so its play-outs are cheap (KardinalPlacer; KardinalGreedy with four players), cut off, and
 // end in an evaluation: the points every seat would have if the game ended there, with
 // part credit for chains and alliances in the making, compared softly
 // (KardinalPotential).
@@ -29,7 +29,7 @@ func (c Config) withGame(game string) Config {
 			c.Cutoff = kardinalCutoff
 		}
 		if c.Rollout == nil && c.Policy == nil {
-			c.Rollout = KardinalRollout
+			c.Rollout = KardinalPlacer // KardinalGreedy with four players (tableDefaults)
 		}
 	}
 	return c.withDefaults()
@@ -104,17 +104,6 @@ func ShareBeaten(score []int, reward []float64) {
 		}
 		reward[s] = beaten / float64(len(score)-1)
 	}
-}
-
-// KardinalRollout is Kardinal's default play-out: KardinalGreedy with four players,
-// KardinalPlacer with three and five. At the same time per decision the greedy one
-// scored higher against the heuristic with four players and lower with three and five
-// (measured in-process: see the README).
-func KardinalRollout(g engine.Game, r *engine.Rand) int {
-	if g.Players() == 4 {
-		return KardinalGreedy(g, r)
-	}
-	return KardinalPlacer(g, r)
 }
 
 // KardinalPlacer is a play-out policy for Kardinal about as cheap as Uniform but closer

@@ -2,6 +2,7 @@ package ismcts
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -126,11 +127,18 @@ func TestKardinalGreedyPlaysLegally(t *testing.T) {
 	assert.True(t, i >= 0 && i < len(g.Options()))
 }
 
-// TestKardinalRolloutByPlayers: Kardinal's default play-out answers what KardinalGreedy
-// answers, for the same random draws, with four players, and what KardinalPlacer
-// answers with three and five. The positions are chosen where the two differ.
+// TestKardinalRolloutByPlayers: Kardinal's default play-out, as a search resolves it
+// for its table, answers what KardinalGreedy answers, for the same random draws, with
+// four players, and what KardinalPlacer answers with three and five. The positions are
+// chosen where the two differ.
 func TestKardinalRolloutByPlayers(t *testing.T) {
 	for _, n := range []int{3, 4, 5} {
+		s, err := NewSearch(kardinal.Name, nil, 1, Config{Iterations: 1})
+		require.NoError(t, err)
+		g := midGame(t, "kardinal", n, 10)
+		seat := g.ToMove()
+		_, err = s.Choose(g.View(seat), engine.EventsFor(nil, g.Log(), seat, 0), g.Options(), time.Time{})
+		require.NoError(t, err)
 		differ := 0
 		for d := 10; d < 60; d++ {
 			g := midGame(t, "kardinal", n, d)
@@ -142,7 +150,7 @@ func TestKardinalRolloutByPlayers(t *testing.T) {
 				want = KardinalGreedy
 			}
 			r1, r2, r3 := engine.NewRand(uint64(d)), engine.NewRand(uint64(d)), engine.NewRand(uint64(d))
-			got, greedy, placer := KardinalRollout(g, &r1), KardinalGreedy(g, &r2), KardinalPlacer(g, &r3)
+			got, greedy, placer := s.cfg.Rollout(g, &r1), KardinalGreedy(g, &r2), KardinalPlacer(g, &r3)
 			r4 := engine.NewRand(uint64(d))
 			require.Equal(t, want(g, &r4), got, "%d players, decision %d", n, d)
 			if greedy != placer {

@@ -46,7 +46,7 @@ type Config struct {
 	// Policy plays out sampled states from the mover's view, epsilon-greedy: with
 	// probability Epsilon (0: DefaultEpsilon; negative: never) a uniform option
 	// instead. nil means the heuristic bot, except in Kardinal, where play-outs are
-	// KardinalRollout's and cut off (see Cutoff).
+	// KardinalPlacer's (KardinalGreedy's with four players) and cut off (see Cutoff).
 	Policy  engine.Policy
 	Epsilon float64
 	// Rollout, when set, plays out instead of Policy, seeing the whole sampled state.
