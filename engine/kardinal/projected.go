@@ -46,15 +46,3 @@ func (g *Game) Table() *Table { return &g.table }
 // InterimDone reports whether the interim scoring (K8) has been held: until then a
 // monastery majority scores twice more, after it once.
 func (g *Game) InterimDone() bool { return g.exhaustions > 0 }
-
-// Lead is seat's points in pts minus the mean of the other seats' points: how far a
-// seat is ahead of a typical opponent, the measure bots weigh placements by.
-func Lead(pts [MaxPlayers]int, seat, players int) float64 {
-	others := 0
-	for s := 0; s < players; s++ {
-		if s != seat {
-			others += pts[s]
-		}
-	}
-	return float64(pts[seat]) - float64(others)/float64(players-1)
-}

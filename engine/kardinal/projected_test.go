@@ -3,8 +3,9 @@ package kardinal
 import (
 	"testing"
 
-	"github.com/arena-games/arena/engine"
 	"github.com/stretchr/testify/require"
+
+	"github.com/arena-games/arena/engine"
 )
 
 // TestProjectedScoresAreTheFinalScoresAtTheEnd: projected just before the final
@@ -30,16 +31,4 @@ func TestProjectedScoresAreTheFinalScoresAtTheEnd(t *testing.T) {
 		}
 	}
 	require.Positive(t, checked)
-}
-
-// TestLead: a seat's points less the mean of the others', over the first players seats
-// only.
-func TestLead(t *testing.T) {
-	pts := [MaxPlayers]int{5, 2, 4, 9, 9}
-	if got := Lead(pts, 0, 3); got != 2 {
-		t.Errorf("Lead of seat 0 of 3 = %v, want 5 - (2+4)/2 = 2", got)
-	}
-	if got := Lead(pts, 1, 4); got != -4 {
-		t.Errorf("Lead of seat 1 of 4 = %v, want 2 - (5+4+9)/3 = -4", got)
-	}
 }

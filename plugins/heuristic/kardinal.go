@@ -73,7 +73,20 @@ type evaluator struct {
 
 // relative is own minus the mean of the others.
 func (e *evaluator) relative(pts [kardinal.MaxPlayers]int) float64 {
-	return kardinal.Lead(pts, e.seat, e.n)
+	return KardinalLead(pts, e.seat, e.n)
+}
+
+// KardinalLead is seat's points in pts minus the mean of the other seats' points: how
+// far a seat is ahead of a typical opponent, the measure this bot (and the search
+// bot's greedy play-outs) weigh placements by.
+func KardinalLead(pts [kardinal.MaxPlayers]int, seat, players int) float64 {
+	others := 0
+	for s := 0; s < players; s++ {
+		if s != seat {
+			others += pts[s]
+		}
+	}
+	return float64(pts[seat]) - float64(others)/float64(players-1)
 }
 
 // countryValue is the projection's part that one country decides: its monasteries,

@@ -3,10 +3,11 @@ package heuristic
 import (
 	"testing"
 
-	"github.com/arena-games/arena/engine"
-	"github.com/arena-games/arena/engine/kardinal"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/arena-games/arena/engine"
+	"github.com/arena-games/arena/engine/kardinal"
 )
 
 func TestKardinalIgnoresForeignViews(t *testing.T) {
@@ -121,5 +122,17 @@ func TestKardinalSelfPlayEnds(t *testing.T) {
 				t.Logf("%d players: %d decisions, scores %v, places %v", players, g.Decisions(), r.Score, r.Place)
 			}
 		}
+	}
+}
+
+// TestKardinalLead: a seat's points less the mean of the others', over the first
+// players seats only.
+func TestKardinalLead(t *testing.T) {
+	pts := [kardinal.MaxPlayers]int{5, 2, 4, 9, 9}
+	if got := KardinalLead(pts, 0, 3); got != 2 {
+		t.Errorf("KardinalLead of seat 0 of 3 = %v, want 5 - (2+4)/2 = 2", got)
+	}
+	if got := KardinalLead(pts, 1, 4); got != -4 {
+		t.Errorf("KardinalLead of seat 1 of 4 = %v, want 2 - (5+4+9)/3 = -4", got)
 	}
 }

@@ -3,6 +3,7 @@ package ismcts
 import (
 	"github.com/arena-games/arena/engine"
 	"github.com/arena-games/arena/engine/kardinal"
+	"github.com/arena-games/arena/plugins/heuristic"
 )
 
 // Weights of KardinalGreedy, in points of the mover's lead over the mean opponent.
@@ -140,5 +141,5 @@ func (e *greedyEval) advisorGain(c kardinal.Country) float64 {
 
 // lead is the mover's points minus the mean of the others'.
 func (e *greedyEval) lead(pts [kardinal.MaxPlayers]int) float64 {
-	return kardinal.Lead(pts, e.seat, e.n)
+	return heuristic.KardinalLead(pts, e.seat, e.n)
 }
