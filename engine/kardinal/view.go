@@ -58,7 +58,7 @@ func (g *Game) SeatView(seat int) *View {
 	v := &View{
 		Seat: seat, Players: int(g.players), Start: int(g.start), ToMove: g.ToMove(), Phase: g.phase,
 		Board: g.board, Table: g.table, FaceUp: g.faceUp, DrawPile: int(g.pileLen), Discard: g.discard,
-		Removed: int(g.removed), InterimDone: g.exhaustions >= 1, LastRound: g.exhaustions >= 2,
+		Removed: int(g.removed), InterimDone: g.InterimDone(), LastRound: g.exhaustions >= 2,
 		TurnCountry: g.turnCountry, TurnPieces: int(g.turnPieces), TurnCards: int(g.turnCards),
 		TurnOpened: g.turnOpened, Decisions: int(g.decisions),
 	}
