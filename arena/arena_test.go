@@ -27,7 +27,9 @@ func testConfig(t *testing.T, games int, entrants ...Entrant) Config {
 
 func TestEveryDealIsPlayedInEverySeatRotation(t *testing.T) {
 	cfg := testConfig(t, 5, testEntrant(t, "first", "first"), testEntrant(t, "last", "last"), testEntrant(t, "random", "random"))
+	began := time.Now()
 	rep, err := Run(context.Background(), cfg)
+	ran := time.Since(began)
 	require.NoError(t, err)
 	requireNoLeftovers(t)
 
@@ -64,9 +66,12 @@ func TestEveryDealIsPlayedInEverySeatRotation(t *testing.T) {
 		assert.Positive(t, b.MeanLatencyMs)
 		assert.GreaterOrEqual(t, b.P99LatencyMs, b.MeanLatencyMs*0.5)
 	}
-	// The start-up cost: bots started and a first answer, within the run's time.
+	// The start-up cost: bots started and a first answer, within the run's time. It
+	// counts from Run's call, the sandbox's preparation included, where ElapsedS (the
+	// games' time) starts after it: under load a short run's first decision can come
+	// later than ElapsedS.
 	assert.Positive(t, rep.FirstDecisionMs)
-	assert.Less(t, rep.FirstDecisionMs, rep.ElapsedS*1000)
+	assert.Less(t, rep.FirstDecisionMs, float64(ran)/float64(time.Millisecond))
 
 	var buf bytes.Buffer
 	require.NoError(t, rep.WriteTable(&buf))
