@@ -56,7 +56,7 @@ func (s *Service) page(name string, fill func(*http.Request) (any, *refusal)) ht
 			return
 		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		if err := tmpl.ExecuteTemplate(w, name, pageData{Game: s.cfg.Game, Data: data}); err != nil {
+		if err := tmpl().ExecuteTemplate(w, name, pageData{Game: s.cfg.Game, Data: data}); err != nil {
 			fmt.Fprintf(w, "<p>rendering failed: %s</p>", template.HTMLEscapeString(err.Error()))
 		}
 	}
@@ -70,7 +70,7 @@ type pageData struct {
 func (s *Service) errorPage(w http.ResponseWriter, rf *refusal) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(rf.status)
-	_ = tmpl.ExecuteTemplate(w, "error", pageData{Game: s.cfg.Game, Data: rf})
+	_ = tmpl().ExecuteTemplate(w, "error", pageData{Game: s.cfg.Game, Data: rf})
 }
 
 func (s *Service) login(w http.ResponseWriter, r *http.Request) {

@@ -113,6 +113,20 @@ func (d *cgroupDir) write(file string, v int64) error {
 
 func (d *cgroupDir) procs() string { return filepath.Join(d.path, "cgroup.procs") }
 
+// joinFile is the file the helper writes "0" to, to join the cgroup. On v1 that is
+// "tasks", which moves only the writing thread, the one that starts the bot (which
+// inherits its cgroups): a move through "cgroup.procs" moves a whole process and takes
+// the kernel's lock on every process's threads for writing, which waits for an RCU
+// grace period, 5-16 ms on this machine kind, the largest single part of a sandboxed
+// bot's start. v2 allows single threads only in threaded cgroups, so it moves the
+// process.
+func (d *cgroupDir) joinFile() string {
+	if d.version == 1 {
+		return filepath.Join(d.path, "tasks")
+	}
+	return d.procs()
+}
+
 // kill ends every process in the cgroup, however it left its process group.
 func (d *cgroupDir) kill() {
 	if d.version == 2 {

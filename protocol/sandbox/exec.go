@@ -141,8 +141,9 @@ func Exec(argv []string) error {
 
 func (p *plan) apply() error {
 	// Joining cgroups writes to the cgroup filesystem, so it goes before capabilities
-	// and Landlock take that right away. "0" is this process, in whatever PID
-	// namespace it runs.
+	// and Landlock take that right away. "0" is the writer, in whatever PID namespace
+	// it runs: on cgroup v1 this thread alone (locked to it, it starts the bot), on v2
+	// this process.
 	for _, procs := range p.Cgroups {
 		if err := os.WriteFile(procs, []byte("0"), 0); err != nil {
 			return fmt.Errorf("joining cgroup %s: %w", procs, err)

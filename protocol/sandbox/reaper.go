@@ -17,9 +17,9 @@ import (
 // A process the bot starts that leaves the process group (setsid, double fork) is
 // re-parented here rather than to PID 1, so when the bot ends, or the host sends
 // SIGTERM, everything left is killed before the helper exits with the bot's status.
-// The helper thus shares the bot's cgroups (a few threads and megabytes of its limits)
-// and the thread's user, Landlock domain and seccomp filter; its other threads, which
-// start nothing, keep the helper's credentials. One process, where a second start of
+// The thread shares the bot's cgroups (on cgroup v2 the whole helper does: a few
+// threads and megabytes of the bot's limits), user, Landlock domain and seccomp
+// filter; the helper's other threads, which start nothing, keep its credentials. One process, where a second start of
 // the helper's program (the arena's, tens of megabytes) used to apply the plan, saves
 // a bot's start about one program start.
 func reap(prog string, argv, env []string) error {

@@ -202,7 +202,7 @@ type plan struct {
 	DropCaps    bool     `json:"drop_caps,omitempty"`
 	LandlockABI int      `json:"landlock_abi,omitempty"`
 	Writable    []string `json:"writable,omitempty"`
-	Cgroups     []string `json:"cgroups,omitempty"` // cgroup.procs files to join
+	Cgroups     []string `json:"cgroups,omitempty"` // files to write "0" to, to join (cgroupDir.joinFile)
 	// HideRoot and Hide are covered by an empty tmpfs (a file: by /dev/null) but for
 	// Own, in a mount namespace of the bot's own, so that no bot sees another's scratch
 	// directory nor the arena's data.
@@ -393,7 +393,7 @@ func (c Config) Prepare() (*Box, error) {
 			return nil, err
 		}
 		b.cg = append(b.cg, cg)
-		b.plan.Cgroups = append(b.plan.Cgroups, cg.procs())
+		b.plan.Cgroups = append(b.plan.Cgroups, cg.joinFile())
 	}
 	if !memActive && b.plan.Rlimits != nil {
 		as := uint64(lim.Memory + 2<<30)
@@ -413,7 +413,7 @@ func (c Config) Prepare() (*Box, error) {
 				return nil, err
 			}
 			b.cg = append(b.cg, cg)
-			b.plan.Cgroups = append(b.plan.Cgroups, cg.procs())
+			b.plan.Cgroups = append(b.plan.Cgroups, cg.joinFile())
 		}
 	}
 	if b.Active(CgroupProcesses) {
