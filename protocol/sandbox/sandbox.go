@@ -239,7 +239,12 @@ const PlanEnv = "ARENA_SANDBOX_PLAN"
 // fails when a layer is missing; at Auto it reports it. The caller starts the process
 // with Command and SysProcAttr, then calls Cleanup once the process has ended.
 func (c Config) Prepare() (*Box, error) {
-	probe := Detect()
+	// The level none wants no layer that the probe decides: it is not run (its forks
+	// and cgroups cost a run's start 2 ms).
+	probe := &Probe{}
+	if c.Level != None {
+		probe = Detect()
+	}
 	lim := c.Limits.withDefaults()
 	root := c.ScratchRoot
 	if root == "" {
@@ -316,10 +321,11 @@ func (c Config) Prepare() (*Box, error) {
 			rlimit{Resource: syscall.RLIMIT_FSIZE, Cur: uint64(lim.FileSize), Max: uint64(lim.FileSize)},
 			rlimit{Resource: syscall.RLIMIT_CORE})
 	}
-	nproc, nprocReason := probe.nprocLimit(lim.Processes)
-	if b.uid != 0 {
-		// A user of its own starts with no process: the limit is the bot's alone.
-		nproc, nprocReason = uint64(lim.Processes), ""
+	// A user of its own starts with no process: the limit is the bot's alone.
+	nproc, nprocReason := uint64(lim.Processes), ""
+	if b.uid == 0 && want(RlimitProcs) {
+		// Counting this user's processes reads every process's status.
+		nproc, nprocReason = probe.nprocLimit(lim.Processes)
 	}
 	if add(RlimitProcs, helper && nprocReason == "", firstOf(nprocReason, noHelper)) {
 		b.plan.Rlimits = append(b.plan.Rlimits, rlimit{Resource: rlimitNPROC, Cur: nproc, Max: nproc})

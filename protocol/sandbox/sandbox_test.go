@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"net"
 	"os"
@@ -27,6 +28,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(probeEnv) != "" {
 		probeSelf()
 		os.Exit(0)
+	}
+	if root := os.Getenv(noneEnv); root != "" {
+		prepareAtLevelNone(root)
 	}
 	release := testlock.Heavy() // sandboxed bots, hostile ones among them
 	code := m.Run()
@@ -330,6 +334,32 @@ func TestTheNoneLevelKeepsOnlyTheHostLayers(t *testing.T) {
 	assert.Equal(t, always, active)
 	assert.Equal(t, "written", f.WriteOut, "nothing confines the files at level none")
 	assert.Equal(t, "0", f.NoNewPrivs)
+}
+
+const noneEnv = "ARENA_SANDBOX_TEST_NONE"
+
+// prepareAtLevelNone prepares a box at level none in a process of its own and says
+// whether the machine's probe ran.
+func prepareAtLevelNone(root string) {
+	b, err := Config{Level: None, ScratchRoot: root}.Prepare()
+	if err != nil {
+		fmt.Println(err)
+		os.Exit(1)
+	}
+	b.Cleanup()
+	fmt.Printf("probed=%v\n", probe != nil)
+	os.Exit(0)
+}
+
+// The level none confines nothing, so a run at it does not pay for the probe (its
+// forks in new namespaces and its test cgroups): it cost a run's start 2 ms and slowed
+// the bots starting beside it.
+func TestTheNoneLevelRunsNoProbe(t *testing.T) {
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), noneEnv+"="+t.TempDir())
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, string(out))
+	assert.Equal(t, "probed=false\n", string(out))
 }
 
 func TestTheBasicLevelNeedsNoPrivilege(t *testing.T) {
