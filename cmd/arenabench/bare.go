@@ -83,13 +83,13 @@ type bareProc struct {
 }
 
 // startBare starts the bare process the way go-plugin starts any plugin.
-func startBare(replyBytes int) (*bareProc, error) {
+func startBare(replyBytes int, env ...string) (*bareProc, error) {
 	self, err := os.Executable()
 	if err != nil {
 		return nil, err
 	}
 	cmd := exec.Command(self, bareServeArg)
-	cmd.Env = []string{bareReplyEnv + "=" + strconv.Itoa(replyBytes)}
+	cmd.Env = append([]string{bareReplyEnv + "=" + strconv.Itoa(replyBytes)}, env...)
 	c := plugin.NewClient(&plugin.ClientConfig{HandshakeConfig: bareHandshake,
 		Plugins: plugin.PluginSet{barePlugin: bareGRPC{}}, Cmd: cmd, SkipHostEnv: true,
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC}, Logger: hclog.NewNullLogger(),

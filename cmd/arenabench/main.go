@@ -10,7 +10,8 @@
 //     default sandbox, at -j 1 and at -j 2 (real processes, as a user runs it);
 //   - a bare gRPC bidirectional stream (this program, served as a go-plugin process of
 //     its own: no sandbox, no SDK) carrying messages of the sizes the arena's two seats
-//     receive in random games, one stream and two at once;
+//     receive in random games, one stream and two at once, and the same server on one
+//     P (GOMAXPROCS=1, as the Go SDK serves a bot);
 //   - a bare go-plugin start (exec, handshake and the first round trip) and `arena
 //     match` runs of one deal, for the start of a run to its first decision (and the
 //     same runs with --sandbox none, for the sandbox's share of it);
@@ -93,6 +94,12 @@ func run() error {
 		return fmt.Errorf("starting the bare stream's process: %v", err)
 	}
 	defer w.bare.stop()
+	// The same bare server on one P, as the Go SDK serves a bot: how much of what that
+	// saves any go-plugin transport would save too.
+	if w.bareOneP, err = startBare(payload(reply), "GOMAXPROCS=1"); err != nil {
+		return fmt.Errorf("starting the bare stream's process: %v", err)
+	}
+	defer w.bareOneP.stop()
 	w.sdkBare = sdkInBare(w.bare)
 	if w.plain, err = launchBot(o.arena, sandbox.None); err != nil {
 		return err
@@ -120,6 +127,7 @@ func run() error {
 // world is what every repetition measures with: the processes and the messages.
 type world struct {
 	bare         *bareProc
+	bareOneP     *bareProc // the bare server with GOMAXPROCS=1
 	sdkBare      *botLayer // the SDK's service in the bare process
 	plain, boxed *botLayer // the arena's random bot without and with the sandbox
 	msgs         []*wrapperspb.BytesValue
@@ -132,6 +140,7 @@ type rep struct {
 	j1, j2       matchRun
 	b1, b2       matchRun // the base arena, with --base
 	bare1, bare2 time.Duration
+	bareOneP     time.Duration // a bare round trip, the server on one P
 	lat2         time.Duration // a bare round trip's latency with two streams in flight
 	pluginStart  time.Duration
 	// start to first decision: `arena match` runs of one deal (medians of --starts),
@@ -152,6 +161,7 @@ func measure(o options, w *world, i int) (rep, error) {
 	steps := []func() error{
 		func() (err error) { r.j1, err = runMatch(o.arena, o.games, 1, seed); return },
 		func() (err error) { r.bare1, err = bareRoundTrips(w.bare, w.msgs, 1); return },
+		func() (err error) { r.bareOneP, err = bareRoundTrips(w.bareOneP, w.msgs, 1); return },
 		func() (err error) { r.structured, err = structuredRoundTrips(w.bare, w.reqs); return },
 		func() (err error) { r.sdkBare, err = w.sdkBare.rawRoundTrips(w.reqs); return },
 		func() (err error) { r.sdk, err = w.plain.rawRoundTrips(w.reqs); return },

@@ -30,12 +30,15 @@ func rows(base bool) []row {
 	w2 := func(r rep) time.Duration { return r.j2.perDecision() }
 	bare1 := func(r rep) time.Duration { return r.bare1 }
 	bare2 := func(r rep) time.Duration { return r.bare2 }
+	oneP := func(r rep) time.Duration { return r.bareOneP }
 	lat2 := func(r rep) time.Duration { return r.lat2 }
 	first := func(r rep) time.Duration { return r.first }
 	plug := func(r rep) time.Duration { return r.pluginStart }
 	none := func(r rep) time.Duration { return r.firstNone }
 	out := []row{
 		{"decision round trip, 1 match / bare stream Send+Recv", "<= 1.10", div(rt1, bare1), us(rt1), us(bare1)},
+		{"decision round trip, 1 match / bare stream, its server on one P", "", div(rt1, oneP), us(rt1), us(oneP)},
+		{"bare stream, its server on one P / bare stream", "", div(oneP, bare1), us(oneP), us(bare1)},
 		{"decision round trip, 2 matches / bare, 2 streams", "", div(rt2, lat2), us(rt2), us(lat2)},
 		{"wall per decision, -j 1 / bare round trip", "", div(w1, bare1), us(w1), us(bare1)},
 		{"wall per decision, -j 2 / bare wall per round trip, 2 streams", "", div(w2, bare2), us(w2), us(bare2)},
