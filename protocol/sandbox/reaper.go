@@ -19,9 +19,9 @@ import (
 // SIGTERM, everything left is killed before the helper exits with the bot's status.
 // The thread shares the bot's cgroups (on cgroup v2 the whole helper does: a few
 // threads and megabytes of the bot's limits), user, Landlock domain and seccomp
-// filter; the helper's other threads, which start nothing, keep its credentials. One process, where a second start of
-// the helper's program (the arena's, tens of megabytes) used to apply the plan, saves
-// a bot's start about one program start.
+// filter; the helper's other threads, which start nothing, keep its credentials. One
+// process, where a second start of the helper's program (the arena's, tens of
+// megabytes) used to apply the plan, saves a bot's start about one program start.
 func reap(prog string, argv, env []string) error {
 	cmd := &exec.Cmd{Path: prog, Args: argv, Env: env, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
 		// The parent-death signal follows the thread that forked: this locked one.
