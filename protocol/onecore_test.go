@@ -16,17 +16,7 @@ import (
 // A bot served by the SDK runs on one P, unless its author chose another number,
 // before Serve or in the environment: that choice is kept.
 func TestTheSDKServesOnOneCoreUnlessTheBotChoseOtherwise(t *testing.T) {
-	was := runtime.GOMAXPROCS(0)
-	t.Cleanup(func() { runtime.GOMAXPROCS(was) })
-	env, hadEnv := os.LookupEnv("GOMAXPROCS")
-	t.Cleanup(func() {
-		if hadEnv {
-			os.Setenv("GOMAXPROCS", env)
-		}
-	})
-	os.Unsetenv("GOMAXPROCS")
-
-	runtime.GOMAXPROCS(startProcs)
+	atProgramStart(t)
 	oneCore()
 	assert.Equal(t, 1, runtime.GOMAXPROCS(0), "the program's default")
 
@@ -43,13 +33,7 @@ func TestTheSDKServesOnOneCoreUnlessTheBotChoseOtherwise(t *testing.T) {
 // The served bot goes to one core as its first match starts, not before (its start
 // keeps every core), and its policy for that match may still choose otherwise.
 func TestTheBotGoesToOneCoreAtItsFirstMatch(t *testing.T) {
-	was := runtime.GOMAXPROCS(0)
-	t.Cleanup(func() { runtime.GOMAXPROCS(was) })
-	if v, ok := os.LookupEnv("GOMAXPROCS"); ok {
-		t.Cleanup(func() { os.Setenv("GOMAXPROCS", v) })
-		os.Unsetenv("GOMAXPROCS")
-	}
-	runtime.GOMAXPROCS(startProcs)
+	atProgramStart(t)
 	var atPolicy int
 	srv := &oneCoreServer{BotServer: NewBotServer(func(Match) engine.Policy {
 		atPolicy = runtime.GOMAXPROCS(0)
@@ -59,4 +43,16 @@ func TestTheBotGoesToOneCoreAtItsFirstMatch(t *testing.T) {
 	_, err := srv.StartMatch(context.Background(), &botpb.StartRequest{MatchId: "m", Game: "ivanhoe", Players: 2})
 	require.NoError(t, err)
 	assert.Equal(t, 1, atPolicy, "when the policy is made")
+}
+
+// atProgramStart puts the test's process back where a bot program starts: its
+// default GOMAXPROCS and no GOMAXPROCS in the environment. Both come back after t.
+func atProgramStart(t *testing.T) {
+	was := runtime.GOMAXPROCS(0)
+	t.Cleanup(func() { runtime.GOMAXPROCS(was) })
+	if v, ok := os.LookupEnv("GOMAXPROCS"); ok {
+		t.Cleanup(func() { os.Setenv("GOMAXPROCS", v) })
+		os.Unsetenv("GOMAXPROCS")
+	}
+	runtime.GOMAXPROCS(startProcs)
 }

@@ -58,8 +58,7 @@ func Serve(policy engine.Policy) {
 // seat), for bots that keep state within a match. Calls for one match come one at a
 // time; calls for different matches run concurrently.
 func ServeMatches(newPolicy func(Match) engine.Policy) {
-	go exitWithParent()
-	plugin.Serve(serveConfig(&oneCoreServer{BotServer: NewBotServer(newPolicy)}, nil))
+	ServeBot(NewBotServer(newPolicy))
 }
 
 // oneCoreServer is a bot's service that goes to one core (oneCore) as its first match
@@ -81,12 +80,13 @@ var startProcs = runtime.GOMAXPROCS(0)
 
 // oneCore runs the bot's Go code on one core at a time (GOMAXPROCS 1), unless the bot
 // chose otherwise: the GOMAXPROCS environment variable, or runtime.GOMAXPROCS called
-// before its first match with another number than the machine's default. A bot spends most of
-// its life waiting for the arena's next question, and with idle Ps to spare each
-// answer's wake-up also wakes threads that look for work and find none: with one P
-// the machine makes 11.3 context switches a decision instead of 14.3, and a decision's
-// round trip takes 0.84 of the time (the README's "The transport, measured"). A bot
-// that searches on several goroutines at once sets GOMAXPROCS itself.
+// before its first match with another number than the machine's default. A bot spends
+// most of its life waiting for the arena's next question, and with idle Ps to spare
+// each answer's wake-up also wakes threads that look for work and find none: with one
+// P the machine makes 11.3 context switches a decision instead of 14.3, and a
+// decision's round trip takes 0.84 of the time (the README's "The transport,
+// measured"). A bot that searches on several goroutines at once sets GOMAXPROCS
+// itself.
 func oneCore() {
 	if _, set := os.LookupEnv("GOMAXPROCS"); set || runtime.GOMAXPROCS(0) != startProcs {
 		return
