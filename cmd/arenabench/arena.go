@@ -30,9 +30,10 @@ type matchRun struct {
 func (m matchRun) perDecision() time.Duration { return m.wall / time.Duration(m.decisions) }
 func (m matchRun) gamesPerSec() float64       { return float64(m.games) / m.wall.Seconds() }
 
-// runMatch runs the arena binary's match command.
-func runMatch(arenaBin string, games, jobs int, seed uint64, extra ...string) (matchRun, error) {
-	args := []string{"match", "random", "random", "--game", "ivanhoe", "--no-replays", "--json",
+// runMatch runs the arena binary's match command, bot (a built-in name or a program's
+// path) in both seats.
+func runMatch(arenaBin, bot string, games, jobs int, seed uint64, extra ...string) (matchRun, error) {
+	args := []string{"match", bot, bot, "--game", "ivanhoe", "--no-replays", "--json",
 		"--games", strconv.Itoa(games), "-j", strconv.Itoa(jobs), "--seed", strconv.FormatUint(seed, 10)}
 	cmd := exec.Command(arenaBin, append(args, extra...)...)
 	var out, errb bytes.Buffer

@@ -180,22 +180,36 @@ func timeInFlight(n, each int, work func(int) error) (time.Duration, error) {
 	return wall / time.Duration(n*each), errors.Join(errs...)
 }
 
-// barePluginStart is a bare go-plugin start: exec, handshake, connection, and the first
-// round trip on a stream.
-func barePluginStart(first *wrapperspb.BytesValue, replyBytes int) (time.Duration, error) {
+// barePluginStarts is n bare go-plugin starts at once, as a match of n seats starts its
+// bots: the wall time until each has been exec'd, handshaken, connected and has
+// answered its first round trip on a stream.
+func barePluginStarts(n int, first *wrapperspb.BytesValue, replyBytes int) (time.Duration, error) {
 	start := time.Now()
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = barePluginStart(first, replyBytes)
+		}()
+	}
+	wg.Wait()
+	return time.Since(start), errors.Join(errs...)
+}
+
+// barePluginStart is one bare go-plugin start: exec, handshake, connection, and the
+// first round trip on a stream.
+func barePluginStart(first *wrapperspb.BytesValue, replyBytes int) error {
 	b, err := startBare(replyBytes)
 	if err != nil {
-		return 0, err
+		return err
 	}
 	defer b.stop()
 	s, err := b.open()
 	if err != nil {
-		return 0, err
+		return err
 	}
 	defer s.close()
-	if err := s.roundTrip(first); err != nil {
-		return 0, err
-	}
-	return time.Since(start), nil
+	return s.roundTrip(first)
 }

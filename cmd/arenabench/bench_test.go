@@ -55,7 +55,7 @@ func TestBareStreamAnswersEveryMessage(t *testing.T) {
 	d, err := structuredRoundTrips(b, reqs[:50])
 	require.NoError(t, err)
 	assert.Positive(t, d)
-	start, err := barePluginStart(msgs[0], payload(reply))
+	start, err := barePluginStarts(2, msgs[0], payload(reply))
 	require.NoError(t, err)
 	assert.Positive(t, start)
 }

@@ -12,9 +12,11 @@
 //     its own: no sandbox, no SDK) carrying messages of the sizes the arena's two seats
 //     receive in random games, one stream and two at once, and the same server on one
 //     P (GOMAXPROCS=1, as the Go SDK serves a bot);
-//   - a bare go-plugin start (exec, handshake and the first round trip) and `arena
-//     match` runs of one deal, for the start of a run to its first decision (and the
-//     same runs with --sandbox none, for the sandbox's share of it);
+//   - a bare go-plugin start (exec, handshake and the first round trip), one alone and
+//     two at once (a two-seat match starts two bots), and `arena match` runs of one
+//     deal, for the start of a run to its first decision (and the same runs with
+//     --sandbox none, for the sandbox's share of it, and with the Go SDK's random bot
+//     program in both seats, as a user's bots start);
 //   - the layers between the two: the same requests as structured messages, then
 //     through the Go SDK in the bare process, then through the arena's own bot
 //     process, then protocol.Seat, then the sandbox (layers.go).
@@ -56,13 +58,14 @@ func main() {
 type options struct {
 	arena, base string
 	reps, games int
+	sdkBot      string // the Go SDK's random bot as a program of its own, beside the arena
 	trips       int
 	starts      int
 }
 
 func run() error {
 	var o options
-	flag.StringVar(&o.arena, "arena", "", "the arena binary to measure, with arena-sandbox beside it if it uses that (default: build the two into a temporary folder, as the README's build command does)")
+	flag.StringVar(&o.arena, "arena", "", "the arena binary to measure, with arena-sandbox beside it if it uses that and the Go SDK's random bot program (cmd/bots/random) beside it (default: build the three into a temporary folder, as the README's build command does)")
 	flag.StringVar(&o.base, "base", "", "another arena binary, measured in the same repetitions for new/base ratios")
 	flag.IntVar(&o.reps, "reps", 7, "interleaved repetitions")
 	flag.IntVar(&o.games, "games", 400, "games of each `arena match` run")
@@ -79,11 +82,15 @@ func run() error {
 		}
 		defer os.RemoveAll(dir)
 		o.arena = filepath.Join(dir, "arena")
-		build := exec.Command("go", "build", "-o", dir+"/", "./cmd/arena", "./cmd/arena-sandbox")
+		build := exec.Command("go", "build", "-o", dir+"/", "./cmd/arena", "./cmd/arena-sandbox", "./cmd/bots/random")
 		build.Stdout, build.Stderr = os.Stderr, os.Stderr
 		if err := build.Run(); err != nil {
 			return fmt.Errorf("building the arena (run from the repository's root, or give --arena): %v", err)
 		}
+	}
+	o.sdkBot = filepath.Join(filepath.Dir(o.arena), "random")
+	if _, err := os.Stat(o.sdkBot); err != nil {
+		return fmt.Errorf("the Go SDK's random bot program is not beside the arena (go build -o DIR/ ./cmd/bots/random): %v", err)
 	}
 	msgs, reqs, reply, err := wireSizes(o.trips, 1)
 	if err != nil {
@@ -143,9 +150,10 @@ type rep struct {
 	bareOneP     time.Duration // a bare round trip, the server on one P
 	lat2         time.Duration // a bare round trip's latency with two streams in flight
 	pluginStart  time.Duration
+	pluginStart2 time.Duration // two bare go-plugin starts at once, as a 2-seat match starts its bots
 	// start to first decision: `arena match` runs of one deal (medians of --starts),
-	// and the same with --sandbox none
-	first, baseFirst, firstNone time.Duration
+	// the same with --sandbox none, and with the Go SDK's random program in both seats
+	first, baseFirst, firstNone, firstSDK time.Duration
 	// the whole `arena match` command of one deal, start to exit (medians of --starts)
 	oneDeal, baseOneDeal time.Duration
 	// the layers, per round trip (see layers.go)
@@ -159,7 +167,7 @@ func measure(o options, w *world, i int) (rep, error) {
 	r := rep{load: loadAvg()}
 	seed := uint64(i + 1)
 	steps := []func() error{
-		func() (err error) { r.j1, err = runMatch(o.arena, o.games, 1, seed); return },
+		func() (err error) { r.j1, err = runMatch(o.arena, "random", o.games, 1, seed); return },
 		func() (err error) { r.bare1, err = bareRoundTrips(w.bare, w.msgs, 1); return },
 		func() (err error) { r.bareOneP, err = bareRoundTrips(w.bareOneP, w.msgs, 1); return },
 		func() (err error) { r.structured, err = structuredRoundTrips(w.bare, w.reqs); return },
@@ -167,28 +175,33 @@ func measure(o options, w *world, i int) (rep, error) {
 		func() (err error) { r.sdk, err = w.plain.rawRoundTrips(w.reqs); return },
 		func() (err error) { r.seat, err = w.plain.seatRoundTrips(w.reqs); return },
 		func() (err error) { r.boxed, err = w.boxed.seatRoundTrips(w.reqs); return },
-		func() (err error) { r.j2, err = runMatch(o.arena, o.games, 2, seed); return },
+		func() (err error) { r.j2, err = runMatch(o.arena, "random", o.games, 2, seed); return },
 		func() (err error) {
 			r.bare2, err = bareRoundTrips(w.bare, w.msgs, 2)
 			r.lat2 = 2 * r.bare2
 			return
 		},
 		func() (err error) {
-			r.pluginStart, err = medianOf(o.starts, func() (time.Duration, error) { return barePluginStart(w.msgs[0], payload(w.reply)) })
+			r.pluginStart, err = medianOf(o.starts, func() (time.Duration, error) { return barePluginStarts(1, w.msgs[0], payload(w.reply)) })
 			return
 		},
-		func() (err error) { r.first, r.oneDeal, err = firstDecision(o.arena, o.starts, seed); return },
 		func() (err error) {
-			r.firstNone, _, err = firstDecision(o.arena, o.starts, seed, "--sandbox", "none")
+			r.pluginStart2, err = medianOf(o.starts, func() (time.Duration, error) { return barePluginStarts(2, w.msgs[0], payload(w.reply)) })
 			return
 		},
+		func() (err error) { r.first, r.oneDeal, err = firstDecision(o.arena, "random", o.starts, seed); return },
+		func() (err error) {
+			r.firstNone, _, err = firstDecision(o.arena, "random", o.starts, seed, "--sandbox", "none")
+			return
+		},
+		func() (err error) { r.firstSDK, _, err = firstDecision(o.arena, o.sdkBot, o.starts, seed); return },
 	}
 	if o.base != "" {
 		steps = append(steps,
-			func() (err error) { r.b1, err = runMatch(o.base, o.games, 1, seed); return },
-			func() (err error) { r.b2, err = runMatch(o.base, o.games, 2, seed); return },
+			func() (err error) { r.b1, err = runMatch(o.base, "random", o.games, 1, seed); return },
+			func() (err error) { r.b2, err = runMatch(o.base, "random", o.games, 2, seed); return },
 			func() (err error) {
-				r.baseFirst, r.baseOneDeal, err = firstDecision(o.base, o.starts, seed)
+				r.baseFirst, r.baseOneDeal, err = firstDecision(o.base, "random", o.starts, seed)
 				return
 			})
 	}
@@ -208,10 +221,10 @@ func measure(o options, w *world, i int) (rep, error) {
 // run to its first answered decision, and of the whole command's wall time (which
 // also counts what the arena does before the run: its own start, its flags, finding
 // its helper).
-func firstDecision(arenaBin string, n int, seed uint64, extra ...string) (first, wall time.Duration, err error) {
+func firstDecision(arenaBin, bot string, n int, seed uint64, extra ...string) (first, wall time.Duration, err error) {
 	var walls []time.Duration
 	first, err = medianOf(n, func() (time.Duration, error) {
-		m, err := runMatch(arenaBin, 2, 1, seed, extra...)
+		m, err := runMatch(arenaBin, bot, 2, 1, seed, extra...)
 		walls = append(walls, m.wall)
 		return m.first, err
 	})

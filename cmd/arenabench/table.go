@@ -35,6 +35,8 @@ func rows(base bool) []row {
 	first := func(r rep) time.Duration { return r.first }
 	plug := func(r rep) time.Duration { return r.pluginStart }
 	none := func(r rep) time.Duration { return r.firstNone }
+	plug2 := func(r rep) time.Duration { return r.pluginStart2 }
+	sdk := func(r rep) time.Duration { return r.firstSDK }
 	out := []row{
 		{"decision round trip, 1 match / bare stream Send+Recv", "<= 1.10", div(rt1, bare1), us(rt1), us(bare1)},
 		{"decision round trip, 1 match / bare stream, its server on one P", "", div(rt1, oneP), us(rt1), us(oneP)},
@@ -48,6 +50,9 @@ func rows(base bool) []row {
 		{"start to first decision / bare go-plugin start", "<= 2", div(first, plug), msf(first), msf(plug)},
 		{"start, --sandbox none / bare go-plugin start", "", div(none, plug), msf(none), msf(plug)},
 		{"start: default sandbox / --sandbox none", "", div(first, none), msf(first), msf(none)},
+		{"bare go-plugin starts, two at once / one", "", div(plug2, plug), msf(plug2), msf(plug)},
+		{"start to first decision / two bare go-plugin starts at once", "", div(first, plug2), msf(first), msf(plug2)},
+		{"start, the Go SDK's random program / two bare starts at once", "", div(sdk, plug2), msf(sdk), msf(plug2)},
 	}
 	// Each layer against the one below it, in the same repetition.
 	layers := []struct {
