@@ -27,15 +27,13 @@ func BenchmarkDecisionMessages(b *testing.B) {
 	}
 	b.Run("host", func(b *testing.B) {
 		rnd := engine.NewRand(5)
-		var g *ivanhoe.Game
-		var seats [2]*SeatRequests
+		g, seats := twoSeatGame(b, codec, 0)
 		var buf []byte
 		bytes := 0
 		b.ReportAllocs()
-		for i := 0; b.Loop(); i++ {
-			if g == nil || g.Terminal() {
-				g, _ = ivanhoe.New(uint64(i), 2)
-				seats = [2]*SeatRequests{NewSeatRequests(codec, "m", 0), NewSeatRequests(codec, "m", 1)}
+		for i := 1; b.Loop(); i++ {
+			if g.Terminal() {
+				g, seats = twoSeatGame(b, codec, uint64(i))
 			}
 			req, err := seats[g.ToMove()].Next(g)
 			if err != nil {
@@ -64,8 +62,13 @@ func BenchmarkDecisionMessages(b *testing.B) {
 			if _, err := codec.DecodeView(req.View); err != nil {
 				b.Fatal(err)
 			}
-			opts, _ = DecodeOptions(opts[:0], req.Options)
-			events, _ = DecodeEvents(events[:0], req.Events, int(req.Seat))
+			var err error
+			if opts, err = DecodeOptions(opts[:0], req.Options); err != nil {
+				b.Fatal(err)
+			}
+			if events, err = DecodeEvents(events[:0], req.Events, int(req.Seat)); err != nil {
+				b.Fatal(err)
+			}
 		}
 	})
 }
@@ -76,8 +79,7 @@ func gameRequests(b *testing.B, codec Codec, n int) [][]byte {
 	var out [][]byte
 	rnd := engine.NewRand(5)
 	for seed := range uint64(n) {
-		g, _ := ivanhoe.New(seed, 2)
-		seats := [2]*SeatRequests{NewSeatRequests(codec, "m", 0), NewSeatRequests(codec, "m", 1)}
+		g, seats := twoSeatGame(b, codec, seed)
 		for !g.Terminal() {
 			req, err := seats[g.ToMove()].Next(g)
 			if err != nil {
@@ -94,4 +96,13 @@ func gameRequests(b *testing.B, codec Codec, n int) [][]byte {
 		}
 	}
 	return out
+}
+
+// twoSeatGame is a new two-player Ivanhoe game and the requests of its two seats.
+func twoSeatGame(b *testing.B, codec Codec, seed uint64) (*ivanhoe.Game, [2]*SeatRequests) {
+	g, err := ivanhoe.New(seed, 2)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return g, [2]*SeatRequests{NewSeatRequests(codec, "m", 0), NewSeatRequests(codec, "m", 1)}
 }

@@ -152,7 +152,7 @@ func bareRoundTrips(b *bareProc, msgs []*wrapperspb.BytesValue, streams int) (ti
 			return 0, err
 		}
 	}
-	return timeInFlight(streams, len(msgs), func(i int) error {
+	wall, err := inFlight(streams, func(i int) error {
 		for _, m := range msgs {
 			if err := ss[i].roundTrip(m); err != nil {
 				return err
@@ -160,11 +160,11 @@ func bareRoundTrips(b *bareProc, msgs []*wrapperspb.BytesValue, streams int) (ti
 		}
 		return nil
 	})
+	return wall / time.Duration(streams*len(msgs)), err
 }
 
-// timeInFlight runs work(0..n-1) at once and returns the wall time per item of the
-// total count.
-func timeInFlight(n, each int, work func(int) error) (time.Duration, error) {
+// inFlight runs work(0..n-1) at once and returns the wall time until all are done.
+func inFlight(n int, work func(int) error) (time.Duration, error) {
 	errs := make([]error, n)
 	var wg sync.WaitGroup
 	start := time.Now()
@@ -176,26 +176,14 @@ func timeInFlight(n, each int, work func(int) error) (time.Duration, error) {
 		}()
 	}
 	wg.Wait()
-	wall := time.Since(start)
-	return wall / time.Duration(n*each), errors.Join(errs...)
+	return time.Since(start), errors.Join(errs...)
 }
 
 // barePluginStarts is n bare go-plugin starts at once, as a match of n seats starts its
 // bots: the wall time until each has been exec'd, handshaken, connected and has
 // answered its first round trip on a stream.
 func barePluginStarts(n int, first *wrapperspb.BytesValue, replyBytes int) (time.Duration, error) {
-	start := time.Now()
-	errs := make([]error, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[i] = barePluginStart(first, replyBytes)
-		}()
-	}
-	wg.Wait()
-	return time.Since(start), errors.Join(errs...)
+	return inFlight(n, func(int) error { return barePluginStart(first, replyBytes) })
 }
 
 // barePluginStart is one bare go-plugin start: exec, handshake, connection, and the

@@ -58,7 +58,6 @@ func main() {
 type options struct {
 	arena, base string
 	reps, games int
-	sdkBot      string // the Go SDK's random bot as a program of its own, beside the arena
 	trips       int
 	starts      int
 }
@@ -88,15 +87,15 @@ func run() error {
 			return fmt.Errorf("building the arena (run from the repository's root, or give --arena): %v", err)
 		}
 	}
-	o.sdkBot = filepath.Join(filepath.Dir(o.arena), "random")
-	if _, err := os.Stat(o.sdkBot); err != nil {
-		return fmt.Errorf("the Go SDK's random bot program is not beside the arena (go build -o DIR/ ./cmd/bots/random): %v", err)
-	}
 	msgs, reqs, reply, err := wireSizes(o.trips, 1)
 	if err != nil {
 		return err
 	}
-	w := &world{msgs: msgs[:o.trips], reqs: reqs[:o.trips], reply: reply}
+	w := &world{msgs: msgs[:o.trips], reqs: reqs[:o.trips], reply: reply,
+		sdkBot: filepath.Join(filepath.Dir(o.arena), "random")}
+	if _, err := os.Stat(w.sdkBot); err != nil {
+		return fmt.Errorf("the Go SDK's random bot program is not beside the arena (go build -o DIR/ ./cmd/bots/random): %v", err)
+	}
 	if w.bare, err = startBare(payload(reply)); err != nil {
 		return fmt.Errorf("starting the bare stream's process: %v", err)
 	}
@@ -137,6 +136,7 @@ type world struct {
 	bareOneP     *bareProc // the bare server with GOMAXPROCS=1
 	sdkBare      *botLayer // the SDK's service in the bare process
 	plain, boxed *botLayer // the arena's random bot without and with the sandbox
+	sdkBot       string    // the Go SDK's random bot as a program of its own, beside the arena
 	msgs         []*wrapperspb.BytesValue
 	reqs         []*botpb.DecideRequest
 	reply        int
@@ -194,7 +194,7 @@ func measure(o options, w *world, i int) (rep, error) {
 			r.firstNone, _, err = firstDecision(o.arena, "random", o.starts, seed, "--sandbox", "none")
 			return
 		},
-		func() (err error) { r.firstSDK, _, err = firstDecision(o.arena, o.sdkBot, o.starts, seed); return },
+		func() (err error) { r.firstSDK, _, err = firstDecision(o.arena, w.sdkBot, o.starts, seed); return },
 	}
 	if o.base != "" {
 		steps = append(steps,
