@@ -175,7 +175,7 @@ func (t *table) startSeats(ctx context.Context) error {
 		}
 		t.seats[s].proc = proc
 		start := &botpb.StartRequest{MatchId: t.m.id, Game: cfg.Game, Seat: int32(s), Players: int32(n),
-			Seed: mix(t.m.seed, uint64(t.m.rotation)<<8|uint64(s)), DecisionDeadlineUs: cfg.Clock.Decision.Microseconds(),
+			Seed: botSeed(cfg.Seed, t.m.deal, t.m.rotation, s), DecisionDeadlineUs: cfg.Clock.Decision.Microseconds(),
 			BankUs: cfg.Clock.Bank.Microseconds(), Options: cfg.Options}
 		conn, err := proc.OpenSeat(ctx, start, cfg.Clock.Startup)
 		if err != nil {
@@ -410,12 +410,4 @@ func classify(err error, proc *protocol.Process) (Ending, string) {
 		return Protocol, fmt.Sprintf("%s: %s", st.Code(), protocol.Printable(st.Message()))
 	}
 	return Protocol, protocol.Printable(err.Error())
-}
-
-// mix derives independent seeds (splitmix64's finaliser).
-func mix(a, b uint64) uint64 {
-	z := a + 0x9e3779b97f4a7c15*(b+1)
-	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
-	z = (z ^ z>>27) * 0x94d049bb133111eb
-	return z ^ z>>31
 }

@@ -247,7 +247,7 @@ func (r *runner) match(i int) matchSpec {
 	for s := range ent {
 		ent[s] = (s + rot) % n
 	}
-	return matchSpec{id: fmt.Sprintf("d%04d-r%d", d, rot), deal: d, rotation: rot, seed: mix(r.cfg.Seed, uint64(d)), entrants: ent}
+	return matchSpec{id: fmt.Sprintf("d%04d-r%d", d, rot), deal: d, rotation: rot, seed: dealSeed(r.cfg.Seed, d), entrants: ent}
 }
 
 // playsRotation reports whether the run plays rotation rot of its deals

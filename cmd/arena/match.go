@@ -28,7 +28,7 @@ func matchCommand() *cli.Command {
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "game", Value: "ivanhoe", Usage: "the game: " + strings.Join(engine.Names(), ", ")},
 			&cli.IntFlag{Name: "games", Aliases: []string{"n"}, Value: 100, Usage: "number of games, rounded up to whole deals (one game per seat rotation)"},
-			&cli.Uint64Flag{Name: "seed", Aliases: []string{"s"}, Value: 1, Usage: "seed of the run: the deals derive from it"},
+			&cli.Uint64Flag{Name: "seed", Aliases: []string{"s"}, DefaultText: "random, printed in the report", Usage: "seed of the run: the deals and the bots' seeds derive from it (one a bot cannot guess: a bot that guesses it knows every hand)"},
 			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: 1, Usage: "matches played at once"},
 			&cli.DurationFlag{Name: "decision", Value: d.Decision, Usage: "time allowed per decision"},
 			&cli.DurationFlag{Name: "bank", Value: d.Bank, Usage: "time bank of a seat for a whole match"},
@@ -75,7 +75,7 @@ func runMatch(c *cli.Context) error {
 	logHelper(log)
 	progress := newProgress(c.App.ErrWriter)
 	cfg := arena.Config{
-		Game: c.String("game"), Options: opts, Entrants: entrants, Games: c.Int("games"), Seed: c.Uint64("seed"), Parallel: c.Int("jobs"),
+		Game: c.String("game"), Options: opts, Entrants: entrants, Games: c.Int("games"), Seed: runSeed(c), Parallel: c.Int("jobs"),
 		Clock: arena.Clock{Decision: c.Duration("decision"), Bank: c.Duration("bank"), Startup: c.Duration("startup"),
 			Shutdown: c.Duration("shutdown"), Grace: c.Duration("grace"), Match: c.Duration("match-time")},
 		MaxRestarts: c.Int("max-restarts"), ReplayDir: replays, Logger: log, OnMatch: progress.match,
@@ -343,4 +343,13 @@ func freshDir(base string) (string, error) {
 			return "", err
 		}
 	}
+}
+
+// runSeed is --seed, or a fresh random seed: the report prints it, so that the run can
+// be repeated.
+func runSeed(c *cli.Context) uint64 {
+	if c.IsSet("seed") {
+		return c.Uint64("seed")
+	}
+	return arena.NewSeed()
 }
