@@ -164,7 +164,7 @@ func (t *table) startSeats(ctx context.Context) error {
 	cfg := &t.r.cfg
 	n := len(t.seats)
 	for s, e := range t.m.entrants {
-		proc, err := t.r.bots[e].get(ctx)
+		proc, err := t.r.bots[e].get(ctx, s)
 		var se *protocol.StartError
 		if errors.As(err, &se) {
 			t.forfeit(s, startEnding(se.Kind), se.Error())

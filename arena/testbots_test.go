@@ -45,6 +45,7 @@ import (
 //	forker               starts a child that sleeps for a minute, then plays first
 //	noisy                writes malformed log lines to stderr, then plays first
 //	spin                 no bot: keeps one core busy until killed (see holdCoresBusy)
+//	thief                tries to learn the deal from what the arena sends (secrets_test.go)
 const botModeEnv = "ARENA_TEST_BOT"
 
 func TestMain(m *testing.M) {
@@ -117,6 +118,8 @@ func serveTestBot(mode string) {
 			panic(err)
 		}
 		protocol.Serve(first)
+	case "thief":
+		serveThief(realStderr)
 	case "v2":
 		plugin.Serve(&plugin.ServeConfig{
 			HandshakeConfig: plugin.HandshakeConfig{ProtocolVersion: protocol.ProtocolVersion + 1,

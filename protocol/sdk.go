@@ -28,7 +28,7 @@ type Match struct {
 	Seat    int
 	Players int
 	// Seed is for the bot's own randomness in this match; the arena derives it from the
-	// deal so that runs repeat.
+	// run's seed, one way, so that runs repeat and the seed tells nothing of the deal.
 	Seed uint64
 	// Options are the game's options (engine.Options: a board, a deck, in full); nil is
 	// the defaults. The views a policy gets are already decoded with them.
