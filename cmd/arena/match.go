@@ -345,11 +345,19 @@ func freshDir(base string) (string, error) {
 	}
 }
 
+// guessable is where seeds become few enough for a bot to try each within a match (a
+// deal costs microseconds) and check it against its own hand.
+const guessable = 1 << 48
+
 // runSeed is --seed, or a fresh random seed: the report prints it, so that the run can
 // be repeated.
 func runSeed(c *cli.Context) uint64 {
-	if c.IsSet("seed") {
-		return c.Uint64("seed")
+	if !c.IsSet("seed") {
+		return arena.NewSeed()
 	}
-	return arena.NewSeed()
+	s := c.Uint64("seed")
+	if s < guessable {
+		fmt.Fprintf(c.App.ErrWriter, "warning: --seed %d is small enough for a bot to guess, and with it every hand; leave --seed out for a random one\n", s)
+	}
+	return s
 }
