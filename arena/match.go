@@ -36,6 +36,9 @@ type SeatResult struct {
 	Bot     string `json:"bot"`
 	Ending  Ending `json:"ending"`
 	Detail  string `json:"detail,omitempty"`
+	// At is the decision at which a forfeited seat forfeited (as the replay numbers
+	// them; `arena replay --seat S --at N` shows it).
+	At *int `json:"at,omitempty"`
 	// Place is after forfeits (0 is first); GamePlace is the game's own.
 	Place     int `json:"place"`
 	GamePlace int `json:"game_place"`
@@ -66,6 +69,7 @@ type seatState struct {
 	ending  Ending
 	detail  string
 	forfeit bool
+	at      int // the decision of the forfeit
 	// wire builds the seat's requests: what it may see, and its own decision count.
 	wire *protocol.SeatRequests
 }
@@ -148,7 +152,7 @@ func (t *table) release() {
 // forfeit ends a seat: the game's fallback plays its remaining decisions.
 func (t *table) forfeit(s int, e Ending, detail string) {
 	st := &t.seats[s]
-	st.forfeit, st.ending, st.detail = true, e, detail
+	st.forfeit, st.ending, st.detail, st.at = true, e, detail, t.g.Decisions()
 	if st.conn != nil {
 		_ = st.conn.Close(nil, 0)
 		st.conn = nil
@@ -299,6 +303,9 @@ func (t *table) result() ending {
 	for s := range t.res.Seats {
 		sr := &t.res.Seats[s]
 		sr.Ending, sr.Detail = t.seats[s].ending, t.seats[s].detail
+		if t.seats[s].forfeit {
+			sr.At = &t.seats[s].at
+		}
 		sr.Place, sr.GamePlace, sr.Points = place[s], gr.Place[s], points[s]
 		if s < len(gr.Score) {
 			sr.Score = gr.Score[s]

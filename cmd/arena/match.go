@@ -74,11 +74,13 @@ func runMatch(c *cli.Context) error {
 	log := hclog.New(&hclog.LoggerOptions{Name: "arena", Level: hclog.LevelFromString(c.String("log-level")), Output: c.App.ErrWriter})
 	logHelper(log)
 	progress := newProgress(c.App.ErrWriter)
+	forfeits := newForfeitNotes(c.App.ErrWriter, progress.tty)
 	cfg := arena.Config{
 		Game: c.String("game"), Options: opts, Entrants: entrants, Games: c.Int("games"), Seed: runSeed(c), Parallel: c.Int("jobs"),
 		Clock: arena.Clock{Decision: c.Duration("decision"), Bank: c.Duration("bank"), Startup: c.Duration("startup"),
 			Shutdown: c.Duration("shutdown"), Grace: c.Duration("grace"), Match: c.Duration("match-time")},
-		MaxRestarts: c.Int("max-restarts"), ReplayDir: replays, Logger: log, OnMatch: progress.match,
+		MaxRestarts: c.Int("max-restarts"), ReplayDir: replays, Logger: log,
+		OnMatch: func(m *arena.MatchResult, done, total int) { progress.match(m, done, total); forfeits.match(m) },
 		Sandbox: sb, MaxForfeitShare: share, KeepMatches: c.Bool("json"),
 	}
 	if cfg.MaxRestarts == 0 {
