@@ -94,12 +94,17 @@ type table struct {
 	seats []seatState
 }
 
-func (r *runner) playMatch(ctx context.Context, m matchSpec) (*MatchResult, error) {
+func (r *runner) playMatch(ctx context.Context, m matchSpec) (_ *MatchResult, err error) {
 	t, err := r.newTable(m)
 	if err != nil {
 		return nil, err
 	}
-	defer t.release()
+	defer func() {
+		t.release()
+		if err != nil {
+			discardReplay(t.res)
+		}
+	}()
 	if err := t.startSeats(ctx); err != nil {
 		return nil, err
 	}

@@ -396,6 +396,15 @@ func (m *MatchResult) ReplayFile() string {
 	return m.Replay
 }
 
+// discardReplay removes the replay of a match that is not committed (played while
+// the run stopped, or abandoned).
+func discardReplay(m *MatchResult) {
+	if m.replayTemp != "" {
+		_ = os.Remove(m.replayTemp)
+		m.replayTemp = ""
+	}
+}
+
 // commitReplay moves a finished match's replay from its temporary name to its own,
 // refusing to replace a file already there (a link, then the temporary name removed).
 func commitReplay(m *MatchResult) error {

@@ -174,7 +174,8 @@ func (r *runner) playAll(parent context.Context) (results *tally, stopped bool, 
 	played, want := 0, total/n*r.dealSize() // want: the matches to play (0: unbounded)
 	for res := range done {
 		if ctx.Err() != nil {
-			continue // draining what was in flight when the run stopped
+			discardReplay(res) // draining what was in flight when the run stopped
+			continue
 		}
 		if err := r.commit(res); err != nil {
 			cancel(err) // nothing after a failed commit is kept
