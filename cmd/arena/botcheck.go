@@ -29,7 +29,7 @@ func botCheckCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "check",
 		Usage:     "check that a bot program is ready for the arena: handshake, health, a match in each game, timing, clean exit",
-		ArgsUsage: "[flags] PATH",
+		ArgsUsage: "PATH  (a bot program)",
 		Flags: append([]cli.Flag{
 			&cli.StringSliceFlag{Name: "game", Usage: "a game the bot plays (repeatable; default: every game)"},
 			&cli.DurationFlag{Name: "decision", Value: d.Decision, Usage: "time allowed per decision"},

@@ -16,6 +16,7 @@ import (
 	"github.com/arena-games/arena/arena"
 	"github.com/arena-games/arena/engine"
 	"github.com/arena-games/arena/plugins/builtin"
+	"github.com/arena-games/arena/plugins/ismcts"
 	"github.com/arena-games/arena/protocol"
 )
 
@@ -25,6 +26,8 @@ func matchCommand() *cli.Command {
 		Name:      "match",
 		Usage:     "play bots against each other, every deal in every seat rotation, and report Elo",
 		ArgsUsage: "BOT BOT [BOT...]  (a built-in name: " + strings.Join(builtin.Names(), ", ") + "; or a path to a bot program)",
+		Description: "A bot is a built-in name or the path of a bot program. The built-in ismcts takes settings after\n" +
+			"a colon, comma-separated (ismcts:time=100ms,c=0.5):\n\n" + indent(ismcts.SettingsHelp, "   "),
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "game", Value: "ivanhoe", Usage: "the game: " + strings.Join(engine.Names(), ", ")},
 			&cli.IntFlag{Name: "games", Aliases: []string{"n"}, Value: 100, Usage: "number of games, rounded up to whole deals (one game per seat rotation)"},
@@ -230,7 +233,7 @@ func (p *progress) match(m *arena.MatchResult, done, total int) {
 	if !p.tty {
 		var seats []string
 		for _, s := range m.Seats {
-			t := fmt.Sprintf("%s %d", s.Bot, s.Place+1)
+			t := fmt.Sprintf("%s %s", s.Bot, ordinal(s.Place+1))
 			if s.Ending != arena.OK {
 				t += " (" + s.Ending.String() + ")"
 			}
@@ -362,4 +365,9 @@ func runSeed(c *cli.Context) uint64 {
 		fmt.Fprintf(c.App.ErrWriter, "warning: --seed %d is small enough for a bot to guess, and with it every hand; leave --seed out for a random one\n", s)
 	}
 	return s
+}
+
+// indent puts prefix before every line of s.
+func indent(s, prefix string) string {
+	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
 }

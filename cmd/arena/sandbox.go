@@ -15,7 +15,7 @@ func sandboxFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "sandbox", Value: "auto", Usage: "confinement of bot processes: auto (the strongest this machine supports), none, basic (no privilege needed), strict (namespaces and cgroups; fails where missing)"},
 		&cli.Float64Flag{Name: "max-forfeit-share", Value: arena.DefaultMaxForfeitShare, Usage: "disqualify a bot that times out or crashes in more than this share of its matches (at least 3 forfeits; 0: never)"},
-		&cli.DurationFlag{Name: "match-time", Usage: "wall-clock cap of one match on top of the decision clocks (default: every seat's bank and startup plus a minute)"},
+		&cli.DurationFlag{Name: "match-time", DefaultText: "every seat's bank and startup plus a minute", Usage: "wall-clock cap of one match on top of the decision clocks"},
 		&cli.Int64Flag{Name: "bot-memory", Value: sandbox.DefaultLimits.Memory >> 20, Usage: "memory of one bot process in MiB (cgroup; else an address-space limit 2 GiB above)"},
 		&cli.IntFlag{Name: "bot-processes", Value: sandbox.DefaultLimits.Processes, Usage: "processes and threads of one bot process (pids cgroup, or RLIMIT_NPROC when not root)"},
 	}
