@@ -208,7 +208,7 @@ func TestABotThatDoesNotStartStopsTheRunAtTheRestartLimit(t *testing.T) {
 	last := lines[len(lines)-1]
 	assert.Contains(t, last, "arena: bot script does not start (2 restarts tried); stopping the run")
 	assert.Contains(t, last, "Unrecognized remote plugin message: hello")
-	assert.Contains(t, r.stderr, "script 2 (protocol)", "a program is named by its base name; its seats forfeit as protocol errors meanwhile")
+	assert.Contains(t, r.stderr, "script 2nd (protocol)", "a program is named by its base name; its seats forfeit as protocol errors meanwhile")
 	requireNoLeftovers(t)
 }
 
