@@ -216,12 +216,18 @@ func (s *Service) public(r *http.Request, rf *refusal) string {
 
 // fail answers with the refusal's status and its one line, as plain text.
 func (s *Service) fail(w http.ResponseWriter, r *http.Request, rf *refusal) {
-	setRetry(w, rf)
+	refusalHeaders(w, r, rf)
 	http.Error(w, s.public(r, rf), rf.status)
 }
 
-func setRetry(w http.ResponseWriter, rf *refusal) {
+// refusalHeaders says when to try again after a budget is spent, and has the browser
+// drop a session cookie that let nobody in, which would spend the address's failed
+// logins at every page it asked for.
+func refusalHeaders(w http.ResponseWriter, r *http.Request, rf *refusal) {
 	if rf.retry > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(int((rf.retry+time.Second-1)/time.Second)))
+	}
+	if _, err := r.Cookie(sessionCookie); err == nil && rf.status == http.StatusUnauthorized {
+		dropSession(w)
 	}
 }

@@ -67,7 +67,7 @@ type pageData struct {
 // errorPage shows a refusal as a page, with its status.
 func (s *Service) errorPage(w http.ResponseWriter, r *http.Request, rf *refusal) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	setRetry(w, rf)
+	refusalHeaders(w, r, rf)
 	w.WriteHeader(rf.status)
 	_ = tmpl().ExecuteTemplate(w, "error", pageData{Game: s.cfg.Game, Data: s.public(r, rf)})
 }

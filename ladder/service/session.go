@@ -146,8 +146,13 @@ func (s *Service) logout(w http.ResponseWriter, r *http.Request) {
 		s.errorPage(w, r, rf)
 		return
 	}
-	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteStrictMode})
+	dropSession(w)
 	http.Redirect(w, r, "/", http.StatusSeeOther)
+}
+
+// dropSession has the browser forget its session cookie.
+func dropSession(w http.ResponseWriter) {
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteStrictMode})
 }
 
 func (s *Service) endSession(r *http.Request) *refusal {

@@ -45,6 +45,7 @@ func TestSessionCookieIsNotTheToken(t *testing.T) {
 	after := do(t, "GET", site.base+"/me", nil, cookie)
 	assert.Equal(t, 401, after.code, "a copy of the cookie after logging out")
 	assert.Contains(t, after.body, "session has ended")
+	assert.Contains(t, after.hdr.Get("Set-Cookie"), "Max-Age=0", "a cookie that lets nobody in is dropped")
 }
 
 // A session lasts Limits.Session and no longer.
