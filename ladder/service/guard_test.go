@@ -92,12 +92,16 @@ func TestSlowClientsHoldNoSlot(t *testing.T) {
 		func() reply { return site.login(t, site.ann, nil) },
 		func() reply { return do(t, "GET", site.base+"/api/bots", nil, bearer(site.bob)) },
 	}
+	var worst time.Duration
 	for i := 0; time.Since(start) < 3*time.Second; i++ {
 		t0 := time.Now()
 		r := asks[i%len(asks)]()
+		took := time.Since(t0)
 		require.Less(t, r.code, 400, r.body)
-		require.Less(t, time.Since(t0), time.Second, "another user waited")
+		require.Less(t, took, time.Second, "another user waited")
+		worst = max(worst, took)
 	}
+	t.Logf("the slowest answer to another user during the attack: %v", worst)
 	for i, c := range slow {
 		closed, _ := c.state()
 		require.False(t, closed && time.Since(start) < grace, "slow client %d was cut before its deadline", i)
