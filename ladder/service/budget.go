@@ -27,26 +27,40 @@ func newBuckets(size int, period time.Duration) *buckets {
 	return &buckets{size: float64(size), period: period, m: map[string]*bucket{}, pruned: time.Now()}
 }
 
+// wait is how long until key's bucket holds a token: 0 when it holds one now.
+func (b *buckets) wait(key string) time.Duration {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.waitFor(b.fill(key, time.Now()))
+}
+
 // take takes a token of key's bucket and returns 0, or, when it is empty, takes
 // nothing and returns how long until it holds a token again.
 func (b *buckets) take(key string) time.Duration {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	now := time.Now()
-	k := b.fill(key, now)
-	if k.tokens < 1 {
-		return time.Duration((1 - k.tokens) / b.size * float64(b.period))
+	k := b.fill(key, time.Now())
+	wait := b.waitFor(k)
+	if wait == 0 {
+		k.tokens--
 	}
-	k.tokens--
-	return 0
+	return wait
 }
 
-// give gives back a token taken (an attempt that turned out not to count).
-func (b *buckets) give(key string) {
+// spend takes a token whether the bucket holds one or not: a failure that passed
+// the check (wait) beside others still counts, as a debt of at most a bucketful.
+func (b *buckets) spend(key string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	k := b.fill(key, time.Now())
-	k.tokens = min(k.tokens+1, b.size)
+	k.tokens = max(k.tokens-1, -b.size)
+}
+
+func (b *buckets) waitFor(k *bucket) time.Duration {
+	if k.tokens >= 1 {
+		return 0
+	}
+	return time.Duration((1 - k.tokens) / b.size * float64(b.period))
 }
 
 // fill is key's bucket refilled up to now. Once a period, buckets that are full

@@ -61,18 +61,18 @@ func (s *Service) who(r *http.Request) (store.Author, credential, *refusal) {
 }
 
 // checked runs a credential's look-up under the address's budget of failures: 429
-// once it is spent, 401 for a credential that lets nobody in.
+// once it is spent, 401 for a credential that lets nobody in, which spends one.
+// Good credentials spend nothing, however many come at once.
 func (s *Service) checked(r *http.Request, lookup func() error) *refusal {
 	key := clientKey(r)
-	if wait := s.failures.take(key); wait > 0 {
+	if wait := s.failures.wait(key); wait > 0 {
 		return tooMany(wait, "too many failed logins from your address; try again later")
 	}
-	err := lookup()
-	if errors.Is(err, store.ErrNotFound) {
+	switch err := lookup(); {
+	case errors.Is(err, store.ErrNotFound):
+		s.failures.spend(key)
 		return refuse(http.StatusUnauthorized, "the token is not valid (mistyped, rotated or revoked)")
-	}
-	s.failures.give(key) // only a credential that lets nobody in counts
-	if err != nil {
+	case err != nil:
 		return internal(err)
 	}
 	return nil

@@ -3,6 +3,7 @@ package service_test
 import (
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -113,4 +114,23 @@ func TestLoginFloodIsLimited(t *testing.T) {
 		assert.InDelta(t, 12*time.Minute, wait, float64(time.Minute))
 	}
 	assert.Equal(t, 200, do(t, "GET", site.base+"/", nil, nil).code, "public pages are not limited")
+}
+
+// Good credentials spend none of the address's failures, however many come at once.
+func TestManyGoodLoginsAtOnceAreNotLimited(t *testing.T) {
+	site := newSite(t, service.Limits{LoginFailures: 2})
+	var wg sync.WaitGroup
+	codes := make([]int, 16)
+	for i := range codes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			codes[i] = do(t, "GET", site.base+"/api/bots", nil, bearer(site.ann)).code
+		}()
+	}
+	wg.Wait()
+	for i, c := range codes {
+		assert.Contains(t, []int{200, 503}, c, "request %d", i) // 503: more than the slots at once
+	}
+	assert.Contains(t, codes, 200)
 }
