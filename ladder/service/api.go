@@ -112,7 +112,7 @@ func (s *Service) mine(ctx context.Context, a store.Author) ([]BotJSON, *refusal
 func (s *Service) submitRequest(r *http.Request, a store.Author) (BotJSON, *refusal) {
 	f, hdr, err := r.FormFile("program")
 	if err != nil {
-		return BotJSON{}, refuse(http.StatusBadRequest, "malformed upload: send multipart/form-data with a file field \"program\" and a field \"name\"")
+		return BotJSON{}, refuse(http.StatusBadRequest, malformedUpload)
 	}
 	defer f.Close()
 	if hdr.Size > s.cfg.Limits.Upload {

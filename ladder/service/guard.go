@@ -24,6 +24,9 @@ const (
 	formUpload = "/me/submit"
 )
 
+// malformedUpload is the refusal of an upload that is not a well-formed form.
+const malformedUpload = "malformed upload: send multipart/form-data with a file field \"program\" and a field \"name\""
+
 // uploadSlack covers an upload's other form fields and its multipart framing.
 const uploadSlack = 64 << 10
 
@@ -119,7 +122,7 @@ func bodyRefusal(err error, what string, limit int64) *refusal {
 	case errors.Is(err, os.ErrDeadlineExceeded) || errors.As(err, &ne) && ne.Timeout():
 		return refuse(http.StatusRequestTimeout, what+" came too slowly; send it again at a steady pace")
 	case what == "the upload":
-		return refuse(http.StatusBadRequest, "malformed upload: send multipart/form-data with a file field \"program\" and a field \"name\"")
+		return refuse(http.StatusBadRequest, malformedUpload)
 	}
 	return refuse(http.StatusBadRequest, what+" could not be read: it ended early or was malformed")
 }
