@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/arena-games/arena/arena"
+	"github.com/arena-games/arena/engine"
 	"github.com/arena-games/arena/internal/testlock"
 	"github.com/arena-games/arena/ladder/store"
 	"github.com/arena-games/arena/plugins/builtin"
@@ -43,6 +44,18 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 		os.Setenv(serveEnv, "random")
+	}
+	if os.Getenv(serveEnv) == "blurt" {
+		// A candidate that writes more to stderr than a failed smoke test tells its
+		// author, and dies at its first decision.
+		protocol.Serve(engine.PolicyFunc(func(engine.View, []engine.Event, []engine.Option) int {
+			// To the process's stderr itself, as a crash's message goes: go-plugin's
+			// forwarding of os.Stderr may lose the last words of a process that exits.
+			fmt.Fprintf(os.NewFile(2, "stderr"), "first %s last\n", strings.Repeat("x", 3*SmokeStderrBytes))
+			os.Exit(4)
+			return 0
+		}))
+		os.Exit(0)
 	}
 	if name := os.Getenv(serveEnv); name != "" {
 		if err := builtin.Serve(name); err != nil {
@@ -195,4 +208,28 @@ func TestACandidateCannotSeeTheLadder(t *testing.T) {
 	}
 	require.NoError(t, Smoke(ctx, "ivanhoe", peek, opp, sb))
 	assert.Error(t, Smoke(ctx, "ivanhoe", peek, opp, sandbox.Config{}), "without the ladder's sandbox the candidate sees the database")
+}
+
+// A failed smoke test tells the author what their bot wrote to stderr, its last
+// SmokeStderrBytes, and how its seat ended, but nothing of the arena's own account.
+func TestSmokeTellsTheBotsOwnStderr(t *testing.T) {
+	smoke := smokeWith("ivanhoe")
+	t.Run("a bot that dies in play: the last bytes it wrote", func(t *testing.T) {
+		path := script(t, fmt.Sprintf("%s=blurt exec %q \"$@\"", serveEnv, os.Args[0]))
+		var se *SmokeError
+		require.ErrorAs(t, smoke(ctx, protocol.LaunchConfig{Path: path}), &se)
+		assert.Equal(t, "crash", se.Ending)
+		assert.Equal(t, "ivanhoe", se.Game)
+		require.Len(t, se.Stderr, SmokeStderrBytes, "%#v", se)
+		assert.True(t, strings.HasSuffix(se.Stderr, "xxx last\n"), "the last bytes: %q", se.Stderr[len(se.Stderr)-20:])
+		assert.NotContains(t, se.Stderr, "first")
+	})
+	t.Run("a bot that does not start: the last line it wrote", func(t *testing.T) {
+		path := script(t, "echo one >&2; echo 'two \"quoted\"' >&2; exit 3")
+		var se *SmokeError
+		require.ErrorAs(t, smoke(ctx, protocol.LaunchConfig{Path: path}), &se)
+		assert.Equal(t, "no start", se.Ending)
+		assert.Equal(t, `two "quoted"`, se.Stderr)
+		assert.Contains(t, se.Detail, path, "the operator's account names the program")
+	})
 }
