@@ -21,6 +21,7 @@ import (
 	_ "github.com/arena-games/arena/engine/ivanhoe"
 	_ "github.com/arena-games/arena/engine/kardinal"
 	_ "github.com/arena-games/arena/engine/ninjas"
+	"github.com/arena-games/arena/internal/socketprobe"
 	"github.com/arena-games/arena/protocol"
 	"github.com/arena-games/arena/protocol/sandbox"
 )
@@ -90,7 +91,7 @@ func TestHostileBots(t *testing.T) {
 func TestHostileBotsAtTheBasicLevel(t *testing.T) {
 	for _, c := range hostileCases {
 		switch c.mode {
-		case "bomb:2", "hog:2", "net:1", "write:1", "escape:2", "udp:1", "daemon:1":
+		case "bomb:2", "hog:2", "net:1", "write:1", "escape:2", "udp:1", "daemon:1", "sockets:1":
 			t.Run(c.name, func(t *testing.T) {
 				t.Parallel()
 				runHostile(t, c, sandbox.Basic, "ivanhoe", 2)
@@ -167,6 +168,23 @@ var hostileCases = []hostileCase{
 		blocks: []string{sandbox.SeccompSockets, sandbox.NetNamespace},
 		check: func(t *testing.T, stderr string, env hostileEnv) {
 			assert.Contains(t, stderr, "probe: udp refused")
+			assert.Zero(t, env.datagrams(), "the listener got nothing")
+		}},
+	// A 32-bit program enters the kernel through the i386 gate, with other call numbers
+	// than the filter's: the filter must refuse every call of a foreign ABI.
+	{name: "open network sockets natively, with the x32 numbers and through the i386 gate", mode: "sockets:1", want: []Ending{OK},
+		blocks: []string{sandbox.SeccompSockets},
+		check: func(t *testing.T, stderr string, env hostileEnv) {
+			tries := regexp.MustCompile(`probe: (\w+ [^:]+): (.*)`).FindAllStringSubmatch(stderr, -1)
+			// Once in each match the bot plays.
+			per := 5 * len(socketprobe.ABIs())
+			assert.True(t, len(tries) >= per && len(tries)%per == 0, "every call was tried: %s", stderr)
+			for _, try := range tries {
+				assert.NotContains(t, try[2], "made", try[1])
+			}
+			if socketprobe.Gate {
+				assert.Contains(t, stderr, "probe: i386 socket(AF_INET): function not implemented")
+			}
 			assert.Zero(t, env.datagrams(), "the listener got nothing")
 		}},
 	// The runner's check for leftovers proves the daemon died with the bot.
@@ -455,6 +473,13 @@ func TestHostileActionsSucceedWithoutTheSandbox(t *testing.T) {
 		}},
 		{"udp:1", func(t *testing.T, stderr string, env hostileEnv) {
 			assert.Contains(t, stderr, "probe: udp done")
+			require.Eventually(t, func() bool { return env.datagrams() > 0 }, 10*time.Second, 10*time.Millisecond)
+		}},
+		{"sockets:1", func(t *testing.T, stderr string, env hostileEnv) {
+			assert.Contains(t, stderr, "probe: native socket(AF_INET): made, sent a datagram")
+			if socketprobe.Gate {
+				assert.Contains(t, stderr, "probe: i386 socket(AF_INET): made, sent a datagram")
+			}
 			require.Eventually(t, func() bool { return env.datagrams() > 0 }, 10*time.Second, 10*time.Millisecond)
 		}},
 		{"daemon:1", func(t *testing.T, stderr string, _ hostileEnv) {
