@@ -16,7 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/arena-games/arena/internal/socketprobe"
+	"github.com/arena-games/arena/internal/attack"
 	"github.com/arena-games/arena/internal/testlock"
 )
 
@@ -32,6 +32,12 @@ func TestMain(m *testing.M) {
 	}
 	if root := os.Getenv(noneEnv); root != "" {
 		prepareAtLevelNone(root)
+	}
+	if os.Getenv(fillEnv) != "" {
+		fillSelf()
+	}
+	if root := os.Getenv(holdEnv); root != "" {
+		holdBox(root)
 	}
 	release := testlock.Heavy() // sandboxed bots, hostile ones among them
 	code := m.Run()
@@ -69,7 +75,7 @@ type facts struct {
 	UDP         string   `json:"udp"`
 	// Sockets are the network sockets and io_uring asked for natively, with the x32
 	// numbers and through the i386 gate.
-	Sockets []socketprobe.Attempt `json:"sockets"`
+	Sockets []attack.Attempt `json:"sockets"`
 }
 
 func probeSelf() {
@@ -160,7 +166,7 @@ func probeIdentityAndWorld(f *facts) {
 	if c != nil {
 		c.Close()
 	}
-	f.Sockets = socketprobe.Try("")
+	f.Sockets = attack.Sockets("")
 }
 
 func errText(err error, ok string) string {
@@ -382,7 +388,7 @@ func TestTheBasicLevelNeedsNoPrivilege(t *testing.T) {
 
 // assertNoSocket checks that the filter refused every socket and io_uring: the native
 // calls with EPERM, those of another ABI (the i386 gate, x32) with ENOSYS.
-func assertNoSocket(t *testing.T, tries []socketprobe.Attempt) {
+func assertNoSocket(t *testing.T, tries []attack.Attempt) {
 	t.Helper()
 	require.NotEmpty(t, tries)
 	for _, a := range tries {
@@ -403,7 +409,7 @@ func TestWithoutTheFilterTheSocketCallsSucceed(t *testing.T) {
 		made[a.Call] = a.Made()
 	}
 	assert.True(t, made["native socket(AF_INET)"], "%+v", f.Sockets)
-	if socketprobe.Gate {
+	if attack.Gate {
 		assert.True(t, made["i386 socket(AF_INET)"], "the i386 gate is open on this kernel: %+v", f.Sockets)
 	}
 }

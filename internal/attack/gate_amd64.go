@@ -1,4 +1,4 @@
-package socketprobe
+package attack
 
 import (
 	"syscall"

@@ -1,6 +1,6 @@
 //go:build !amd64
 
-package socketprobe
+package attack
 
 import "syscall"
 

@@ -1,10 +1,8 @@
-// Package socketprobe makes the calls a hostile bot makes to reach the network past
-// the sandbox: sockets of the families that lead off the machine or into the kernel
-// (AF_INET, AF_INET6, AF_NETLINK, AF_VSOCK) and an io_uring (which runs socket calls
-// where no seccomp filter sees them), each natively, with the x32 call numbers and,
-// on amd64, through the i386 gate (int $0x80), the way a 32-bit program enters the
-// kernel. The tests' bots use it inside the sandbox; nothing else should.
-package socketprobe
+// Package attack is what the tests' hostile bots do to get past the sandbox, where
+// more than one test suite needs it: ask for network sockets in every way into the
+// kernel (Sockets), and fill the disk in many files (FillDisk). The bots run it inside
+// the sandbox; nothing else should.
+package attack
 
 import (
 	"net/netip"
@@ -53,10 +51,14 @@ var families = []struct {
 	{"AF_VSOCK", unix.AF_VSOCK, unix.SOCK_STREAM, 0},
 }
 
-// Try makes every call of every way into the kernel and closes what it got. Where it
+// Sockets asks for sockets of the families that lead off the machine or into the
+// kernel (AF_INET, AF_INET6, AF_NETLINK, AF_VSOCK) and for an io_uring (which runs
+// socket calls where no seccomp filter sees them), each in every way into the kernel
+// this architecture has: natively, with the x32 numbers and, on amd64, through the
+// i386 gate (int $0x80), as a 32-bit program does. It closes what it got. Where it
 // gets an AF_INET socket and udp (host:port) is set, it sends a datagram there, as
 // the bot that found the hole would.
-func Try(udp string) []Attempt {
+func Sockets(udp string) []Attempt {
 	var out []Attempt
 	for _, abi := range ABIs() {
 		for _, f := range families {
