@@ -145,6 +145,10 @@ func Launch(ctx context.Context, cfg LaunchConfig) (*Process, error) {
 			return nil, ctx.Err()
 		}
 		kind := startKind(err)
+		if why := run.stopReason(); why != nil {
+			// The host stopped it (its disk quota): that is why it did not start.
+			kind, err = StartExited, why
+		}
 		msg := strings.TrimSpace(tail.String())
 		if i := strings.LastIndexByte(msg, '\n'); i >= 0 {
 			msg = msg[i+1:]
@@ -207,12 +211,7 @@ func (p *Process) Exited() bool {
 
 // Stopped is why the host stopped the bot process (it went past its disk quota: see
 // sandbox.Box.WatchDisk), nil if it did not.
-func (p *Process) Stopped() error {
-	if why := p.run.stopped.Load(); why != nil {
-		return *why
-	}
-	return nil
-}
+func (p *Process) Stopped() error { return p.run.stopReason() }
 
 // Done is closed when the bot process has ended.
 func (p *Process) Done() <-chan struct{} { return p.run.exited }
@@ -317,6 +316,17 @@ func (r *groupRunner) Start(context.Context) error {
 		_, _ = io.Copy(r.tail, errR)
 		errR.Close()
 	}()
+	return nil
+}
+
+// stopReason is why the host stopped the bot, nil if it did not (or never started it).
+func (r *groupRunner) stopReason() error {
+	if r == nil {
+		return nil
+	}
+	if why := r.stopped.Load(); why != nil {
+		return *why
+	}
 	return nil
 }
 
