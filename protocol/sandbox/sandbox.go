@@ -12,7 +12,9 @@
 //     for), so that the bot inherits every limit: rlimits,
 //     no_new_privs, dropped capabilities, Landlock (files read-only except the bot's
 //     scratch directory, no TCP, no signals or abstract sockets outside its domain),
-//     a seccomp filter that allows unix sockets only, each as far as the kernel has it;
+//     a seccomp filter that allows unix sockets only (and no call of another
+//     architecture), each as far as the kernel has it; a disk quota on the scratch
+//     directory (quota.go);
 //   - strict (root, or user namespaces for the namespaces): network, PID and mount
 //     namespaces of its own (the tree read-only but the scratch directory, the paths
 //     of Config.Hide and the other bots' directories covered, a fresh /proc), memory
@@ -253,7 +255,8 @@ const PlanEnv = "ARENA_SANDBOX_PLAN"
 // Prepare makes the sandbox of one bot process: its scratch directory, its cgroups,
 // and the plan of every layer the level asks for and the machine has. At Strict it
 // fails when a layer is missing; at Auto it reports it. The caller starts the process
-// with Command and SysProcAttr, then calls Cleanup once the process has ended.
+// with Command and SysProcAttr, calls WatchDisk, then calls Cleanup once the process has
+// ended.
 func (c Config) Prepare() (*Box, error) {
 	// The level none wants no layer that the probe decides: it is not run (its forks
 	// and cgroups cost a run's start 2 ms).
