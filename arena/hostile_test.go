@@ -21,6 +21,8 @@ import (
 	_ "github.com/arena-games/arena/engine/ivanhoe"
 	_ "github.com/arena-games/arena/engine/kardinal"
 	_ "github.com/arena-games/arena/engine/ninjas"
+	"github.com/arena-games/arena/internal/attack"
+	"github.com/arena-games/arena/internal/testuser"
 	"github.com/arena-games/arena/protocol"
 	"github.com/arena-games/arena/protocol/sandbox"
 )
@@ -69,6 +71,10 @@ type hostileEnv struct {
 	datagrams func() int
 	hostInit  string
 	secrets   []string
+	// active are the layers of the run; hostile are the hostile seats' endings, as
+	// "ending: detail".
+	active  map[string]bool
+	hostile []string
 }
 
 func TestHostileBots(t *testing.T) {
@@ -90,7 +96,7 @@ func TestHostileBots(t *testing.T) {
 func TestHostileBotsAtTheBasicLevel(t *testing.T) {
 	for _, c := range hostileCases {
 		switch c.mode {
-		case "bomb:2", "hog:2", "net:1", "write:1", "escape:2", "udp:1", "daemon:1":
+		case "bomb:2", "hog:2", "net:1", "write:1", "escape:2", "udp:1", "daemon:1", "sockets:1", "fill:1":
 			t.Run(c.name, func(t *testing.T) {
 				t.Parallel()
 				runHostile(t, c, sandbox.Basic, "ivanhoe", 2)
@@ -169,6 +175,29 @@ var hostileCases = []hostileCase{
 			assert.Contains(t, stderr, "probe: udp refused")
 			assert.Zero(t, env.datagrams(), "the listener got nothing")
 		}},
+	// A 32-bit program enters the kernel through the i386 gate, with other call numbers
+	// than the filter's: the filter must refuse every call of a foreign ABI.
+	{name: "open network sockets natively, with the x32 numbers and through the i386 gate", mode: "sockets:1", want: []Ending{OK},
+		blocks: []string{sandbox.SeccompSockets},
+		check: func(t *testing.T, stderr string, env hostileEnv) {
+			tries := regexp.MustCompile(`probe: (\w+ [^:]+): (.*)`).FindAllStringSubmatch(stderr, -1)
+			// Once in each match the bot plays.
+			per := 5 * len(attack.ABIs())
+			assert.True(t, len(tries) >= per && len(tries)%per == 0, "every call was tried: %s", stderr)
+			for _, try := range tries {
+				assert.NotContains(t, try[2], "made", try[1])
+			}
+			if attack.Gate {
+				assert.Contains(t, stderr, "probe: i386 socket(AF_INET): function not implemented")
+			}
+			assert.Zero(t, env.datagrams(), "the listener got nothing")
+		}},
+	// RLIMIT_FSIZE bounds one file; a bot that writes many filled the disk under the
+	// replays and the ladder's database. A tmpfs of the quota's size answers ENOSPC and
+	// the bot plays on; where none can be mounted the arena stops the bot.
+	{name: "fill the disk in many files", mode: "fill:1", want: []Ending{OK, Crash},
+		needs: []string{sandbox.DiskQuota, sandbox.DiskWatch}, blocks: []string{sandbox.DiskQuota, sandbox.DiskWatch},
+		check: checkDiskFiller},
 	// The runner's check for leftovers proves the daemon died with the bot.
 	{name: "leave a setsid daemon behind", mode: "daemon:1", want: []Ending{OK},
 		needs: []string{sandbox.Subreaper, sandbox.PIDNamespace, sandbox.CgroupProcesses},
@@ -321,9 +350,51 @@ func runHostile(t *testing.T, c hostileCase, level sandbox.Level, game string, p
 	if len(c.blocks) > 0 && !anyActive(c.blocks) {
 		t.Skipf("the bot played as it should, but no layer blocks its action on this machine (%s)", why(c.blocks))
 	}
+	var hostile []string
+	for _, m := range rep.Matches {
+		for _, seat := range m.Seats {
+			if seat.Entrant == 0 {
+				hostile = append(hostile, seat.Ending.String()+": "+seat.Detail)
+			}
+		}
+	}
 	kept, _ := os.ReadFile(filepath.Join(cfg.ReplayDir, "stderr-0-hostile.log"))
 	c.check(t, string(kept), hostileEnv{outside: outside, accepted: func() int { return len(accepted) },
-		victims: host.victims, datagrams: datagrams, hostInit: host.init, secrets: secrets})
+		victims: host.victims, datagrams: datagrams, hostInit: host.init, secrets: secrets, active: active, hostile: hostile})
+}
+
+// checkDiskFiller: with a tmpfs the filler's writes stop at the quota (ENOSPC) and it
+// plays on; with a watched quota it is stopped, a crash whose detail names the quota.
+func checkDiskFiller(t *testing.T, stderr string, env hostileEnv) {
+	quota := sandbox.DefaultLimits.Disk
+	require.NotEmpty(t, env.hostile)
+	if env.active[sandbox.DiskWatch] {
+		t.Logf("the filler's seats: %q", env.hostile)
+		for _, h := range env.hostile {
+			assert.Regexp(t, `^crash: stopped by the arena: the bot wrote [0-9.]+ MiB into its scratch directory, past its disk quota of 64 MiB \(--bot-disk\)`, h)
+		}
+		return
+	}
+	fills := regexp.MustCompile(`probe: fill wrote (\d+) bytes in (\d+) files, then: (.*)`).FindAllStringSubmatch(stderr, -1)
+	require.NotEmpty(t, fills, stderr)
+	var held int64 // every fill adds files of its own
+	for _, f := range fills {
+		n, _ := strconv.ParseInt(f[1], 10, 64)
+		held += n
+		assert.Contains(t, f[3], "no space left on device")
+	}
+	assert.LessOrEqual(t, held, quota, "no more than the quota: %s", stderr)
+	for _, h := range env.hostile {
+		assert.Equal(t, "ok: ", h, "the filler plays on")
+	}
+}
+
+// Without root the arena cannot mount a tmpfs: the disk filler runs again as a user
+// without privilege, where the arena measures its directory and stops it.
+func TestADiskFillerIsStoppedWithoutRoot(t *testing.T) {
+	if !testuser.Rerun(t, "^TestHostileBotsAtTheBasicLevel$/^fill_the_disk") {
+		t.Skip("not root: TestHostileBotsAtTheBasicLevel runs the filler with a watched quota itself")
+	}
 }
 
 // hostFiles is what a ladder host keeps: a data directory private to the arena's user
@@ -455,6 +526,13 @@ func TestHostileActionsSucceedWithoutTheSandbox(t *testing.T) {
 		}},
 		{"udp:1", func(t *testing.T, stderr string, env hostileEnv) {
 			assert.Contains(t, stderr, "probe: udp done")
+			require.Eventually(t, func() bool { return env.datagrams() > 0 }, 10*time.Second, 10*time.Millisecond)
+		}},
+		{"sockets:1", func(t *testing.T, stderr string, env hostileEnv) {
+			assert.Contains(t, stderr, "probe: native socket(AF_INET): made, sent a datagram")
+			if attack.Gate {
+				assert.Contains(t, stderr, "probe: i386 socket(AF_INET): made, sent a datagram")
+			}
 			require.Eventually(t, func() bool { return env.datagrams() > 0 }, 10*time.Second, 10*time.Millisecond)
 		}},
 		{"daemon:1", func(t *testing.T, stderr string, _ hostileEnv) {

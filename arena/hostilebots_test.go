@@ -19,8 +19,10 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/arena-games/arena/engine"
+	"github.com/arena-games/arena/internal/attack"
 	"github.com/arena-games/arena/protocol"
 	"github.com/arena-games/arena/protocol/botpb"
+	"github.com/arena-games/arena/protocol/sandbox"
 )
 
 // hogged keeps what the memory hog allocates reachable, so none of it is freed.
@@ -54,6 +56,12 @@ var hogged [][]byte
 //	                  bot's program, the database, a replay), plays on
 //	proc:K            at decision K, reads /proc/1/cmdline, plays on
 //	udp:K             at decision K, sends a datagram to ARENA_TEST_UDP, plays on
+//	sockets:K         at decision K, asks for AF_INET, AF_INET6, AF_NETLINK and AF_VSOCK
+//	                  sockets and an io_uring natively, with the x32 numbers and through
+//	                  the i386 gate (int $0x80), and sends a datagram to ARENA_TEST_UDP
+//	                  from any AF_INET socket it gets, plays on
+//	fill:K            at decision K of each match, writes four disk quotas (the
+//	                  default's) in files of 1 MiB into its scratch directory, plays on
 //	daemon:K          at decision K, starts a setsid daemon that keeps its stderr, plays on
 //	headers           sends 15 MiB of header metadata with its first answer
 //	endhang           never returns from EndMatch (until the arena gives up), and says
@@ -83,7 +91,7 @@ func serveHostileBot(name string, k int) bool {
 		protocol.Serve(first)
 	case "startcrash":
 		protocol.ServeBot(&hostileServer{inner: protocol.NewBotServer(func(protocol.Match) engine.Policy { return first }), mode: name, k: k})
-	case "chmod", "read", "proc", "udp", "daemon":
+	case "chmod", "read", "proc", "udp", "daemon", "sockets", "fill":
 		perMatch(func(n int, _ []engine.Option) int {
 			if n == k {
 				trespass(name, stderr)
@@ -307,6 +315,12 @@ func trespass(name string, stderr io.Writer) {
 			c.Close()
 		}
 		report(stderr, "udp", err)
+	case "sockets":
+		for _, a := range attack.Sockets(os.Getenv("ARENA_TEST_UDP")) {
+			fmt.Fprintf(stderr, "probe: %s: %s\n", a.Call, a.Outcome)
+		}
+	case "fill":
+		fmt.Fprintln(stderr, "probe: fill", attack.FillDisk(".", 4*sandbox.DefaultLimits.Disk))
 	case "daemon":
 		// sh exits at once: the daemon is re-parented, out of the bot's process group,
 		// and holds the bot's stderr.

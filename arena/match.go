@@ -412,6 +412,9 @@ func classify(err error, proc *protocol.Process) (Ending, string) {
 	}
 	if proc.Exited() {
 		msg := "the bot process exited"
+		if why := proc.Stopped(); why != nil {
+			msg = why.Error()
+		}
 		if tail := lastLine(proc.Stderr()); tail != "" {
 			msg += fmt.Sprintf(" (its stderr ends: %q)", tail)
 		}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/arena-games/arena/arena"
 	"github.com/arena-games/arena/engine"
+	"github.com/arena-games/arena/internal/attack"
 	"github.com/arena-games/arena/internal/testlock"
 	"github.com/arena-games/arena/ladder/store"
 	"github.com/arena-games/arena/plugins/builtin"
@@ -36,6 +37,11 @@ func TestMain(m *testing.M) {
 			_ = os.Chmod(dir, 0o755)
 			_ = os.Chmod(filepath.Dir(dir), 0o755)
 		}
+	}
+	if name := os.Getenv(serveEnv); name == "filler" {
+		// A bot that fills its scratch directory as it starts, then plays.
+		fmt.Fprintln(os.Stderr, "probe: fill", attack.FillDisk(".", 1<<30))
+		os.Setenv(serveEnv, "random")
 	}
 	if name := os.Getenv(serveEnv); name == "peek" {
 		// A candidate that refuses to play when it can find the ladder's database.

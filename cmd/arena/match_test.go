@@ -27,6 +27,10 @@ func TestMain(m *testing.M) {
 		serveStubborn()
 		return
 	}
+	if os.Getenv(fillerEnv) == "1" {
+		serveFiller()
+		return
+	}
 	if parent := os.Getenv(replayWorkerEnv); parent != "" {
 		holdReplayDir(parent)
 		return

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/arena-games/arena/internal/attack"
 	"github.com/arena-games/arena/internal/testlock"
 )
 
@@ -31,6 +32,12 @@ func TestMain(m *testing.M) {
 	}
 	if root := os.Getenv(noneEnv); root != "" {
 		prepareAtLevelNone(root)
+	}
+	if os.Getenv(fillEnv) != "" {
+		fillSelf()
+	}
+	if root := os.Getenv(holdEnv); root != "" {
+		holdBox(root)
 	}
 	release := testlock.Heavy() // sandboxed bots, hostile ones among them
 	code := m.Run()
@@ -66,6 +73,9 @@ type facts struct {
 	Procs       int      `json:"procs"`
 	Secret      string   `json:"secret"`
 	UDP         string   `json:"udp"`
+	// Sockets are the network sockets and io_uring asked for natively, with the x32
+	// numbers and through the i386 gate.
+	Sockets []attack.Attempt `json:"sockets"`
 }
 
 func probeSelf() {
@@ -156,6 +166,7 @@ func probeIdentityAndWorld(f *facts) {
 	if c != nil {
 		c.Close()
 	}
+	f.Sockets = attack.Sockets("")
 }
 
 func errText(err error, ok string) string {
@@ -313,6 +324,7 @@ func TestEveryLayerDoesWhatItSays(t *testing.T) {
 	t.Run(SeccompSockets, func(t *testing.T) {
 		requireLayer(t, box, SeccompSockets)
 		assert.Contains(t, f.UDP, "operation not permitted")
+		assertNoSocket(t, f.Sockets)
 	})
 	t.Run(CgroupMemory, func(t *testing.T) {
 		requireLayer(t, box, CgroupMemory)
@@ -370,7 +382,36 @@ func TestTheBasicLevelNeedsNoPrivilege(t *testing.T) {
 	t.Run(SeccompSockets+" without a network namespace", func(t *testing.T) {
 		requireLayer(t, box, SeccompSockets)
 		assert.Contains(t, f.UDP, "operation not permitted")
+		assertNoSocket(t, f.Sockets)
 	})
+}
+
+// assertNoSocket checks that the filter refused every socket and io_uring: the native
+// calls with EPERM, those of another ABI (the i386 gate, x32) with ENOSYS.
+func assertNoSocket(t *testing.T, tries []attack.Attempt) {
+	t.Helper()
+	require.NotEmpty(t, tries)
+	for _, a := range tries {
+		want := "function not implemented"
+		if strings.HasPrefix(a.Call, "native ") {
+			want = "operation not permitted"
+		}
+		assert.Equal(t, want, a.Outcome, a.Call)
+	}
+}
+
+// Without the filter the same calls give the bot its sockets: the assertions above
+// would fail if the filter let a way into the kernel through.
+func TestWithoutTheFilterTheSocketCallsSucceed(t *testing.T) {
+	_, f := runProbe(t, None)
+	made := map[string]bool{}
+	for _, a := range f.Sockets {
+		made[a.Call] = a.Made()
+	}
+	assert.True(t, made["native socket(AF_INET)"], "%+v", f.Sockets)
+	if attack.Gate {
+		assert.True(t, made["i386 socket(AF_INET)"], "the i386 gate is open on this kernel: %+v", f.Sockets)
+	}
 }
 
 func TestStrictFailsWhereALayerIsMissing(t *testing.T) {
