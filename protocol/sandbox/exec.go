@@ -118,6 +118,11 @@ func Exec(argv []string) error {
 			return err
 		}
 	}
+	if keepProgram == nil {
+		// A sealed copy lies on the kernel's own mount, which Landlock lets the bot
+		// run unasked; the program itself needs a rule.
+		p.Program = prog
+	}
 	if err := p.apply(); err != nil {
 		return err
 	}
@@ -181,7 +186,7 @@ func (p *plan) apply() error {
 		}
 	}
 	if p.LandlockABI > 0 {
-		if err := landlock(p.LandlockABI, p.Writable); err != nil {
+		if err := landlock(p.LandlockABI, p.Writable, p.readable); err != nil {
 			return fmt.Errorf("landlock: %w", err)
 		}
 	}
@@ -285,10 +290,11 @@ type pathBeneathAttr struct {
 	parentFD int32
 }
 
-// landlock restricts this thread (and what it execs) to reading and executing files
-// anywhere, writing only below writable (and to /dev/null), no TCP at all (ABI 4), and
-// no signals or abstract unix sockets outside its own domain (ABI 6).
-func landlock(abi int, writable []string) error {
+// landlock restricts this thread (and what it execs) to reading and executing only
+// what readable lists (see plan.readable), writing only below writable (and to
+// /dev/null), no TCP at all (ABI 4), and no signals or abstract unix sockets outside
+// its own domain (ABI 6).
+func landlock(abi int, writable []string, readable func(read, file uint64) []allowed) error {
 	fs := uint64(1<<13 - 1) // ABI 1: execute ... make_sym
 	if abi >= 2 {
 		fs |= unix.LANDLOCK_ACCESS_FS_REFER
@@ -325,31 +331,37 @@ func landlock(abi int, writable []string) error {
 		read |= unix.LANDLOCK_ACCESS_FS_IOCTL_DEV
 		fileRights |= unix.LANDLOCK_ACCESS_FS_IOCTL_DEV
 	}
-	rules := []struct {
-		path   string
-		access uint64
-	}{{"/", read}, {"/dev/null", fileRights &^ unix.LANDLOCK_ACCESS_FS_EXECUTE}}
+	fileRead := fileRights &^ (unix.LANDLOCK_ACCESS_FS_WRITE_FILE | unix.LANDLOCK_ACCESS_FS_TRUNCATE)
+	rules := append(readable(read, fileRead), allowed{path: "/dev/null", access: fileRights &^ unix.LANDLOCK_ACCESS_FS_EXECUTE})
 	for _, w := range writable {
-		rules = append(rules, struct {
-			path   string
-			access uint64
-		}{w, fs})
+		rules = append(rules, allowed{path: w, access: fs})
 	}
 	for _, r := range rules {
-		f, err := syscall.Open(r.path, unix.O_PATH|syscall.O_CLOEXEC, 0)
-		if err != nil {
-			return fmt.Errorf("open %s: %w", r.path, err)
-		}
-		rule := pathBeneathAttr{allowed: r.access, parentFD: int32(f)}
-		_, _, errno := syscall.Syscall6(unix.SYS_LANDLOCK_ADD_RULE, uintptr(ruleset), unix.LANDLOCK_RULE_PATH_BENEATH,
-			uintptr(unsafe.Pointer(&rule)), 0, 0, 0)
-		syscall.Close(f)
-		if errno != 0 {
-			return fmt.Errorf("rule for %s: %w", r.path, errno)
+		if err := addRule(ruleset, r); err != nil {
+			return err
 		}
 	}
 	if _, _, errno := syscall.Syscall(unix.SYS_LANDLOCK_RESTRICT_SELF, uintptr(ruleset), 0, 0); errno != 0 {
 		return fmt.Errorf("restrict self: %w", errno)
+	}
+	return nil
+}
+
+// addRule adds one rule to the ruleset; a path that is not there needs none.
+func addRule(ruleset int, r allowed) error {
+	f, err := r.open()
+	if err != nil {
+		return fmt.Errorf("open %s: %w", r.path, err)
+	}
+	if f < 0 {
+		return nil
+	}
+	defer syscall.Close(f)
+	rule := pathBeneathAttr{allowed: r.access, parentFD: int32(f)}
+	_, _, errno := syscall.Syscall6(unix.SYS_LANDLOCK_ADD_RULE, uintptr(ruleset), unix.LANDLOCK_RULE_PATH_BENEATH,
+		uintptr(unsafe.Pointer(&rule)), 0, 0, 0)
+	if errno != 0 {
+		return fmt.Errorf("rule for %s: %w", r.path, errno)
 	}
 	return nil
 }

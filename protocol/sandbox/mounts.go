@@ -25,17 +25,23 @@ func (p *plan) isolate() error {
 		return err
 	}
 	defer unix.Close(fd)
+	tree, err := p.coveredTree()
+	if err != nil {
+		return err
+	}
 	for _, h := range append(append([]string(nil), p.Hide...), p.HideRoot) {
 		if err := cover(h); err != nil {
 			return err
 		}
 	}
-	// The scratch directory's path may lie below a covered one: make it there.
-	if err := os.MkdirAll(p.Own, 0o755); err != nil {
+	if err := bindBack(fd, p.Own); err != nil {
 		return err
 	}
-	if err := unix.Mount(fmt.Sprintf("/proc/self/fd/%d", fd), p.Own, "", unix.MS_BIND, ""); err != nil {
-		return fmt.Errorf("binding %s back: %w", p.Own, err)
+	if tree >= 0 {
+		defer unix.Close(tree)
+		if err := bindBack(tree, p.Tree); err != nil {
+			return err
+		}
 	}
 	if p.ReadOnly {
 		if err := readOnlyExcept(p.Own); err != nil {
@@ -50,6 +56,29 @@ func (p *plan) isolate() error {
 	}
 	// The working directory was the covered one: the same directory, but not the path.
 	return os.Chdir(p.Own)
+}
+
+// coveredTree opens the program's tree when a covered folder holds it (a script run
+// from below /home or /tmp), to bind it back; -1 when it needs nothing.
+func (p *plan) coveredTree() (int, error) {
+	for _, h := range p.Hide {
+		if p.Tree != "" && within(p.Tree, h) {
+			return unix.Open(p.Tree, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		}
+	}
+	return -1, nil
+}
+
+// bindBack mounts the directory open as fd at path again, which may lie below a
+// covered folder: it is made there first.
+func bindBack(fd int, path string) error {
+	if err := os.MkdirAll(path, 0o755); err != nil {
+		return err
+	}
+	if err := unix.Mount(fmt.Sprintf("/proc/self/fd/%d", fd), path, "", unix.MS_BIND, ""); err != nil {
+		return fmt.Errorf("binding %s back: %w", path, err)
+	}
+	return nil
 }
 
 // cover hides a path: a directory under an empty tmpfs, a file under /dev/null. A path

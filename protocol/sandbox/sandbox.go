@@ -10,13 +10,16 @@
 //     code.go says how they agree on the code) that confines the thread that starts
 //     the bot (exec'd in its place, or, as a child subreaper, forked and waited
 //     for), so that the bot inherits every limit: rlimits,
-//     no_new_privs, dropped capabilities, Landlock (files read-only except the bot's
-//     scratch directory, no TCP, no signals or abstract sockets outside its domain),
-//     a seccomp filter that allows unix sockets only, each as far as the kernel has it;
+//     no_new_privs, dropped capabilities, Landlock (reading only a list: the system's
+//     folders, /etc but its private entries, the bot's program and its folder, the
+//     scratch directory, which alone is writable (world.go); no TCP, no signals or
+//     abstract sockets outside its domain), a seccomp filter that allows unix stream
+//     sockets only and no connect, each as far as the kernel has it;
 //   - strict (root, or user namespaces for the namespaces): network, PID and mount
-//     namespaces of its own (the tree read-only but the scratch directory, the paths
-//     of Config.Hide and the other bots' directories covered, a fresh /proc), memory
-//     and process-count limits through cgroups (v1 or v2).
+//     namespaces of its own (the tree read-only but the scratch directory; the paths
+//     of Config.Hide, the host's /home, /root, /tmp, /run and /var and the other
+//     bots' directories covered; a fresh /proc), memory and process-count limits
+//     through cgroups (v1 or v2).
 //
 // The host side is Prepare, which makes a Box for one bot process; the bot side is Exec,
 // run by the helper command.
@@ -193,6 +196,9 @@ type Box struct {
 	mu  sync.Mutex
 	cg  []*cgroupDir
 	uid int // the bot's own user id (0: none)
+	// hide and root are what no program tree may hold (programTree).
+	hide []string
+	root string
 }
 
 // plan is what the helper applies to itself, handed over in its environment as JSON.
@@ -202,7 +208,11 @@ type plan struct {
 	DropCaps    bool     `json:"drop_caps,omitempty"`
 	LandlockABI int      `json:"landlock_abi,omitempty"`
 	Writable    []string `json:"writable,omitempty"`
-	Cgroups     []string `json:"cgroups,omitempty"` // files to write "0" to, to join (cgroupDir.joinFile)
+	// Program is the file the helper execs, Tree the folder the bot may read beside it
+	// (programTree): with the system's folders, all it may read.
+	Program string   `json:"program,omitempty"`
+	Tree    string   `json:"tree,omitempty"`
+	Cgroups []string `json:"cgroups,omitempty"` // files to write "0" to, to join (cgroupDir.joinFile)
 	// HideRoot and Hide are covered by an empty tmpfs (a file: by /dev/null) but for
 	// Own, in a mount namespace of the bot's own, so that no bot sees another's scratch
 	// directory nor the arena's data.
@@ -268,7 +278,11 @@ func (c Config) Prepare() (*Box, error) {
 	if dir, err = filepath.EvalSymlinks(dir); err != nil {
 		return nil, err
 	}
-	b := &Box{Dir: dir, plan: plan{Code: codeDigest()}}
+	b := &Box{Dir: dir, plan: plan{Code: codeDigest()}, root: root}
+	if b.hide, err = hidden(c.Hide); err != nil {
+		b.Cleanup()
+		return nil, err
+	}
 	for _, l := range always {
 		b.layers = append(b.layers, Status{Layer: l, Active: true})
 	}
@@ -374,7 +388,7 @@ func (c Config) Prepare() (*Box, error) {
 	if add(MountNamespace, helper && probe.NamespaceReason == "", firstOf(probe.NamespaceReason, noHelper)) {
 		b.clone |= syscall.CLONE_NEWNS
 		b.plan.HideRoot, b.plan.Own = root, dir
-		if b.plan.Hide, err = hidden(c.Hide); err != nil {
+		if b.plan.Hide, err = hidden(slices.Concat(b.hide, coveredRoots)); err != nil {
 			b.Cleanup()
 			return nil, err
 		}
@@ -457,6 +471,9 @@ func (b *Box) Command(path string, args, env []string) (string, []string, []stri
 	env = append(env, "TMPDIR="+b.Dir, "PLUGIN_UNIX_SOCKET_DIR="+b.Dir)
 	if b.helper == nil {
 		return path, args, env, nil
+	}
+	if b.plan.LandlockABI > 0 || b.plan.Own != "" {
+		b.plan.Tree = programTree(path, b.hide, b.root)
 	}
 	p, err := encodePlan(b.plan)
 	if err != nil {

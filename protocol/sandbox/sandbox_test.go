@@ -15,6 +15,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/sys/unix"
 
 	"github.com/arena-games/arena/internal/testlock"
 )
@@ -58,6 +59,7 @@ type facts struct {
 	SocketDir   string   `json:"socket_dir"`
 	HasPlanLeft bool     `json:"plan_left"`
 	Siblings    []string `json:"siblings"`
+	OtherBot    string   `json:"other_bot"`
 	PPid        int      `json:"ppid"`
 	Uid         string   `json:"uid"`
 	Groups      string   `json:"groups"`
@@ -66,6 +68,11 @@ type facts struct {
 	Procs       int      `json:"procs"`
 	Secret      string   `json:"secret"`
 	UDP         string   `json:"udp"`
+	HostFile    string   `json:"host_file"`
+	HostSocket  string   `json:"host_socket"`
+	SocketSeen  string   `json:"socket_seen"`
+	Passwd      string   `json:"passwd"`
+	PrivateEtc  string   `json:"private_etc"`
 }
 
 func probeSelf() {
@@ -140,7 +147,9 @@ func probeIdentityAndWorld(f *facts) {
 			f.Interfaces = append(f.Interfaces, strings.TrimSpace(name))
 		}
 	}
-	f.WriteRoot = errText(os.WriteFile(filepath.Join(os.Getenv("PROBE_OUTSIDE"), "again"), nil, 0o644), "written")
+	// Beside its own program: a folder the bot sees at every level.
+	exe, _ := os.Executable()
+	f.WriteRoot = errText(os.WriteFile(filepath.Join(filepath.Dir(exe), "again"), nil, 0o644), "written")
 	init, err := os.ReadFile("/proc/1/cmdline")
 	f.Init = errText(err, strings.ReplaceAll(string(init), "\x00", " "))
 	entries, _ := os.ReadDir("/proc")
@@ -155,6 +164,30 @@ func probeIdentityAndWorld(f *facts) {
 	f.UDP = errText(err, "opened")
 	if c != nil {
 		c.Close()
+	}
+	probeTheHost(f)
+}
+
+// probeTheHost tries the host's files and sockets that only an allowlist keeps from
+// the bot: each is open to every user.
+func probeTheHost(f *facts) {
+	_, err := os.Stat(os.Getenv("PROBE_OTHER"))
+	f.OtherBot = errText(err, "there")
+	b, err := os.ReadFile(os.Getenv("PROBE_HOST_FILE"))
+	f.HostFile = errText(err, string(b))
+	c, err := net.Dial("unix", os.Getenv("PROBE_HOST_SOCKET"))
+	f.HostSocket = errText(err, "connected")
+	if c != nil {
+		c.Close()
+	}
+	// Landlock does not govern a path's lookup: only a mount view can hide the file.
+	_, err = os.Stat(os.Getenv("PROBE_HOST_SOCKET"))
+	f.SocketSeen = errText(err, "there")
+	b, err = os.ReadFile("/etc/passwd")
+	f.Passwd = errText(err, string(b))
+	if p := os.Getenv("PROBE_PRIVATE_ETC"); p != "" {
+		b, err = os.ReadFile(p)
+		f.PrivateEtc = errText(err, string(b))
 	}
 }
 
@@ -182,11 +215,15 @@ func testHelper(t *testing.T) []string {
 	return []string{exe, HelperArg}
 }
 
-// runProbe starts the probe in a box of the level and returns what it found.
-func runProbe(t *testing.T, level Level) (*Box, facts) {
+// runProbe starts the probe in a box of the level and returns what it found; env is
+// added to the probe's.
+func runProbe(t *testing.T, level Level, env ...string) (*Box, facts) {
 	// Open to everyone, so that only the layer under test keeps the bot out.
 	secret := filepath.Join(openDir(t), "ladder.db")
 	require.NoError(t, os.WriteFile(secret, []byte("hidden cards"), 0o644))
+	hostFile := filepath.Join(openDir(t), "notes")
+	require.NoError(t, os.WriteFile(hostFile, []byte("the host's"), 0o644))
+	sock, reached := hostSocket(t)
 	c := testConfig(t, level)
 	c.Hide = []string{filepath.Dir(secret)}
 	box, err := c.Prepare()
@@ -197,7 +234,8 @@ func runProbe(t *testing.T, level Level) (*Box, facts) {
 	t.Cleanup(func() { ln.Close() })
 	outside := openDir(t)
 	exe, _ := os.Executable()
-	env := []string{"PATH=/usr/bin:/bin", probeEnv + "=1", "PROBE_ADDR=" + ln.Addr().String(), "PROBE_OUTSIDE=" + outside, "PROBE_SECRET=" + secret}
+	env = append(env, "PATH=/usr/bin:/bin", probeEnv+"=1", "PROBE_ADDR="+ln.Addr().String(), "PROBE_OUTSIDE="+outside,
+		"PROBE_SECRET="+secret, "PROBE_HOST_FILE="+hostFile, "PROBE_HOST_SOCKET="+sock)
 	name, args, env, err := box.Command(exe, nil, env)
 	require.NoError(t, err)
 	cmd := exec.Command(name, args...)
@@ -208,7 +246,46 @@ func runProbe(t *testing.T, level Level) (*Box, facts) {
 	require.NoError(t, err, "stderr: %s", stderr.String())
 	var f facts
 	require.NoError(t, json.Unmarshal(out, &f), string(out))
+	if f.HostSocket == "connected" {
+		assert.True(t, reached(), "the probe says it connected, so the host's listener has the connection")
+	} else {
+		assert.False(t, reached(), "the probe says %q, yet the host's listener has a connection", f.HostSocket)
+	}
 	return box, f
+}
+
+// hostSocket listens on a unix socket any user may connect to, in a folder of the
+// system's temporary directory open to all, as a host's service might (/run's are
+// alike). reached reports whether a connection is waiting: the probe has ended by
+// then, so its connection, had it made one, is in the queue.
+func hostSocket(t *testing.T) (path string, reached func() bool) {
+	dir, err := os.MkdirTemp("", "host-service-")
+	require.NoError(t, err)
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	require.NoError(t, os.Chmod(dir, 0o755))
+	path = filepath.Join(dir, "service.sock")
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
+	require.NoError(t, err)
+	t.Cleanup(func() { ln.Close() })
+	require.NoError(t, os.Chmod(path, 0o777))
+	return path, func() bool { return pending(t, ln) }
+}
+
+// pending takes a connection waiting on the listener, if there is one, without waiting.
+func pending(t *testing.T, ln *net.UnixListener) bool {
+	raw, err := ln.SyscallConn()
+	require.NoError(t, err)
+	var accErr error
+	require.NoError(t, raw.Control(func(fd uintptr) {
+		var c int
+		if c, _, accErr = unix.Accept4(int(fd), unix.SOCK_CLOEXEC); accErr == nil {
+			unix.Close(c)
+		}
+	}))
+	if accErr != nil && accErr != unix.EAGAIN {
+		t.Fatalf("accept: %v", accErr)
+	}
+	return accErr == nil
 }
 
 // openDir is a temporary directory that every user may enter and write to.
@@ -238,7 +315,7 @@ func TestEveryLayerDoesWhatItSays(t *testing.T) {
 	other, err := testConfig(t, Auto).Prepare()
 	require.NoError(t, err)
 	defer other.Cleanup()
-	box, f := runProbe(t, Auto)
+	box, f := runProbe(t, Auto, "PROBE_OTHER="+other.Dir)
 	for _, s := range box.Layers() {
 		t.Logf("%-20s active=%v %s", s.Layer, s.Active, s.Reason)
 	}
@@ -285,10 +362,12 @@ func TestEveryLayerDoesWhatItSays(t *testing.T) {
 	})
 	t.Run(MountNamespace, func(t *testing.T) {
 		requireLayer(t, box, MountNamespace)
-		assert.Equal(t, []string{filepath.Base(box.Dir)}, f.Siblings, "no other bot's directory is in sight")
+		assert.Contains(t, f.OtherBot, "no such file", "no other bot's directory is in sight")
 		_, err = os.Stat(other.Dir)
 		require.NoError(t, err, "the host sees every directory")
 		assert.Contains(t, f.Secret, "no such file", "a hidden path is not there at all")
+		assert.Contains(t, f.HostFile, "no such file", "the host's temporary files are covered")
+		assert.Contains(t, f.SocketSeen, "no such file", "so is a socket of the host's below them")
 	})
 	t.Run(ReadOnlyRoot, func(t *testing.T) {
 		requireLayer(t, box, ReadOnlyRoot)
@@ -313,6 +392,7 @@ func TestEveryLayerDoesWhatItSays(t *testing.T) {
 	t.Run(SeccompSockets, func(t *testing.T) {
 		requireLayer(t, box, SeccompSockets)
 		assert.Contains(t, f.UDP, "operation not permitted")
+		assert.Contains(t, f.HostSocket, "operation not permitted")
 	})
 	t.Run(CgroupMemory, func(t *testing.T) {
 		requireLayer(t, box, CgroupMemory)
@@ -334,6 +414,8 @@ func TestTheNoneLevelKeepsOnlyTheHostLayers(t *testing.T) {
 	assert.Equal(t, always, active)
 	assert.Equal(t, "written", f.WriteOut, "nothing confines the files at level none")
 	assert.Equal(t, "0", f.NoNewPrivs)
+	assert.Equal(t, "the host's", f.HostFile, "nor what it reads")
+	assert.Equal(t, "connected", f.HostSocket, "nor the sockets it reaches")
 }
 
 const noneEnv = "ARENA_SANDBOX_TEST_NONE"
@@ -371,6 +453,49 @@ func TestTheBasicLevelNeedsNoPrivilege(t *testing.T) {
 		requireLayer(t, box, SeccompSockets)
 		assert.Contains(t, f.UDP, "operation not permitted")
 	})
+}
+
+// TestABotAtBasicReadsOnlyTheSystemItsProgramAndScratch: without a mount namespace,
+// Landlock alone keeps the bot to a list (the system's folders, /etc but its private
+// entries, its program and its scratch directory). A file any user may read elsewhere,
+// such as a ladder database left 0644 in a folder open to all, is refused.
+func TestABotAtBasicReadsOnlyTheSystemItsProgramAndScratch(t *testing.T) {
+	private := readablePrivateEtc()
+	box, f := runProbe(t, Basic, "PROBE_PRIVATE_ETC="+private)
+	requireLayer(t, box, LandlockFS)
+	assert.Contains(t, f.Secret, "permission denied", "the ladder's database")
+	assert.Contains(t, f.HostFile, "permission denied", "a host's file open to all")
+	assert.Contains(t, f.Init, "permission denied", "the host's /proc")
+	assert.True(t, strings.HasPrefix(f.Passwd, "root:"), "the C library's files are there: %q", f.Passwd)
+	if private == "" {
+		t.Log("no private entry of /etc on this machine is open to all: that case is not tried")
+	} else {
+		assert.Contains(t, f.PrivateEtc, "permission denied", private)
+	}
+	assert.Equal(t, "written", f.WriteIn, "its scratch directory stays its own")
+}
+
+// readablePrivateEtc is an entry of /etc on the private list that any user may read
+// (gitconfig, npmrc, pip.conf may hold tokens), "" if this machine has none.
+func readablePrivateEtc() string {
+	for name := range privateEtc {
+		p := "/etc/" + name
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && st.Mode().Perm()&0o004 != 0 {
+			return p
+		}
+	}
+	return ""
+}
+
+// TestABotAtBasicReachesNoHostSocket: Landlock does not govern connecting to a socket
+// file, and at basic the host's files are in sight: the seccomp filter refuses every
+// connect, so a world-writable socket of the host (in /tmp, as /run's are) is out of
+// reach, and no connection reaches its listener (runProbe checks).
+func TestABotAtBasicReachesNoHostSocket(t *testing.T) {
+	box, f := runProbe(t, Basic)
+	requireLayer(t, box, SeccompSockets)
+	assert.Equal(t, "there", f.SocketSeen, "the socket file is in sight")
+	assert.Contains(t, f.HostSocket, "operation not permitted")
 }
 
 func TestStrictFailsWhereALayerIsMissing(t *testing.T) {
