@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -25,7 +27,12 @@ func (p *plan) isolate() error {
 		return err
 	}
 	defer unix.Close(fd)
-	tree, err := p.coveredTree()
+	read, err := p.coveredReads()
+	defer func() {
+		for _, r := range read {
+			unix.Close(r.fd)
+		}
+	}()
 	if err != nil {
 		return err
 	}
@@ -37,9 +44,8 @@ func (p *plan) isolate() error {
 	if err := bindBack(fd, p.Own); err != nil {
 		return err
 	}
-	if tree >= 0 {
-		defer unix.Close(tree)
-		if err := bindBack(tree, p.Tree); err != nil {
+	for _, r := range read {
+		if err := bindBack(r.fd, r.path); err != nil {
 			return err
 		}
 	}
@@ -58,21 +64,47 @@ func (p *plan) isolate() error {
 	return os.Chdir(p.Own)
 }
 
-// coveredTree opens the program's tree when a covered folder holds it (a script run
-// from below /home or /tmp), to bind it back; -1 when it needs nothing.
-func (p *plan) coveredTree() (int, error) {
-	for _, h := range p.Hide {
-		if p.Tree != "" && within(p.Tree, h) {
-			return unix.Open(p.Tree, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-		}
-	}
-	return -1, nil
+type openPath struct {
+	path string
+	fd   int
 }
 
-// bindBack mounts the directory open as fd at path again, which may lie below a
-// covered folder: it is made there first.
+// coveredReads opens the paths the bot may read that a covered folder holds (a script
+// run from below /home or /tmp), to bind them back. Config.Read and the program tree
+// never hold a hidden path, so none comes back with them.
+func (p *plan) coveredReads() ([]openPath, error) {
+	var out []openPath
+	for _, r := range p.Read {
+		if !slices.ContainsFunc(p.Hide, func(h string) bool { return within(r, h) }) {
+			continue
+		}
+		fd, err := unix.Open(r, unix.O_PATH|unix.O_CLOEXEC, 0)
+		if errors.Is(err, unix.ENOENT) {
+			continue
+		}
+		if err != nil {
+			return out, err
+		}
+		out = append(out, openPath{r, fd})
+	}
+	return out, nil
+}
+
+// bindBack mounts the directory (or file) open as fd at path again, which may lie
+// below a covered folder: it is made there first.
 func bindBack(fd int, path string) error {
-	if err := os.MkdirAll(path, 0o755); err != nil {
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return err
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFDIR {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(path, nil, 0o644); err != nil && !errors.Is(err, os.ErrExist) {
+			return err
+		}
+	} else if err := os.MkdirAll(path, 0o755); err != nil {
 		return err
 	}
 	if err := unix.Mount(fmt.Sprintf("/proc/self/fd/%d", fd), path, "", unix.MS_BIND, ""); err != nil {

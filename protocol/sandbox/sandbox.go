@@ -177,6 +177,10 @@ type Config struct {
 	// database, stored bots and replays), the run's replays. In the bot's mount
 	// namespace a directory is covered by an empty one and a file by /dev/null.
 	Hide []string
+	// Read lists folders (or files) every bot may read and run beside the system's:
+	// a language's runtime installed outside /usr, say. None may hold a path of Hide
+	// or the scratch root. At auto one below a covered host folder is bound back.
+	Read []string
 	// UIDs is the range of user ids bots run as when the arena is root: each bot
 	// process gets an id of its own (default DefaultUIDs).
 	UIDs UIDRange
@@ -196,9 +200,10 @@ type Box struct {
 	mu  sync.Mutex
 	cg  []*cgroupDir
 	uid int // the bot's own user id (0: none)
-	// hide and root are what no program tree may hold (programTree).
-	hide []string
-	root string
+	// hide and root are what no program tree may hold (programTree); read is
+	// Config.Read, made absolute.
+	hide, read []string
+	root       string
 }
 
 // plan is what the helper applies to itself, handed over in its environment as JSON.
@@ -208,10 +213,11 @@ type plan struct {
 	DropCaps    bool     `json:"drop_caps,omitempty"`
 	LandlockABI int      `json:"landlock_abi,omitempty"`
 	Writable    []string `json:"writable,omitempty"`
-	// Program is the file the helper execs, Tree the folder the bot may read beside it
-	// (programTree): with the system's folders, all it may read.
+	// Program is the file the helper execs, Read Config.Read and the folder the bot
+	// may read beside its program (programTree): with the system's folders, all it
+	// may read.
 	Program string   `json:"program,omitempty"`
-	Tree    string   `json:"tree,omitempty"`
+	Read    []string `json:"read,omitempty"`
 	Cgroups []string `json:"cgroups,omitempty"` // files to write "0" to, to join (cgroupDir.joinFile)
 	// HideRoot and Hide are covered by an empty tmpfs (a file: by /dev/null) but for
 	// Own, in a mount namespace of the bot's own, so that no bot sees another's scratch
@@ -279,7 +285,7 @@ func (c Config) Prepare() (*Box, error) {
 		return nil, err
 	}
 	b := &Box{Dir: dir, plan: plan{Code: codeDigest()}, root: root}
-	if b.hide, err = hidden(c.Hide); err != nil {
+	if err := b.readAndHide(c); err != nil {
 		b.Cleanup()
 		return nil, err
 	}
@@ -473,7 +479,10 @@ func (b *Box) Command(path string, args, env []string) (string, []string, []stri
 		return path, args, env, nil
 	}
 	if b.plan.LandlockABI > 0 || b.plan.Own != "" {
-		b.plan.Tree = programTree(path, b.hide, b.root)
+		b.plan.Read = slices.Clip(b.read)
+		if tree := programTree(path, b.hide, b.root); tree != "" {
+			b.plan.Read = append(b.plan.Read, tree)
+		}
 	}
 	p, err := encodePlan(b.plan)
 	if err != nil {

@@ -15,8 +15,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"golang.org/x/sys/unix"
 
+	"github.com/arena-games/arena/internal/testkit"
 	"github.com/arena-games/arena/internal/testlock"
 )
 
@@ -72,6 +72,7 @@ type facts struct {
 	HostSocket  string   `json:"host_socket"`
 	SocketSeen  string   `json:"socket_seen"`
 	Passwd      string   `json:"passwd"`
+	Given       string   `json:"given"`
 	PrivateEtc  string   `json:"private_etc"`
 }
 
@@ -185,6 +186,10 @@ func probeTheHost(f *facts) {
 	f.SocketSeen = errText(err, "there")
 	b, err = os.ReadFile("/etc/passwd")
 	f.Passwd = errText(err, string(b))
+	if p := os.Getenv("PROBE_GIVEN"); p != "" {
+		b, err = os.ReadFile(p)
+		f.Given = errText(err, string(b))
+	}
 	if p := os.Getenv("PROBE_PRIVATE_ETC"); p != "" {
 		b, err = os.ReadFile(p)
 		f.PrivateEtc = errText(err, string(b))
@@ -218,14 +223,18 @@ func testHelper(t *testing.T) []string {
 // runProbe starts the probe in a box of the level and returns what it found; env is
 // added to the probe's.
 func runProbe(t *testing.T, level Level, env ...string) (*Box, facts) {
+	return runProbeIn(t, testConfig(t, level), env...)
+}
+
+// runProbeIn starts the probe in a box of c, with a hidden folder added.
+func runProbeIn(t *testing.T, c Config, env ...string) (*Box, facts) {
 	// Open to everyone, so that only the layer under test keeps the bot out.
 	secret := filepath.Join(openDir(t), "ladder.db")
 	require.NoError(t, os.WriteFile(secret, []byte("hidden cards"), 0o644))
-	hostFile := filepath.Join(openDir(t), "notes")
+	sock, reached := testkit.HostSocket(t)
+	hostFile := filepath.Join(filepath.Dir(sock), "notes")
 	require.NoError(t, os.WriteFile(hostFile, []byte("the host's"), 0o644))
-	sock, reached := hostSocket(t)
-	c := testConfig(t, level)
-	c.Hide = []string{filepath.Dir(secret)}
+	c.Hide = append(c.Hide, filepath.Dir(secret))
 	box, err := c.Prepare()
 	require.NoError(t, err)
 	t.Cleanup(box.Cleanup)
@@ -252,40 +261,6 @@ func runProbe(t *testing.T, level Level, env ...string) (*Box, facts) {
 		assert.False(t, reached(), "the probe says %q, yet the host's listener has a connection", f.HostSocket)
 	}
 	return box, f
-}
-
-// hostSocket listens on a unix socket any user may connect to, in a folder of the
-// system's temporary directory open to all, as a host's service might (/run's are
-// alike). reached reports whether a connection is waiting: the probe has ended by
-// then, so its connection, had it made one, is in the queue.
-func hostSocket(t *testing.T) (path string, reached func() bool) {
-	dir, err := os.MkdirTemp("", "host-service-")
-	require.NoError(t, err)
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	require.NoError(t, os.Chmod(dir, 0o755))
-	path = filepath.Join(dir, "service.sock")
-	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
-	require.NoError(t, err)
-	t.Cleanup(func() { ln.Close() })
-	require.NoError(t, os.Chmod(path, 0o777))
-	return path, func() bool { return pending(t, ln) }
-}
-
-// pending takes a connection waiting on the listener, if there is one, without waiting.
-func pending(t *testing.T, ln *net.UnixListener) bool {
-	raw, err := ln.SyscallConn()
-	require.NoError(t, err)
-	var accErr error
-	require.NoError(t, raw.Control(func(fd uintptr) {
-		var c int
-		if c, _, accErr = unix.Accept4(int(fd), unix.SOCK_CLOEXEC); accErr == nil {
-			unix.Close(c)
-		}
-	}))
-	if accErr != nil && accErr != unix.EAGAIN {
-		t.Fatalf("accept: %v", accErr)
-	}
-	return accErr == nil
 }
 
 // openDir is a temporary directory that every user may enter and write to.
@@ -496,6 +471,49 @@ func TestABotAtBasicReachesNoHostSocket(t *testing.T) {
 	requireLayer(t, box, SeccompSockets)
 	assert.Equal(t, "there", f.SocketSeen, "the socket file is in sight")
 	assert.Contains(t, f.HostSocket, "operation not permitted")
+}
+
+// TestAFolderGivenToReadIsThereAtEveryLevel: Config.Read gives bots a folder the list
+// lacks (a runtime outside /usr); at auto one below a covered host folder is bound
+// back into the bot's view.
+func TestAFolderGivenToReadIsThereAtEveryLevel(t *testing.T) {
+	sock, _ := testkit.HostSocket(t) // a folder of /tmp open to all
+	runtime := filepath.Join(filepath.Dir(sock), "runtime")
+	require.NoError(t, os.Mkdir(runtime, 0o755))
+	lib := filepath.Join(runtime, "lib.py")
+	require.NoError(t, os.WriteFile(lib, []byte("answer = 42"), 0o644))
+	for _, level := range []Level{Basic, Auto} {
+		t.Run(level.String(), func(t *testing.T) {
+			c := testConfig(t, level)
+			c.Read = []string{runtime}
+			box, f := runProbeIn(t, c, "PROBE_GIVEN="+lib)
+			requireLayer(t, box, LandlockFS)
+			assert.Equal(t, "answer = 42", f.Given)
+			assert.Contains(t, f.HostFile, errNotThere(level), "the folder beside it is not given")
+		})
+	}
+}
+
+// errNotThere is how a host file outside the list fails at a level: Landlock refuses
+// it at basic; at auto the mount view has covered it first.
+func errNotThere(level Level) string {
+	if level == Basic {
+		return "permission denied"
+	}
+	return "no such file"
+}
+
+// A folder to read that holds what bots must not see would give it away: Prepare
+// refuses it in one line.
+func TestAFolderToReadThatHoldsAHiddenOneIsRefused(t *testing.T) {
+	data := t.TempDir()
+	c := testConfig(t, Auto)
+	c.Hide = []string{filepath.Join(data, "ladder")}
+	c.Read = []string{data}
+	_, err := c.Prepare()
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "holds or lies in "+c.Hide[0])
+	assert.NotContains(t, err.Error(), "\n")
 }
 
 func TestStrictFailsWhereALayerIsMissing(t *testing.T) {

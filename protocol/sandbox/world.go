@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -69,8 +70,12 @@ func (p *plan) readable(read, file uint64) []allowed {
 	if p.Program != "" {
 		out = append(out, allowed{path: p.Program, access: file})
 	}
-	if p.Tree != "" {
-		out = append(out, allowed{path: p.Tree, access: read})
+	for _, r := range p.Read {
+		access := read
+		if st, err := os.Stat(r); err == nil && !st.IsDir() {
+			access = file
+		}
+		out = append(out, allowed{path: r, access: access})
 	}
 	return out
 }
@@ -96,6 +101,26 @@ func (a allowed) open() (int, error) {
 		return -1, nil
 	}
 	return fd, err
+}
+
+// readAndHide takes Config.Hide and Config.Read, made absolute and real, and refuses
+// a folder to read that holds what bots must not see (or lies in it).
+func (b *Box) readAndHide(c Config) error {
+	var err error
+	if b.hide, err = hidden(c.Hide); err != nil {
+		return err
+	}
+	if b.read, err = hidden(c.Read); err != nil {
+		return err
+	}
+	for _, r := range b.read {
+		for _, h := range append([]string{b.root}, b.hide...) {
+			if within(r, h) || within(h, r) {
+				return fmt.Errorf("sandbox: bots are to read %s, but it holds or lies in %s, which they must not see", r, h)
+			}
+		}
+	}
+	return nil
 }
 
 // programTree is the folder a bot may read beside its program, so that a script finds
