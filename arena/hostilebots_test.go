@@ -54,6 +54,7 @@ var hogged [][]byte
 //	                  bot's program, the database, a replay), plays on
 //	proc:K            at decision K, reads /proc/1/cmdline, plays on
 //	udp:K             at decision K, sends a datagram to ARENA_TEST_UDP, plays on
+//	unix:K            at decision K, connects to the unix socket ARENA_TEST_UNIX, plays on
 //	daemon:K          at decision K, starts a setsid daemon that keeps its stderr, plays on
 //	headers           sends 15 MiB of header metadata with its first answer
 //	endhang           never returns from EndMatch (until the arena gives up), and says
@@ -83,7 +84,7 @@ func serveHostileBot(name string, k int) bool {
 		protocol.Serve(first)
 	case "startcrash":
 		protocol.ServeBot(&hostileServer{inner: protocol.NewBotServer(func(protocol.Match) engine.Policy { return first }), mode: name, k: k})
-	case "chmod", "read", "proc", "udp", "daemon":
+	case "chmod", "read", "proc", "udp", "unix", "daemon":
 		perMatch(func(n int, _ []engine.Option) int {
 			if n == k {
 				trespass(name, stderr)
@@ -307,6 +308,12 @@ func trespass(name string, stderr io.Writer) {
 			c.Close()
 		}
 		report(stderr, "udp", err)
+	case "unix":
+		c, err := net.Dial("unix", os.Getenv("ARENA_TEST_UNIX"))
+		if err == nil {
+			c.Close()
+		}
+		report(stderr, "unix", err)
 	case "daemon":
 		// sh exits at once: the daemon is re-parented, out of the bot's process group,
 		// and holds the bot's stderr.
