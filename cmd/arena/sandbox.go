@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/urfave/cli/v2"
 
@@ -18,6 +19,7 @@ func sandboxFlags() []cli.Flag {
 		&cli.DurationFlag{Name: "match-time", Usage: "wall-clock cap of one match on top of the decision clocks (default: every seat's bank and startup plus a minute)"},
 		&cli.Int64Flag{Name: "bot-memory", Value: sandbox.DefaultLimits.Memory >> 20, Usage: "memory of one bot process in MiB (cgroup; else an address-space limit 2 GiB above)"},
 		&cli.IntFlag{Name: "bot-processes", Value: sandbox.DefaultLimits.Processes, Usage: "processes and threads of one bot process (pids cgroup, or RLIMIT_NPROC when not root)"},
+		&cli.StringSliceFlag{Name: "bot-read", Usage: "a folder (or file) every bot may read and run beside the system's, such as a language runtime outside /usr (repeat for more; see docs/sandbox.md)"},
 	}
 }
 
@@ -43,8 +45,14 @@ func sandboxConfig(c *cli.Context) (sandbox.Config, float64, error) {
 	case share == 0:
 		share = -1 // the flag's 0 is never; the config's 0 is the default
 	}
+	read := c.StringSlice("bot-read")
+	for _, r := range read {
+		if _, err := os.Stat(r); err != nil {
+			return sandbox.Config{}, 0, fmt.Errorf("--bot-read: %w", err)
+		}
+	}
 	lim := sandbox.Limits{Memory: c.Int64("bot-memory") << 20, Processes: c.Int("bot-processes")}
-	return sandbox.Config{Level: level, Helper: helper.cmd, Limits: lim}, share, nil
+	return sandbox.Config{Level: level, Helper: helper.cmd, Limits: lim, Read: read}, share, nil
 }
 
 // sandboxExecCommand is the sandbox's helper: the arena starts every bot through it,
