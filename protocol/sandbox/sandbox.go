@@ -213,9 +213,9 @@ type plan struct {
 	DropCaps    bool     `json:"drop_caps,omitempty"`
 	LandlockABI int      `json:"landlock_abi,omitempty"`
 	Writable    []string `json:"writable,omitempty"`
-	// Program is the file the helper execs, Read Config.Read and the folder the bot
-	// may read beside its program (programTree): with the system's folders, all it
-	// may read.
+	// System is what every bot may read (systemReadable); Program the file the
+	// helper execs; Read Config.Read and the folder beside the program (programTree).
+	System  []string `json:"system,omitempty"`
 	Program string   `json:"program,omitempty"`
 	Read    []string `json:"read,omitempty"`
 	Cgroups []string `json:"cgroups,omitempty"` // files to write "0" to, to join (cgroupDir.joinFile)
@@ -366,7 +366,7 @@ func (c Config) Prepare() (*Box, error) {
 	llOK, llReason := helper && probe.LandlockABI >= 1, firstOf(probe.LandlockReason, noHelper)
 	if add(LandlockFS, llOK, llReason) {
 		b.plan.LandlockABI = probe.LandlockABI
-		b.plan.Writable = []string{dir}
+		b.plan.Writable, b.plan.System = []string{dir}, systemReadable()
 	}
 	netReason, scopeReason := llReason, llReason
 	if llOK {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/sys/unix"
 
 	"github.com/arena-games/arena/internal/testkit"
 	"github.com/arena-games/arena/internal/testlock"
@@ -450,12 +451,13 @@ func TestABotAtBasicReadsOnlyTheSystemItsProgramAndScratch(t *testing.T) {
 	assert.Equal(t, "written", f.WriteIn, "its scratch directory stays its own")
 }
 
-// readablePrivateEtc is an entry of /etc on the private list that any user may read
+// readablePrivateEtc is a file of /etc off the bot's list that any user may read
 // (gitconfig, npmrc, pip.conf may hold tokens), "" if this machine has none.
 func readablePrivateEtc() string {
-	for name := range privateEtc {
-		p := "/etc/" + name
-		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && st.Mode().Perm()&0o004 != 0 {
+	entries, _ := os.ReadDir("/etc")
+	for _, e := range entries {
+		p := "/etc/" + e.Name()
+		if st, err := os.Stat(p); !etcReadable(e.Name()) && err == nil && st.Mode().IsRegular() && st.Mode().Perm()&0o004 != 0 {
 			return p
 		}
 	}
@@ -570,6 +572,32 @@ func BenchmarkStart(b *testing.B) {
 				out, err := cmd.CombinedOutput()
 				require.NoError(b, err, string(out))
 				box.Cleanup()
+			}
+		})
+	}
+}
+
+// BenchmarkLandlockRuleset is the helper's work for Landlock at each bot start: the
+// read list (system folders, /etc's entries one by one, a program and its folder)
+// against the single rule for "/" it replaced.
+func BenchmarkLandlockRuleset(b *testing.B) {
+	abi := Detect().LandlockABI
+	if abi == 0 {
+		b.Skip(Detect().LandlockReason)
+	}
+	exe, _ := os.Executable()
+	lists := map[string]func(read uint64) []allowed{
+		"allowlist": (&plan{System: systemReadable(), Program: exe, Read: []string{filepath.Dir(exe)}}).readable,
+		"root-only": func(read uint64) []allowed { return []allowed{{path: "/", access: read}} },
+	}
+	for _, name := range []string{"root-only", "allowlist"} {
+		b.Run(name, func(b *testing.B) {
+			scratch := []string{b.TempDir()}
+			b.ReportAllocs()
+			for range b.N {
+				fd, err := newRuleset(abi, scratch, lists[name])
+				require.NoError(b, err)
+				unix.Close(fd)
 			}
 		})
 	}

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 
 	"golang.org/x/sys/unix"
 )
@@ -14,23 +16,34 @@ import (
 // programTree) and its scratch directory, and the mount namespace (auto and strict)
 // also covers the host's folders of people's and services' files.
 
-// systemDirs hold the system's libraries and interpreters; a missing one is skipped.
+// systemDirs hold the system's libraries and interpreters (where /usr is merged, the
+// others are symbolic links into it, and need no rule).
 var systemDirs = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"}
 
 // devices a bot may read (it may write /dev/null too).
 var devices = []string{"/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"}
 
-// privateEtc are the entries of /etc no bot reads: every other one is there for the
-// C library, the dynamic linker and interpreters (ld.so.cache, passwd, nsswitch.conf,
-// localtime, python3, ssl). These hold passwords, keys, hosts' identities and
-// services' credentials (arena: the ladder's database password, see deploy/).
-var privateEtc = map[string]bool{
-	"shadow": true, "shadow-": true, "gshadow": true, "gshadow-": true, "sudoers": true, "sudoers.d": true,
-	"security": true, "ssh": true, "machine-id": true, "credstore": true, "credstore.encrypted": true,
-	"arena": true, "wireguard": true, "NetworkManager": true, "letsencrypt": true, "krb5.keytab": true,
-	"ipsec.secrets": true, "ipsec.d": true, "ppp": true, "openvpn": true, "docker": true, "containerd": true,
-	"kubernetes": true, "postgresql": true, "mysql": true, "npmrc": true, "pip.conf": true, "gitconfig": true,
-	"subuid": true, "subgid": true, "polkit-1": true, "sssd": true,
+// etcFiles and etcPrefixes are the entries of /etc a bot may read: what the C library,
+// the dynamic linker and interpreters read (users and groups for a name, the name
+// service's settings, the time zone, certificates, an interpreter's own folder, named
+// with its version). Every other entry stays closed: shadow, ssh's keys, services'
+// credentials (the ladder's own /etc/arena holds its database password), tokens in
+// gitconfig or npmrc. A list of what is open, not of what is closed, since Landlock
+// only allows; and a short one, since every rule is made again at every bot's start
+// (BenchmarkLandlockRuleset: the whole of /etc, one rule an entry, cost a start
+// milliseconds on a loaded machine).
+var (
+	etcFiles = map[string]bool{"ld.so.cache": true, "ld.so.conf": true, "ld.so.conf.d": true, "ld.so.preload": true,
+		"passwd": true, "group": true, "nsswitch.conf": true, "host.conf": true, "hosts": true, "resolv.conf": true,
+		"gai.conf": true, "services": true, "protocols": true, "localtime": true, "timezone": true, "ssl": true,
+		"ca-certificates": true, "ca-certificates.conf": true, "mime.types": true, "os-release": true,
+		"debian_version": true, "locale.alias": true, "locale.conf": true}
+	etcPrefixes = []string{"python", "java", "perl", "ruby", "php", "node"}
+)
+
+// etcReadable reports whether a bot may read the entry of /etc named name.
+func etcReadable(name string) bool {
+	return etcFiles[name] || slices.ContainsFunc(etcPrefixes, func(p string) bool { return strings.HasPrefix(name, p) })
 }
 
 // coveredRoots are the host's folders of people's and services' files (homes,
@@ -38,29 +51,36 @@ var privateEtc = map[string]bool{
 // no host file or socket below them is there at all.
 var coveredRoots = []string{"/home", "/root", "/tmp", "/run", "/var"}
 
-// readable lists what the bot may read (and run): the system's folders, /etc but its
-// private entries, the random and zero devices, its own /proc, the bot's program and
-// its tree. read
-// is the right below a folder, file the right on a file. Entries of /etc that are
-// symbolic links are left out: their targets are allowed, or not, on their own.
-func (p *plan) readable(read, file uint64) []allowed {
-	out := make([]allowed, 0, 160)
-	for _, d := range systemDirs {
-		out = append(out, allowed{path: d, access: read})
+// systemReadable is the part of the read list that is the same for every bot: the
+// system's folders, the devices and the entries of /etc it needs, as this machine has
+// them. Found once by the arena, so that a bot's start neither lists /etc nor opens a
+// path that is missing or a symbolic link (its target is allowed, or not, on its own).
+var systemReadable = sync.OnceValue(func() []string {
+	var out []string
+	keep := func(path string) {
+		if st, err := os.Lstat(path); err == nil && st.Mode()&os.ModeSymlink == 0 {
+			out = append(out, path)
+		}
 	}
-	for _, d := range devices {
-		out = append(out, allowed{path: d, access: file})
+	for _, p := range append(slices.Clone(systemDirs), devices...) {
+		keep(p)
 	}
 	entries, _ := os.ReadDir("/etc")
 	for _, e := range entries {
-		if privateEtc[e.Name()] || e.Type()&os.ModeSymlink != 0 {
-			continue
+		if etcReadable(e.Name()) {
+			keep("/etc/" + e.Name())
 		}
-		access := file
-		if e.IsDir() {
-			access = read
-		}
-		out = append(out, allowed{path: "/etc/" + e.Name(), access: access, noFollow: true})
+	}
+	return out
+})
+
+// readable lists what the bot may read (and run): the system's part (systemReadable),
+// its own /proc, its program and the folders of Read. read is the right below a
+// folder (addRule narrows it for a file).
+func (p *plan) readable(read uint64) []allowed {
+	out := make([]allowed, 0, len(p.System)+len(p.Read)+2)
+	for _, s := range p.System {
+		out = append(out, allowed{path: s, access: read, noFollow: true})
 	}
 	if p.Proc {
 		// A /proc of the bot's own PID namespace shows nothing of the host's; the
@@ -68,20 +88,16 @@ func (p *plan) readable(read, file uint64) []allowed {
 		out = append(out, allowed{path: "/proc", access: read})
 	}
 	if p.Program != "" {
-		out = append(out, allowed{path: p.Program, access: file})
+		out = append(out, allowed{path: p.Program, access: read})
 	}
 	for _, r := range p.Read {
-		access := read
-		if st, err := os.Stat(r); err == nil && !st.IsDir() {
-			access = file
-		}
-		out = append(out, allowed{path: r, access: access})
+		out = append(out, allowed{path: r, access: read})
 	}
 	return out
 }
 
 // allowed is one Landlock rule: access below (or to) path; noFollow for a path that
-// must not be a symbolic link.
+// is skipped when it is a symbolic link.
 type allowed struct {
 	path     string
 	access   uint64
