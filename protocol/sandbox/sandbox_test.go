@@ -74,6 +74,8 @@ type facts struct {
 	SocketSeen  string   `json:"socket_seen"`
 	Passwd      string   `json:"passwd"`
 	Given       string   `json:"given"`
+	Signal      string   `json:"signal"`
+	BigFile     string   `json:"big_file"`
 	PrivateEtc  string   `json:"private_etc"`
 }
 
@@ -187,6 +189,10 @@ func probeTheHost(f *facts) {
 	f.SocketSeen = errText(err, "there")
 	b, err = os.ReadFile("/etc/passwd")
 	f.Passwd = errText(err, string(b))
+	// Signal 0 only asks whether the arena could be signalled: it harms nothing.
+	pid, _ := strconv.Atoi(os.Getenv("PROBE_HOST_PID"))
+	f.Signal = errText(syscall.Kill(pid, 0), "sent")
+	f.BigFile = errText(os.WriteFile("big", make([]byte, probeFileSize+1), 0o644), "written")
 	if p := os.Getenv("PROBE_GIVEN"); p != "" {
 		b, err = os.ReadFile(p)
 		f.Given = errText(err, string(b))
@@ -204,8 +210,11 @@ func errText(err error, ok string) string {
 	return ok
 }
 
+// probeFileSize is the largest file the probe may write (RLIMIT_FSIZE).
+const probeFileSize = 1 << 20
+
 func testConfig(t *testing.T, level Level) Config {
-	return Config{Level: level, Helper: testHelper(t), Limits: Limits{Files: 77, Memory: 128 << 20, Processes: 32}}
+	return Config{Level: level, Helper: testHelper(t), Limits: Limits{Files: 77, Memory: 128 << 20, Processes: 32, FileSize: probeFileSize}}
 }
 
 // helperEnv names another helper program for the tests (the arena-sandbox program, see
@@ -245,7 +254,7 @@ func runProbeIn(t *testing.T, c Config, env ...string) (*Box, facts) {
 	outside := openDir(t)
 	exe, _ := os.Executable()
 	env = append(env, "PATH=/usr/bin:/bin", probeEnv+"=1", "PROBE_ADDR="+ln.Addr().String(), "PROBE_OUTSIDE="+outside,
-		"PROBE_SECRET="+secret, "PROBE_HOST_FILE="+hostFile, "PROBE_HOST_SOCKET="+sock)
+		"PROBE_SECRET="+secret, "PROBE_HOST_FILE="+hostFile, "PROBE_HOST_SOCKET="+sock, "PROBE_HOST_PID="+strconv.Itoa(os.Getpid()))
 	name, args, env, err := box.Command(exe, nil, env)
 	require.NoError(t, err)
 	cmd := exec.Command(name, args...)
@@ -306,6 +315,13 @@ func TestEveryLayerDoesWhatItSays(t *testing.T) {
 		assert.Equal(t, uint64(77), f.NoFile)
 		assert.Zero(t, f.Core, "no core dumps")
 		assert.Equal(t, uint64(3600), f.CPU, "the default CPU time")
+		assert.Contains(t, f.BigFile, "file too large", "a file past Limits.FileSize")
+	})
+	t.Run("signals", func(t *testing.T) {
+		if !box.Active(OwnUID) && !box.Active(LandlockScope) && !box.Active(PIDNamespace) {
+			requireLayer(t, box, LandlockScope)
+		}
+		assert.NotEqual(t, "sent", f.Signal, "the bot cannot signal the arena")
 	})
 	t.Run(NoNewPrivs, func(t *testing.T) {
 		requireLayer(t, box, NoNewPrivs)
@@ -391,6 +407,7 @@ func TestTheNoneLevelKeepsOnlyTheHostLayers(t *testing.T) {
 	assert.Equal(t, "written", f.WriteOut, "nothing confines the files at level none")
 	assert.Equal(t, "0", f.NoNewPrivs)
 	assert.Equal(t, "the host's", f.HostFile, "nor what it reads")
+	assert.Equal(t, "sent", f.Signal, "nor whom it signals")
 	assert.Equal(t, "connected", f.HostSocket, "nor the sockets it reaches")
 }
 
@@ -428,6 +445,12 @@ func TestTheBasicLevelNeedsNoPrivilege(t *testing.T) {
 	t.Run(SeccompSockets+" without a network namespace", func(t *testing.T) {
 		requireLayer(t, box, SeccompSockets)
 		assert.Contains(t, f.UDP, "operation not permitted")
+	})
+	t.Run("signals without a PID namespace", func(t *testing.T) {
+		if !box.Active(OwnUID) {
+			requireLayer(t, box, LandlockScope)
+		}
+		assert.Contains(t, f.Signal, "operation not permitted", "the bot cannot signal the arena")
 	})
 }
 
