@@ -22,7 +22,9 @@ import (
 	_ "github.com/arena-games/arena/engine/kardinal"
 	_ "github.com/arena-games/arena/engine/ninjas"
 	"github.com/arena-games/arena/internal/attack"
+	"github.com/arena-games/arena/internal/testkit"
 	"github.com/arena-games/arena/internal/testuser"
+	"github.com/arena-games/arena/ladder/store"
 	"github.com/arena-games/arena/protocol"
 	"github.com/arena-games/arena/protocol/sandbox"
 )
@@ -75,6 +77,8 @@ type hostileEnv struct {
 	// "ending: detail".
 	active  map[string]bool
 	hostile []string
+	// hostSocket reports whether a connection reached the host's socket.
+	hostSocket func() bool
 }
 
 func TestHostileBots(t *testing.T) {
@@ -96,7 +100,7 @@ func TestHostileBots(t *testing.T) {
 func TestHostileBotsAtTheBasicLevel(t *testing.T) {
 	for _, c := range hostileCases {
 		switch c.mode {
-		case "bomb:2", "hog:2", "net:1", "write:1", "escape:2", "udp:1", "daemon:1", "sockets:1", "fill:1":
+		case "bomb:2", "hog:2", "net:1", "write:1", "escape:2", "udp:1", "daemon:1", "sockets:1", "fill:1", "read:1", "unix:1":
 			t.Run(c.name, func(t *testing.T) {
 				t.Parallel()
 				runHostile(t, c, sandbox.Basic, "ivanhoe", 2)
@@ -155,8 +159,10 @@ var hostileCases = []hostileCase{
 				assert.Zero(t, st.Sys().(*syscall.Stat_t).Uid, "%s keeps its owner", path)
 			}
 		}},
+	// The ladder's files have the modes the ladder gives them (ladderHost); at basic
+	// a bot running as the arena's own user is kept out by Landlock's list alone.
 	{name: "read another bot's program, the database and a replay", mode: "read:1", want: []Ending{OK},
-		blocks: []string{sandbox.OwnUID, sandbox.MountNamespace},
+		blocks: []string{sandbox.OwnUID, sandbox.MountNamespace, sandbox.LandlockFS},
 		check: func(t *testing.T, stderr string, env hostileEnv) {
 			assert.NotContains(t, stderr, " bytes", "nothing was read")
 			for _, path := range env.secrets {
@@ -168,6 +174,12 @@ var hostileCases = []hostileCase{
 		check: func(t *testing.T, stderr string, env hostileEnv) {
 			assert.Contains(t, stderr, "probe: /proc/1/cmdline is")
 			assert.NotContains(t, stderr, fmt.Sprintf("%q", env.hostInit), "the host's PID 1 is not in sight")
+		}},
+	{name: "connect to a world-writable unix socket of the host", mode: "unix:1", want: []Ending{OK},
+		blocks: []string{sandbox.SeccompSockets, sandbox.MountNamespace},
+		check: func(t *testing.T, stderr string, env hostileEnv) {
+			assert.Contains(t, stderr, "probe: unix refused")
+			assert.False(t, env.hostSocket(), "no connection reached the host's listener")
 		}},
 	{name: "send a UDP datagram", mode: "udp:1", want: []Ending{OK},
 		blocks: []string{sandbox.SeccompSockets, sandbox.NetNamespace},
@@ -221,8 +233,9 @@ var hostileCases = []hostileCase{
 		blocks: []string{sandbox.LandlockFS, sandbox.ReadOnlyRoot},
 		check: func(t *testing.T, stderr string, env hostileEnv) {
 			assert.Contains(t, stderr, "probe: write outside refused")
-			// Landlock says EACCES; the read-only mount, which comes first, EROFS.
-			assert.Regexp(t, "permission denied|read-only file system", stderr)
+			// Landlock says EACCES; the read-only mount, which comes first, EROFS; where
+			// the folder lies below a host folder the mount view covers, it is not there.
+			assert.Regexp(t, "permission denied|read-only file system|no such file or directory", stderr)
 			assert.Contains(t, stderr, "probe: wrote inside", "its own directory stays writable")
 			left, _ := os.ReadDir(env.outside)
 			assert.Empty(t, left, "nothing was written outside")
@@ -289,6 +302,7 @@ func runHostile(t *testing.T, c hostileCase, level sandbox.Level, game string, p
 	outside := filepath.Join(testDir(t), "outside")
 	require.NoError(t, os.MkdirAll(outside, 0o777))
 	udp, datagrams := udpListener(t)
+	sock, hostSocket := testkit.HostSocket(t)
 	host := ladderHost(t)
 	sb.Hide = append(sb.Hide, host.data)
 	replays := filepath.Join(testDir(t), "replays")
@@ -297,7 +311,7 @@ func runHostile(t *testing.T, c hostileCase, level sandbox.Level, game string, p
 	bad := testEntrant(t, "hostile", c.mode)
 	bad.Launch.Env = append(bad.Launch.Env, "ARENA_TEST_ADDR="+ln.Addr().String(), "ARENA_TEST_OUTSIDE="+outside,
 		"ARENA_TEST_UDP="+udp, "ARENA_TEST_VICTIMS="+strings.Join(host.victimPaths(), ":"),
-		"ARENA_TEST_SECRETS="+strings.Join(secrets, ":"))
+		"ARENA_TEST_SECRETS="+strings.Join(secrets, ":"), "ARENA_TEST_UNIX="+sock)
 	entrants := []Entrant{bad}
 	for i := 1; i < players; i++ {
 		entrants = append(entrants, testEntrant(t, "good"+string(rune('0'+i)), "random"))
@@ -360,7 +374,8 @@ func runHostile(t *testing.T, c hostileCase, level sandbox.Level, game string, p
 	}
 	kept, _ := os.ReadFile(filepath.Join(cfg.ReplayDir, "stderr-0-hostile.log"))
 	c.check(t, string(kept), hostileEnv{outside: outside, accepted: func() int { return len(accepted) },
-		victims: host.victims, datagrams: datagrams, hostInit: host.init, secrets: secrets, active: active, hostile: hostile})
+		victims: host.victims, datagrams: datagrams, hostInit: host.init, secrets: secrets, active: active, hostile: hostile,
+		hostSocket: hostSocket})
 }
 
 // checkDiskFiller: with a tmpfs the filler's writes stop at the quota (ENOSPC) and it
@@ -397,8 +412,9 @@ func TestADiskFillerIsStoppedWithoutRoot(t *testing.T) {
 	}
 }
 
-// hostFiles is what a ladder host keeps: a data directory private to the arena's user
-// (stored bots, the database, replays), and the arena binary where anyone may run it.
+// hostFiles is what a ladder host keeps: a data directory (stored bots, the database,
+// replays) with the modes the ladder gives it, and the arena binary where anyone may
+// run it.
 type hostFiles struct {
 	data    string
 	victims map[string]os.FileMode
@@ -415,13 +431,22 @@ func (h hostFiles) victimPaths() []string {
 	return out
 }
 
+// ladderHost lays out a ladder's data as an older ladder left it, open to all (the
+// database 0644, programs 0555 in 0755 folders), in a folder open to all, and opens
+// it with the ladder's store, as a ladder upgraded to this build is: the bots meet
+// the modes the ladder's own code gives its files, not modes a test picked.
 func ladderHost(t *testing.T) hostFiles {
 	dir := testDir(t)
 	// The test's own directories open to all, as /usr/local/bin is: only the sandbox
-	// keeps the bot from what is in them.
+	// and the ladder's modes keep the bot from what is in them.
 	require.NoError(t, os.Chmod(dir, 0o755))
 	require.NoError(t, os.Chmod(filepath.Dir(dir), 0o755))
 	h := hostFiles{data: filepath.Join(dir, "data"), victims: map[string]os.FileMode{}}
+	require.NoError(t, os.Mkdir(h.data, 0o755))
+	db := filepath.Join(h.data, "ladder.db")
+	st, err := store.Open(db)
+	require.NoError(t, err)
+	require.NoError(t, st.Close())
 	file := func(path string, mode os.FileMode, content string) string {
 		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
 		require.NoError(t, os.WriteFile(path, []byte(content), mode))
@@ -429,20 +454,29 @@ func ladderHost(t *testing.T) hostFiles {
 		return path
 	}
 	other := file(filepath.Join(h.data, "bots", "0123abcd"), 0o555, "#!/bin/sh\nexit 0\n")
-	db := file(filepath.Join(h.data, "ladder.db"), 0o644, "SQLite format 3\x00")
 	replay := file(filepath.Join(h.data, "replays", "ivanhoe", "block-1", "d0000-r0.jsonl"), 0o644, `{"type":"match"}`)
 	bin := file(filepath.Join(dir, "bin", "arena"), 0o755, "#!/bin/sh\n")
-	require.NoError(t, os.Chmod(h.data, 0o700))
+	for _, d := range []string{"bots", "replays", "replays/ivanhoe", "replays/ivanhoe/block-1"} {
+		require.NoError(t, os.Chmod(filepath.Join(h.data, d), 0o755))
+	}
+	require.NoError(t, os.Chmod(db, 0o644))
+	st, err = store.Open(db)
+	require.NoError(t, err)
+	require.NoError(t, st.Close())
 	for _, p := range []string{other, db, bin} {
-		st, err := os.Stat(p)
-		require.NoError(t, err)
-		h.victims[p] = st.Mode().Perm()
+		h.victims[p] = mode(t, p)
 	}
 	h.secrets = []string{other, db, replay}
 	init, err := os.ReadFile("/proc/1/cmdline")
 	require.NoError(t, err)
 	h.init = string(init)
 	return h
+}
+
+func mode(t *testing.T, path string) os.FileMode {
+	st, err := os.Stat(path)
+	require.NoError(t, err)
+	return st.Mode().Perm()
 }
 
 // udpListener counts the datagrams that reach it, on loopback.
@@ -524,6 +558,10 @@ func TestHostileActionsSucceedWithoutTheSandbox(t *testing.T) {
 		{"proc:1", func(t *testing.T, stderr string, env hostileEnv) {
 			assert.Contains(t, stderr, fmt.Sprintf("%q", env.hostInit))
 		}},
+		{"unix:1", func(t *testing.T, stderr string, env hostileEnv) {
+			assert.Contains(t, stderr, "probe: unix done")
+			assert.True(t, env.hostSocket(), "the host's listener has the connection")
+		}},
 		{"udp:1", func(t *testing.T, stderr string, env hostileEnv) {
 			assert.Contains(t, stderr, "probe: udp done")
 			require.Eventually(t, func() bool { return env.datagrams() > 0 }, 10*time.Second, 10*time.Millisecond)
@@ -546,11 +584,12 @@ func TestHostileActionsSucceedWithoutTheSandbox(t *testing.T) {
 		t.Run(c.mode, func(t *testing.T) {
 			t.Parallel()
 			udp, datagrams := udpListener(t)
+			sock, hostSocket := testkit.HostSocket(t)
 			host := ladderHost(t)
 			replays := filepath.Join(testDir(t), "replays")
 			secrets := append(host.secrets, filepath.Join(replays, "d0000-r0.jsonl"))
 			bad := testEntrant(t, "hostile", c.mode)
-			bad.Launch.Env = append(bad.Launch.Env, "ARENA_TEST_UDP="+udp,
+			bad.Launch.Env = append(bad.Launch.Env, "ARENA_TEST_UDP="+udp, "ARENA_TEST_UNIX="+sock,
 				"ARENA_TEST_VICTIMS="+strings.Join(host.victimPaths(), ":"), "ARENA_TEST_SECRETS="+strings.Join(secrets, ":"))
 			// One match at a time, so that the second reads the first's replay.
 			cfg := Config{Game: "ivanhoe", Entrants: []Entrant{bad, testEntrant(t, "good", "random")}, Games: 2, Seed: 7,
@@ -558,7 +597,8 @@ func TestHostileActionsSucceedWithoutTheSandbox(t *testing.T) {
 			_, err := Run(context.Background(), cfg)
 			require.NoError(t, err)
 			kept, _ := os.ReadFile(filepath.Join(replays, "stderr-0-hostile.log"))
-			c.want(t, string(kept), hostileEnv{victims: host.victims, datagrams: datagrams, hostInit: host.init, secrets: secrets})
+			c.want(t, string(kept), hostileEnv{victims: host.victims, datagrams: datagrams, hostInit: host.init, secrets: secrets,
+				hostSocket: hostSocket})
 		})
 	}
 }

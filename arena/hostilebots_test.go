@@ -62,6 +62,7 @@ var hogged [][]byte
 //	                  from any AF_INET socket it gets, plays on
 //	fill:K            at decision K of each match, writes four disk quotas (the
 //	                  default's) in files of 1 MiB into its scratch directory, plays on
+//	unix:K            at decision K, connects to the unix socket ARENA_TEST_UNIX, plays on
 //	daemon:K          at decision K, starts a setsid daemon that keeps its stderr, plays on
 //	headers           sends 15 MiB of header metadata with its first answer
 //	endhang           never returns from EndMatch (until the arena gives up), and says
@@ -91,7 +92,7 @@ func serveHostileBot(name string, k int) bool {
 		protocol.Serve(first)
 	case "startcrash":
 		protocol.ServeBot(&hostileServer{inner: protocol.NewBotServer(func(protocol.Match) engine.Policy { return first }), mode: name, k: k})
-	case "chmod", "read", "proc", "udp", "daemon", "sockets", "fill":
+	case "chmod", "read", "proc", "udp", "unix", "daemon", "sockets", "fill":
 		perMatch(func(n int, _ []engine.Option) int {
 			if n == k {
 				trespass(name, stderr)
@@ -321,6 +322,12 @@ func trespass(name string, stderr io.Writer) {
 		}
 	case "fill":
 		fmt.Fprintln(stderr, "probe: fill", attack.FillDisk(".", 4*sandbox.DefaultLimits.Disk))
+	case "unix":
+		c, err := net.Dial("unix", os.Getenv("ARENA_TEST_UNIX"))
+		if err == nil {
+			c.Close()
+		}
+		report(stderr, "unix", err)
 	case "daemon":
 		// sh exits at once: the daemon is re-parented, out of the bot's process group,
 		// and holds the bot's stderr.

@@ -325,7 +325,7 @@ func copyIn(dir, src string) (rel string, created bool, err error) {
 		return "", false, fmt.Errorf("bot program %s is not an executable file", src)
 	}
 	botDir := filepath.Join(dir, "bots")
-	if err := os.MkdirAll(botDir, 0o755); err != nil {
+	if err := store.PrivateDir(botDir); err != nil {
 		return "", false, err
 	}
 	tmp, err := os.CreateTemp(botDir, ".incoming-*")

@@ -83,6 +83,12 @@ func testBuiltin(name string) (protocol.LaunchConfig, error) {
 	return protocol.LaunchConfig{Path: os.Args[0], Env: []string{serveEnv + "=" + name}}, nil
 }
 
+// testSandbox is the ladder's sandbox in these tests: a submitted bot is a script that
+// starts this binary by its path (script), which lies in go test's build folder under
+// /tmp, a host folder the bots' mount view covers: the bots are given it to read, as
+// an operator gives them a runtime installed outside /usr.
+var testSandbox = sandbox.Config{Read: []string{filepath.Dir(os.Args[0])}}
+
 // script writes an executable shell script, standing for a submitted bot program.
 func script(t *testing.T, body string) string {
 	t.Helper()
@@ -99,7 +105,7 @@ func pluginScript(t *testing.T) string {
 func smokeWith(game string) func(ctx2 context.Context, lc protocol.LaunchConfig) error {
 	return func(ctx2 context.Context, lc protocol.LaunchConfig) error {
 		opp, _ := testBuiltin("random")
-		return Smoke(ctx2, game, lc, opp, sandbox.Config{})
+		return Smoke(ctx2, game, lc, opp, testSandbox)
 	}
 }
 
@@ -170,7 +176,8 @@ func TestArenaPlayerRecordsEveryGameWithItsReplay(t *testing.T) {
 	_, err := AddBot(ctx, st, AddOptions{Name: "plug", Path: pluginScript(t)})
 	require.NoError(t, err)
 
-	p := &ArenaPlayer{Launch: StoreLauncher(st.Dir(), testBuiltin), ReplayDir: filepath.Join(st.Dir(), "replays"), Clock: arena.DefaultClock}
+	p := &ArenaPlayer{Launch: StoreLauncher(st.Dir(), testBuiltin), ReplayDir: filepath.Join(st.Dir(), "replays"), Clock: arena.DefaultClock,
+		Sandbox: Sandbox(testSandbox, st.Dir())}
 	sum, err := Run(ctx, RunConfig{Store: st, Player: p, Game: "ivanhoe", Players: 3, Matches: 6, Seed: 4})
 	require.NoError(t, err)
 	assert.Equal(t, 6, sum.Recorded)
@@ -213,7 +220,9 @@ func TestACandidateCannotSeeTheLadder(t *testing.T) {
 		}
 	}
 	require.NoError(t, Smoke(ctx, "ivanhoe", peek, opp, sb))
-	assert.Error(t, Smoke(ctx, "ivanhoe", peek, opp, sandbox.Config{}), "without the ladder's sandbox the candidate sees the database")
+	// Not auto without Hide: there the mount view covers the whole of /tmp, where the
+	// test's ladder lies, as it covers /var and the homes where ladders are kept.
+	assert.Error(t, Smoke(ctx, "ivanhoe", peek, opp, sandbox.Config{Level: sandbox.None}), "without a sandbox the candidate sees the database")
 }
 
 // A failed smoke test tells the author what their bot wrote to stderr, its last

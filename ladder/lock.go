@@ -36,7 +36,7 @@ func LockStore(ctx context.Context, st store.Store, path string) (unlock func(),
 // holder's pid for the error of the next one; unlock releases it.
 func Lock(dbPath string) (unlock func(), err error) {
 	path := dbPath + ".lock"
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("ladder lock: %w", err)
 	}

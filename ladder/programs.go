@@ -53,7 +53,7 @@ func fetch(progs store.Programs, dir string, b store.Bot) error {
 	if sum := store.SHA256Hex(content); sum != b.SHA256 {
 		return fmt.Errorf("the database's program has SHA-256 %.12s, not the %.12s it was added with", sum, b.SHA256)
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := store.PrivateDir(filepath.Dir(path)); err != nil {
 		return err
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".fetch-*")

@@ -61,6 +61,15 @@ func TestMatchRecordsItsSandbox(t *testing.T) {
 	r = runArena(t, dir, "match", "random", "random", "--max-forfeit-share", "2")
 	assert.Equal(t, 1, r.code)
 	assert.Contains(t, r.stderr, "not a share between 0 and 1")
+	r = runArena(t, dir, "match", "random", "random", "--bot-read", filepath.Join(dir, "no-such-runtime"))
+	assert.Equal(t, 1, r.code)
+	assert.Equal(t, "arena: --bot-read: stat "+filepath.Join(dir, "no-such-runtime")+": no such file or directory\n", r.stderr)
+	// The run's replays are hidden from the bots: a folder to read that holds them is
+	// refused before any bot starts.
+	r = runArena(t, dir, "match", "random", "random", "--games", "2", "--bot-read", dir, "--replays", filepath.Join(dir, "replays"))
+	assert.Equal(t, 1, r.code)
+	assert.Contains(t, r.stderr, "which they must not see")
+	assert.Equal(t, 1, strings.Count(r.stderr, "\n"), r.stderr)
 	requireNoLeftovers(t)
 }
 

@@ -40,8 +40,8 @@ func interpreterHas(t *testing.T, interp string, args ...string) error {
 }
 
 // TestOtherLanguageBotsPassCheckAndPlayEveryGame runs the Python SDK's examples and the
-// Node example as a bot author would: `arena bot check` passes, and a match in every
-// game ends with every seat ok.
+// Node example as a bot author would: `arena bot check` passes, a match in every game
+// ends with every seat ok, and so does one at every sandbox level.
 func TestOtherLanguageBotsPassCheckAndPlayEveryGame(t *testing.T) {
 	root, err := filepath.Abs("../..")
 	require.NoError(t, err)
@@ -83,6 +83,16 @@ func TestOtherLanguageBotsPassCheckAndPlayEveryGame(t *testing.T) {
 				var rep report
 				require.NoError(t, json.Unmarshal([]byte(r.stdout), &rep), r.stdout)
 				assert.Equal(t, rep.Bots[0].Games, rep.Bots[0].Endings["ok"], "%s in %s: %v", b.name, game, rep.Bots[0].Endings)
+			}
+			// The matches above ran at auto; the interpreter, its libraries and the
+			// bot's own folder must be readable at the other levels too.
+			for _, level := range []string{"none", "basic"} {
+				args := append([]string{"match", path, "random", "--games", "2", "--no-replays", "--json", "--sandbox", level}, clocks...)
+				r := runArena(t, dir, args...)
+				require.Equal(t, 0, r.code, "%s at %s: %s", b.name, level, r.stderr)
+				var rep report
+				require.NoError(t, json.Unmarshal([]byte(r.stdout), &rep), r.stdout)
+				assert.Equal(t, 2, rep.Bots[0].Endings["ok"], "%s at %s: %v", b.name, level, rep.Bots[0].Endings)
 			}
 			requireNoLeftovers(t)
 		})

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/arena-games/arena/ladder/store"
 )
 
 // A worker's replays wait in a folder of its own under the cache's replays/ until they
@@ -25,7 +27,7 @@ const (
 // workerReplayDir makes this worker's replay folder under parent, locked, and removes
 // the folders of workers that are gone. release unlocks and removes the folder.
 func workerReplayDir(parent string) (dir string, release func(), err error) {
-	if err := os.MkdirAll(parent, 0o755); err != nil {
+	if err := store.PrivateDir(parent); err != nil {
 		return "", nil, err
 	}
 	// Made under another prefix and renamed once locked, so that no other worker's

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/urfave/cli/v2"
 
@@ -19,6 +20,7 @@ func sandboxFlags() []cli.Flag {
 		&cli.Int64Flag{Name: "bot-memory", Value: sandbox.DefaultLimits.Memory >> 20, Usage: "memory of one bot process in MiB (cgroup; else an address-space limit 2 GiB above)"},
 		&cli.IntFlag{Name: "bot-processes", Value: sandbox.DefaultLimits.Processes, Usage: "processes and threads of one bot process (pids cgroup, or RLIMIT_NPROC when not root)"},
 		&cli.Int64Flag{Name: "bot-disk", Value: sandbox.DefaultLimits.Disk >> 20, Usage: "what one bot process may keep in its scratch directory, all files together, in MiB (a tmpfs of that size when root, else the arena measures the directory and stops a bot past it)"},
+		&cli.StringSliceFlag{Name: "bot-read", Usage: "a folder (or file) every bot may read and run beside the system's, such as a language runtime outside /usr (repeat for more; see docs/sandbox.md)"},
 	}
 }
 
@@ -52,8 +54,14 @@ func sandboxConfig(c *cli.Context) (sandbox.Config, float64, error) {
 	if c.IsSet("bot-disk") && (disk < 1 || disk > maxBotDisk) {
 		return sandbox.Config{}, 0, fmt.Errorf("--bot-disk %d is not a size in MiB between 1 and %d", disk, maxBotDisk)
 	}
+	read := c.StringSlice("bot-read")
+	for _, r := range read {
+		if _, err := os.Stat(r); err != nil {
+			return sandbox.Config{}, 0, fmt.Errorf("--bot-read: %w", err)
+		}
+	}
 	lim := sandbox.Limits{Memory: c.Int64("bot-memory") << 20, Processes: c.Int("bot-processes"), Disk: disk << 20}
-	return sandbox.Config{Level: level, Helper: helper.cmd, Limits: lim}, share, nil
+	return sandbox.Config{Level: level, Helper: helper.cmd, Limits: lim, Read: read}, share, nil
 }
 
 // sandboxExecCommand is the sandbox's helper: the arena starts every bot through it,

@@ -126,6 +126,10 @@ func openPostgresAt(ctx context.Context, dbURL, dir string, target int) (*Postgr
 		pool.Close()
 		return fail(err)
 	}
+	if err := tightenCache(dir); err != nil {
+		pool.Close()
+		return fail(err)
+	}
 	return p, nil
 }
 

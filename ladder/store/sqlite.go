@@ -43,7 +43,12 @@ func Open(path string) (*SQLite, error) {
 	if err := checkFile(path); err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	// A new folder is the ladder's own; one that is there may be the user's, and
+	// only the ladder's files in it are tightened (tightenDatabase).
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("ladder database %s: %w", path, err)
+	}
+	if err := createDatabase(path); err != nil {
 		return nil, fmt.Errorf("ladder database %s: %w", path, err)
 	}
 	q := url.Values{}
@@ -70,6 +75,11 @@ func Open(path string) (*SQLite, error) {
 	if _, err := db.Exec(`PRAGMA journal_mode = WAL`); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("ladder database %s: %w", path, explain(err))
+	}
+	// Only now: a file that is not a ladder's is left exactly as it was.
+	if err := tightenDatabase(path); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("ladder database %s: %w", path, err)
 	}
 	return s, nil
 }

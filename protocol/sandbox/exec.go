@@ -118,6 +118,11 @@ func Exec(argv []string) error {
 			return err
 		}
 	}
+	if keepProgram == nil {
+		// A sealed copy lies on the kernel's own mount, which Landlock lets the bot
+		// run unasked; the program itself needs a rule.
+		p.Program = prog
+	}
 	if err := p.apply(); err != nil {
 		return err
 	}
@@ -181,7 +186,7 @@ func (p *plan) apply() error {
 		}
 	}
 	if p.LandlockABI > 0 {
-		if err := landlock(p.LandlockABI, p.Writable); err != nil {
+		if err := landlock(p.LandlockABI, p.Writable, p.readable); err != nil {
 			return fmt.Errorf("landlock: %w", err)
 		}
 	}
@@ -285,10 +290,24 @@ type pathBeneathAttr struct {
 	parentFD int32
 }
 
-// landlock restricts this thread (and what it execs) to reading and executing files
-// anywhere, writing only below writable (and to /dev/null), no TCP at all (ABI 4), and
-// no signals or abstract unix sockets outside its own domain (ABI 6).
-func landlock(abi int, writable []string) error {
+// landlock restricts this thread (and what it execs) to reading and executing only
+// what readable lists (see plan.readable), writing only below writable (and to
+// /dev/null), no TCP at all (ABI 4), and no signals or abstract unix sockets outside
+// its own domain (ABI 6).
+func landlock(abi int, writable []string, readable func(read uint64) []allowed) error {
+	ruleset, err := newRuleset(abi, writable, readable)
+	if err != nil {
+		return err
+	}
+	defer syscall.Close(ruleset)
+	if _, _, errno := syscall.Syscall(unix.SYS_LANDLOCK_RESTRICT_SELF, uintptr(ruleset), 0, 0); errno != 0 {
+		return fmt.Errorf("restrict self: %w", errno)
+	}
+	return nil
+}
+
+// newRuleset makes landlock's ruleset, every rule added; the caller closes it.
+func newRuleset(abi int, writable []string, readable func(read uint64) []allowed) (int, error) {
 	fs := uint64(1<<13 - 1) // ABI 1: execute ... make_sym
 	if abi >= 2 {
 		fs |= unix.LANDLOCK_ACCESS_FS_REFER
@@ -311,10 +330,9 @@ func landlock(abi int, writable []string) error {
 	}
 	fd, _, errno := syscall.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, uintptr(unsafe.Pointer(&attr)), size, 0)
 	if errno != 0 {
-		return fmt.Errorf("create ruleset: %w", errno)
+		return -1, fmt.Errorf("create ruleset: %w", errno)
 	}
 	ruleset := int(fd)
-	defer syscall.Close(ruleset)
 
 	read := uint64(unix.LANDLOCK_ACCESS_FS_EXECUTE | unix.LANDLOCK_ACCESS_FS_READ_FILE | unix.LANDLOCK_ACCESS_FS_READ_DIR)
 	fileRights := uint64(unix.LANDLOCK_ACCESS_FS_EXECUTE | unix.LANDLOCK_ACCESS_FS_READ_FILE | unix.LANDLOCK_ACCESS_FS_WRITE_FILE)
@@ -325,31 +343,50 @@ func landlock(abi int, writable []string) error {
 		read |= unix.LANDLOCK_ACCESS_FS_IOCTL_DEV
 		fileRights |= unix.LANDLOCK_ACCESS_FS_IOCTL_DEV
 	}
-	rules := []struct {
-		path   string
-		access uint64
-	}{{"/", read}, {"/dev/null", fileRights &^ unix.LANDLOCK_ACCESS_FS_EXECUTE}}
+	rules := append(readable(read), allowed{path: "/dev/null", access: fileRights &^ unix.LANDLOCK_ACCESS_FS_EXECUTE})
 	for _, w := range writable {
-		rules = append(rules, struct {
-			path   string
-			access uint64
-		}{w, fs})
+		rules = append(rules, allowed{path: w, access: fs})
 	}
 	for _, r := range rules {
-		f, err := syscall.Open(r.path, unix.O_PATH|syscall.O_CLOEXEC, 0)
-		if err != nil {
-			return fmt.Errorf("open %s: %w", r.path, err)
-		}
-		rule := pathBeneathAttr{allowed: r.access, parentFD: int32(f)}
-		_, _, errno := syscall.Syscall6(unix.SYS_LANDLOCK_ADD_RULE, uintptr(ruleset), unix.LANDLOCK_RULE_PATH_BENEATH,
-			uintptr(unsafe.Pointer(&rule)), 0, 0, 0)
-		syscall.Close(f)
-		if errno != 0 {
-			return fmt.Errorf("rule for %s: %w", r.path, errno)
+		if err := addRule(ruleset, r); err != nil {
+			syscall.Close(ruleset)
+			return -1, err
 		}
 	}
-	if _, _, errno := syscall.Syscall(unix.SYS_LANDLOCK_RESTRICT_SELF, uintptr(ruleset), 0, 0); errno != 0 {
-		return fmt.Errorf("restrict self: %w", errno)
+	return ruleset, nil
+}
+
+// fileAccess are the rights Landlock takes on a file (the rest are a folder's).
+const fileAccess = unix.LANDLOCK_ACCESS_FS_EXECUTE | unix.LANDLOCK_ACCESS_FS_WRITE_FILE | unix.LANDLOCK_ACCESS_FS_READ_FILE |
+	unix.LANDLOCK_ACCESS_FS_TRUNCATE | unix.LANDLOCK_ACCESS_FS_IOCTL_DEV
+
+// addRule adds one rule to the ruleset, narrowed to a file's rights when the path is
+// a file. A path that is not there, or is a symbolic link not followed, needs none.
+func addRule(ruleset int, r allowed) error {
+	f, err := r.open()
+	if err != nil {
+		return fmt.Errorf("open %s: %w", r.path, err)
+	}
+	if f < 0 {
+		return nil
+	}
+	defer syscall.Close(f)
+	var st unix.Stat_t
+	if err := unix.Fstat(f, &st); err != nil {
+		return fmt.Errorf("stat %s: %w", r.path, err)
+	}
+	switch st.Mode & unix.S_IFMT {
+	case unix.S_IFLNK:
+		return nil
+	case unix.S_IFDIR:
+	default:
+		r.access &= fileAccess
+	}
+	rule := pathBeneathAttr{allowed: r.access, parentFD: int32(f)}
+	_, _, errno := syscall.Syscall6(unix.SYS_LANDLOCK_ADD_RULE, uintptr(ruleset), unix.LANDLOCK_RULE_PATH_BENEATH,
+		uintptr(unsafe.Pointer(&rule)), 0, 0, 0)
+	if errno != 0 {
+		return fmt.Errorf("rule for %s: %w", r.path, errno)
 	}
 	return nil
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -25,17 +27,27 @@ func (p *plan) isolate() error {
 		return err
 	}
 	defer unix.Close(fd)
+	read, err := p.coveredReads()
+	defer func() {
+		for _, r := range read {
+			unix.Close(r.fd)
+		}
+	}()
+	if err != nil {
+		return err
+	}
 	for _, h := range append(append([]string(nil), p.Hide...), p.HideRoot) {
 		if err := cover(h); err != nil {
 			return err
 		}
 	}
-	// The scratch directory's path may lie below a covered one: make it there.
-	if err := os.MkdirAll(p.Own, 0o755); err != nil {
+	if err := bindBack(fd, p.Own); err != nil {
 		return err
 	}
-	if err := unix.Mount(fmt.Sprintf("/proc/self/fd/%d", fd), p.Own, "", unix.MS_BIND, ""); err != nil {
-		return fmt.Errorf("binding %s back: %w", p.Own, err)
+	for _, r := range read {
+		if err := bindBack(r.fd, r.path); err != nil {
+			return err
+		}
 	}
 	if p.ReadOnly {
 		if err := readOnlyExcept(p.Own); err != nil {
@@ -50,6 +62,55 @@ func (p *plan) isolate() error {
 	}
 	// The working directory was the covered one: the same directory, but not the path.
 	return os.Chdir(p.Own)
+}
+
+type openPath struct {
+	path string
+	fd   int
+}
+
+// coveredReads opens the paths the bot may read that a covered folder holds (a script
+// run from below /home or /tmp), to bind them back. Config.Read and the program tree
+// never hold a hidden path, so none comes back with them.
+func (p *plan) coveredReads() ([]openPath, error) {
+	var out []openPath
+	for _, r := range p.Read {
+		if !slices.ContainsFunc(p.Hide, func(h string) bool { return within(r, h) }) {
+			continue
+		}
+		fd, err := unix.Open(r, unix.O_PATH|unix.O_CLOEXEC, 0)
+		if errors.Is(err, unix.ENOENT) {
+			continue
+		}
+		if err != nil {
+			return out, err
+		}
+		out = append(out, openPath{r, fd})
+	}
+	return out, nil
+}
+
+// bindBack mounts the directory (or file) open as fd at path again, which may lie
+// below a covered folder: it is made there first.
+func bindBack(fd int, path string) error {
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return err
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFDIR {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(path, nil, 0o644); err != nil && !errors.Is(err, os.ErrExist) {
+			return err
+		}
+	} else if err := os.MkdirAll(path, 0o755); err != nil {
+		return err
+	}
+	if err := unix.Mount(fmt.Sprintf("/proc/self/fd/%d", fd), path, "", unix.MS_BIND, ""); err != nil {
+		return fmt.Errorf("binding %s back: %w", path, err)
+	}
+	return nil
 }
 
 // cover hides a path: a directory under an empty tmpfs, a file under /dev/null. A path

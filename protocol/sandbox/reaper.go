@@ -35,6 +35,19 @@ func reap(prog string, argv, env []string) error {
 		<-stop
 		_ = cmd.Process.Signal(syscall.SIGKILL)
 	}()
+	// The waiting and killing happen on another thread: this one carries the bot's
+	// Landlock domain, which may not read /proc, and it must live until the end (the
+	// bot's parent-death signal follows it). A goroutine started here never runs on
+	// this locked thread, and the runtime makes new threads from a clean one.
+	code := make(chan int)
+	go func() { code <- waitAndKill(cmd) }()
+	os.Exit(<-code)
+	return nil
+}
+
+// waitAndKill waits for the bot, kills what it left behind, and returns the bot's
+// exit status as a shell gives it.
+func waitAndKill(cmd *exec.Cmd) int {
 	err := cmd.Wait()
 	killLeftovers()
 	code := 0
@@ -45,8 +58,7 @@ func reap(prog string, argv, env []string) error {
 			code = 128 + int(ws.Signal())
 		}
 	}
-	os.Exit(code)
-	return nil
+	return code
 }
 
 // killLeftovers kills every child of this process until none is left. A killed

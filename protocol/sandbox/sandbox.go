@@ -10,15 +10,17 @@
 //     code.go says how they agree on the code) that confines the thread that starts
 //     the bot (exec'd in its place, or, as a child subreaper, forked and waited
 //     for), so that the bot inherits every limit: rlimits,
-//     no_new_privs, dropped capabilities, Landlock (files read-only except the bot's
-//     scratch directory, no TCP, no signals or abstract sockets outside its domain),
-//     a seccomp filter that allows unix sockets only (and no call of another
-//     architecture), each as far as the kernel has it; a disk quota on the scratch
-//     directory (quota.go);
+//     no_new_privs, dropped capabilities, Landlock (reading only a list: the system's
+//     folders, /etc but its private entries, the bot's program and its folder, the
+//     scratch directory, which alone is writable (world.go); no TCP, no signals or
+//     abstract sockets outside its domain), a seccomp filter that allows unix stream
+//     sockets only, no connect and no call of another architecture, each as far as the
+//     kernel has it; a disk quota on the scratch directory (quota.go);
 //   - strict (root, or user namespaces for the namespaces): network, PID and mount
-//     namespaces of its own (the tree read-only but the scratch directory, the paths
-//     of Config.Hide and the other bots' directories covered, a fresh /proc), memory
-//     and process-count limits through cgroups (v1 or v2).
+//     namespaces of its own (the tree read-only but the scratch directory; the paths
+//     of Config.Hide, the host's /home, /root, /tmp, /run and /var and the other
+//     bots' directories covered; a fresh /proc), memory and process-count limits
+//     through cgroups (v1 or v2).
 //
 // The host side is Prepare, which makes a Box for one bot process; the bot side is Exec,
 // run by the helper command.
@@ -187,6 +189,10 @@ type Config struct {
 	// database, stored bots and replays), the run's replays. In the bot's mount
 	// namespace a directory is covered by an empty one and a file by /dev/null.
 	Hide []string
+	// Read lists folders (or files) every bot may read and run beside the system's:
+	// a language's runtime installed outside /usr, say. None may hold a path of Hide
+	// or the scratch root. At auto one below a covered host folder is bound back.
+	Read []string
 	// UIDs is the range of user ids bots run as when the arena is root: each bot
 	// process gets an id of its own (default DefaultUIDs).
 	UIDs UIDRange
@@ -211,6 +217,10 @@ type Box struct {
 	mounted    bool
 	watchQuota int64
 	unwatch    chan struct{}
+	// hide and root are what no program tree may hold (programTree); read is
+	// Config.Read, made absolute.
+	hide, read []string
+	root       string
 }
 
 // plan is what the helper applies to itself, handed over in its environment as JSON.
@@ -220,7 +230,12 @@ type plan struct {
 	DropCaps    bool     `json:"drop_caps,omitempty"`
 	LandlockABI int      `json:"landlock_abi,omitempty"`
 	Writable    []string `json:"writable,omitempty"`
-	Cgroups     []string `json:"cgroups,omitempty"` // files to write "0" to, to join (cgroupDir.joinFile)
+	// System is what every bot may read (systemReadable); Program the file the
+	// helper execs; Read Config.Read and the folder beside the program (programTree).
+	System  []string `json:"system,omitempty"`
+	Program string   `json:"program,omitempty"`
+	Read    []string `json:"read,omitempty"`
+	Cgroups []string `json:"cgroups,omitempty"` // files to write "0" to, to join (cgroupDir.joinFile)
 	// HideRoot and Hide are covered by an empty tmpfs (a file: by /dev/null) but for
 	// Own, in a mount namespace of the bot's own, so that no bot sees another's scratch
 	// directory nor the arena's data.
@@ -287,7 +302,11 @@ func (c Config) Prepare() (*Box, error) {
 	if dir, err = filepath.EvalSymlinks(dir); err != nil {
 		return nil, err
 	}
-	b := &Box{Dir: dir, plan: plan{Code: codeDigest()}}
+	b := &Box{Dir: dir, plan: plan{Code: codeDigest()}, root: root}
+	if err := b.readAndHide(c); err != nil {
+		b.Cleanup()
+		return nil, err
+	}
 	for _, l := range always {
 		b.layers = append(b.layers, Status{Layer: l, Active: true})
 	}
@@ -368,7 +387,7 @@ func (c Config) Prepare() (*Box, error) {
 	llOK, llReason := helper && probe.LandlockABI >= 1, firstOf(probe.LandlockReason, noHelper)
 	if add(LandlockFS, llOK, llReason) {
 		b.plan.LandlockABI = probe.LandlockABI
-		b.plan.Writable = []string{dir}
+		b.plan.Writable, b.plan.System = []string{dir}, systemReadable()
 	}
 	netReason, scopeReason := llReason, llReason
 	if llOK {
@@ -396,7 +415,7 @@ func (c Config) Prepare() (*Box, error) {
 	if add(MountNamespace, helper && probe.NamespaceReason == "", firstOf(probe.NamespaceReason, noHelper)) {
 		b.clone |= syscall.CLONE_NEWNS
 		b.plan.HideRoot, b.plan.Own = root, dir
-		if b.plan.Hide, err = hidden(c.Hide); err != nil {
+		if b.plan.Hide, err = hidden(slices.Concat(b.hide, coveredRoots)); err != nil {
 			b.Cleanup()
 			return nil, err
 		}
@@ -483,6 +502,12 @@ func (b *Box) Command(path string, args, env []string) (string, []string, []stri
 	env = append(env, "TMPDIR="+b.Dir, "PLUGIN_UNIX_SOCKET_DIR="+b.Dir)
 	if b.helper == nil {
 		return path, args, env, nil
+	}
+	if b.plan.LandlockABI > 0 || b.plan.Own != "" {
+		b.plan.Read = slices.Clip(b.read)
+		if tree := programTree(path, b.hide, b.root); tree != "" {
+			b.plan.Read = append(b.plan.Read, tree)
+		}
 	}
 	p, err := encodePlan(b.plan)
 	if err != nil {

@@ -15,8 +15,10 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/sys/unix"
 
 	"github.com/arena-games/arena/internal/attack"
+	"github.com/arena-games/arena/internal/testkit"
 	"github.com/arena-games/arena/internal/testlock"
 )
 
@@ -65,6 +67,7 @@ type facts struct {
 	SocketDir   string   `json:"socket_dir"`
 	HasPlanLeft bool     `json:"plan_left"`
 	Siblings    []string `json:"siblings"`
+	OtherBot    string   `json:"other_bot"`
 	PPid        int      `json:"ppid"`
 	Uid         string   `json:"uid"`
 	Groups      string   `json:"groups"`
@@ -75,7 +78,15 @@ type facts struct {
 	UDP         string   `json:"udp"`
 	// Sockets are the network sockets and io_uring asked for natively, with the x32
 	// numbers and through the i386 gate.
-	Sockets []attack.Attempt `json:"sockets"`
+	Sockets    []attack.Attempt `json:"sockets"`
+	HostFile   string           `json:"host_file"`
+	HostSocket string           `json:"host_socket"`
+	SocketSeen string           `json:"socket_seen"`
+	Passwd     string           `json:"passwd"`
+	Given      string           `json:"given"`
+	Signal     string           `json:"signal"`
+	BigFile    string           `json:"big_file"`
+	PrivateEtc string           `json:"private_etc"`
 }
 
 func probeSelf() {
@@ -150,7 +161,9 @@ func probeIdentityAndWorld(f *facts) {
 			f.Interfaces = append(f.Interfaces, strings.TrimSpace(name))
 		}
 	}
-	f.WriteRoot = errText(os.WriteFile(filepath.Join(os.Getenv("PROBE_OUTSIDE"), "again"), nil, 0o644), "written")
+	// Beside its own program: a folder the bot sees at every level.
+	exe, _ := os.Executable()
+	f.WriteRoot = errText(os.WriteFile(filepath.Join(filepath.Dir(exe), "again"), nil, 0o644), "written")
 	init, err := os.ReadFile("/proc/1/cmdline")
 	f.Init = errText(err, strings.ReplaceAll(string(init), "\x00", " "))
 	entries, _ := os.ReadDir("/proc")
@@ -167,6 +180,38 @@ func probeIdentityAndWorld(f *facts) {
 		c.Close()
 	}
 	f.Sockets = attack.Sockets("")
+	probeTheHost(f)
+}
+
+// probeTheHost tries the host's files and sockets that only an allowlist keeps from
+// the bot: each is open to every user.
+func probeTheHost(f *facts) {
+	_, err := os.Stat(os.Getenv("PROBE_OTHER"))
+	f.OtherBot = errText(err, "there")
+	b, err := os.ReadFile(os.Getenv("PROBE_HOST_FILE"))
+	f.HostFile = errText(err, string(b))
+	c, err := net.Dial("unix", os.Getenv("PROBE_HOST_SOCKET"))
+	f.HostSocket = errText(err, "connected")
+	if c != nil {
+		c.Close()
+	}
+	// Landlock does not govern a path's lookup: only a mount view can hide the file.
+	_, err = os.Stat(os.Getenv("PROBE_HOST_SOCKET"))
+	f.SocketSeen = errText(err, "there")
+	b, err = os.ReadFile("/etc/passwd")
+	f.Passwd = errText(err, string(b))
+	// Signal 0 only asks whether the arena could be signalled: it harms nothing.
+	pid, _ := strconv.Atoi(os.Getenv("PROBE_HOST_PID"))
+	f.Signal = errText(syscall.Kill(pid, 0), "sent")
+	f.BigFile = errText(os.WriteFile("big", make([]byte, probeFileSize+1), 0o644), "written")
+	if p := os.Getenv("PROBE_GIVEN"); p != "" {
+		b, err = os.ReadFile(p)
+		f.Given = errText(err, string(b))
+	}
+	if p := os.Getenv("PROBE_PRIVATE_ETC"); p != "" {
+		b, err = os.ReadFile(p)
+		f.PrivateEtc = errText(err, string(b))
+	}
 }
 
 func errText(err error, ok string) string {
@@ -176,8 +221,11 @@ func errText(err error, ok string) string {
 	return ok
 }
 
+// probeFileSize is the largest file the probe may write (RLIMIT_FSIZE).
+const probeFileSize = 1 << 20
+
 func testConfig(t *testing.T, level Level) Config {
-	return Config{Level: level, Helper: testHelper(t), Limits: Limits{Files: 77, Memory: 128 << 20, Processes: 32}}
+	return Config{Level: level, Helper: testHelper(t), Limits: Limits{Files: 77, Memory: 128 << 20, Processes: 32, FileSize: probeFileSize}}
 }
 
 // helperEnv names another helper program for the tests (the arena-sandbox program, see
@@ -193,13 +241,21 @@ func testHelper(t *testing.T) []string {
 	return []string{exe, HelperArg}
 }
 
-// runProbe starts the probe in a box of the level and returns what it found.
-func runProbe(t *testing.T, level Level) (*Box, facts) {
+// runProbe starts the probe in a box of the level and returns what it found; env is
+// added to the probe's.
+func runProbe(t *testing.T, level Level, env ...string) (*Box, facts) {
+	return runProbeIn(t, testConfig(t, level), env...)
+}
+
+// runProbeIn starts the probe in a box of c, with a hidden folder added.
+func runProbeIn(t *testing.T, c Config, env ...string) (*Box, facts) {
 	// Open to everyone, so that only the layer under test keeps the bot out.
 	secret := filepath.Join(openDir(t), "ladder.db")
 	require.NoError(t, os.WriteFile(secret, []byte("hidden cards"), 0o644))
-	c := testConfig(t, level)
-	c.Hide = []string{filepath.Dir(secret)}
+	sock, reached := testkit.HostSocket(t)
+	hostFile := filepath.Join(filepath.Dir(sock), "notes")
+	require.NoError(t, os.WriteFile(hostFile, []byte("the host's"), 0o644))
+	c.Hide = append(c.Hide, filepath.Dir(secret))
 	box, err := c.Prepare()
 	require.NoError(t, err)
 	t.Cleanup(box.Cleanup)
@@ -208,7 +264,8 @@ func runProbe(t *testing.T, level Level) (*Box, facts) {
 	t.Cleanup(func() { ln.Close() })
 	outside := openDir(t)
 	exe, _ := os.Executable()
-	env := []string{"PATH=/usr/bin:/bin", probeEnv + "=1", "PROBE_ADDR=" + ln.Addr().String(), "PROBE_OUTSIDE=" + outside, "PROBE_SECRET=" + secret}
+	env = append(env, "PATH=/usr/bin:/bin", probeEnv+"=1", "PROBE_ADDR="+ln.Addr().String(), "PROBE_OUTSIDE="+outside,
+		"PROBE_SECRET="+secret, "PROBE_HOST_FILE="+hostFile, "PROBE_HOST_SOCKET="+sock, "PROBE_HOST_PID="+strconv.Itoa(os.Getpid()))
 	name, args, env, err := box.Command(exe, nil, env)
 	require.NoError(t, err)
 	cmd := exec.Command(name, args...)
@@ -219,6 +276,11 @@ func runProbe(t *testing.T, level Level) (*Box, facts) {
 	require.NoError(t, err, "stderr: %s", stderr.String())
 	var f facts
 	require.NoError(t, json.Unmarshal(out, &f), string(out))
+	if f.HostSocket == "connected" {
+		assert.True(t, reached(), "the probe says it connected, so the host's listener has the connection")
+	} else {
+		assert.False(t, reached(), "the probe says %q, yet the host's listener has a connection", f.HostSocket)
+	}
 	return box, f
 }
 
@@ -249,7 +311,7 @@ func TestEveryLayerDoesWhatItSays(t *testing.T) {
 	other, err := testConfig(t, Auto).Prepare()
 	require.NoError(t, err)
 	defer other.Cleanup()
-	box, f := runProbe(t, Auto)
+	box, f := runProbe(t, Auto, "PROBE_OTHER="+other.Dir)
 	for _, s := range box.Layers() {
 		t.Logf("%-20s active=%v %s", s.Layer, s.Active, s.Reason)
 	}
@@ -264,6 +326,13 @@ func TestEveryLayerDoesWhatItSays(t *testing.T) {
 		assert.Equal(t, uint64(77), f.NoFile)
 		assert.Zero(t, f.Core, "no core dumps")
 		assert.Equal(t, uint64(3600), f.CPU, "the default CPU time")
+		assert.Contains(t, f.BigFile, "file too large", "a file past Limits.FileSize")
+	})
+	t.Run("signals", func(t *testing.T) {
+		if !box.Active(OwnUID) && !box.Active(LandlockScope) && !box.Active(PIDNamespace) {
+			requireLayer(t, box, LandlockScope)
+		}
+		assert.NotEqual(t, "sent", f.Signal, "the bot cannot signal the arena")
 	})
 	t.Run(NoNewPrivs, func(t *testing.T) {
 		requireLayer(t, box, NoNewPrivs)
@@ -296,10 +365,12 @@ func TestEveryLayerDoesWhatItSays(t *testing.T) {
 	})
 	t.Run(MountNamespace, func(t *testing.T) {
 		requireLayer(t, box, MountNamespace)
-		assert.Equal(t, []string{filepath.Base(box.Dir)}, f.Siblings, "no other bot's directory is in sight")
+		assert.Contains(t, f.OtherBot, "no such file", "no other bot's directory is in sight")
 		_, err = os.Stat(other.Dir)
 		require.NoError(t, err, "the host sees every directory")
 		assert.Contains(t, f.Secret, "no such file", "a hidden path is not there at all")
+		assert.Contains(t, f.HostFile, "no such file", "the host's temporary files are covered")
+		assert.Contains(t, f.SocketSeen, "no such file", "so is a socket of the host's below them")
 	})
 	t.Run(ReadOnlyRoot, func(t *testing.T) {
 		requireLayer(t, box, ReadOnlyRoot)
@@ -325,6 +396,7 @@ func TestEveryLayerDoesWhatItSays(t *testing.T) {
 		requireLayer(t, box, SeccompSockets)
 		assert.Contains(t, f.UDP, "operation not permitted")
 		assertNoSocket(t, f.Sockets)
+		assert.Contains(t, f.HostSocket, "operation not permitted")
 	})
 	t.Run(CgroupMemory, func(t *testing.T) {
 		requireLayer(t, box, CgroupMemory)
@@ -346,6 +418,9 @@ func TestTheNoneLevelKeepsOnlyTheHostLayers(t *testing.T) {
 	assert.Equal(t, always, active)
 	assert.Equal(t, "written", f.WriteOut, "nothing confines the files at level none")
 	assert.Equal(t, "0", f.NoNewPrivs)
+	assert.Equal(t, "the host's", f.HostFile, "nor what it reads")
+	assert.Equal(t, "sent", f.Signal, "nor whom it signals")
+	assert.Equal(t, "connected", f.HostSocket, "nor the sockets it reaches")
 }
 
 const noneEnv = "ARENA_SANDBOX_TEST_NONE"
@@ -384,6 +459,99 @@ func TestTheBasicLevelNeedsNoPrivilege(t *testing.T) {
 		assert.Contains(t, f.UDP, "operation not permitted")
 		assertNoSocket(t, f.Sockets)
 	})
+	t.Run("signals without a PID namespace", func(t *testing.T) {
+		if !box.Active(OwnUID) {
+			requireLayer(t, box, LandlockScope)
+		}
+		assert.Contains(t, f.Signal, "operation not permitted", "the bot cannot signal the arena")
+	})
+}
+
+// TestABotAtBasicReadsOnlyTheSystemItsProgramAndScratch: without a mount namespace,
+// Landlock alone keeps the bot to a list (the system's folders, /etc but its private
+// entries, its program and its scratch directory). A file any user may read elsewhere,
+// such as a ladder database left 0644 in a folder open to all, is refused.
+func TestABotAtBasicReadsOnlyTheSystemItsProgramAndScratch(t *testing.T) {
+	private := readablePrivateEtc()
+	box, f := runProbe(t, Basic, "PROBE_PRIVATE_ETC="+private)
+	requireLayer(t, box, LandlockFS)
+	assert.Contains(t, f.Secret, "permission denied", "the ladder's database")
+	assert.Contains(t, f.HostFile, "permission denied", "a host's file open to all")
+	assert.Contains(t, f.Init, "permission denied", "the host's /proc")
+	assert.True(t, strings.HasPrefix(f.Passwd, "root:"), "the C library's files are there: %q", f.Passwd)
+	if private == "" {
+		t.Log("no private entry of /etc on this machine is open to all: that case is not tried")
+	} else {
+		assert.Contains(t, f.PrivateEtc, "permission denied", private)
+	}
+	assert.Equal(t, "written", f.WriteIn, "its scratch directory stays its own")
+}
+
+// readablePrivateEtc is a file of /etc off the bot's list that any user may read
+// (gitconfig, npmrc, pip.conf may hold tokens), "" if this machine has none.
+func readablePrivateEtc() string {
+	entries, _ := os.ReadDir("/etc")
+	for _, e := range entries {
+		p := "/etc/" + e.Name()
+		if st, err := os.Stat(p); !etcReadable(e.Name()) && err == nil && st.Mode().IsRegular() && st.Mode().Perm()&0o004 != 0 {
+			return p
+		}
+	}
+	return ""
+}
+
+// TestABotAtBasicReachesNoHostSocket: Landlock does not govern connecting to a socket
+// file, and at basic the host's files are in sight: the seccomp filter refuses every
+// connect, so a world-writable socket of the host (in /tmp, as /run's are) is out of
+// reach, and no connection reaches its listener (runProbe checks).
+func TestABotAtBasicReachesNoHostSocket(t *testing.T) {
+	box, f := runProbe(t, Basic)
+	requireLayer(t, box, SeccompSockets)
+	assert.Equal(t, "there", f.SocketSeen, "the socket file is in sight")
+	assert.Contains(t, f.HostSocket, "operation not permitted")
+}
+
+// TestAFolderGivenToReadIsThereAtEveryLevel: Config.Read gives bots a folder the list
+// lacks (a runtime outside /usr); at auto one below a covered host folder is bound
+// back into the bot's view.
+func TestAFolderGivenToReadIsThereAtEveryLevel(t *testing.T) {
+	sock, _ := testkit.HostSocket(t) // a folder of /tmp open to all
+	runtime := filepath.Join(filepath.Dir(sock), "runtime")
+	require.NoError(t, os.Mkdir(runtime, 0o755))
+	lib := filepath.Join(runtime, "lib.py")
+	require.NoError(t, os.WriteFile(lib, []byte("answer = 42"), 0o644))
+	for _, level := range []Level{Basic, Auto} {
+		t.Run(level.String(), func(t *testing.T) {
+			c := testConfig(t, level)
+			c.Read = []string{runtime}
+			box, f := runProbeIn(t, c, "PROBE_GIVEN="+lib)
+			requireLayer(t, box, LandlockFS)
+			assert.Equal(t, "answer = 42", f.Given)
+			assert.Contains(t, f.HostFile, errNotThere(level), "the folder beside it is not given")
+		})
+	}
+}
+
+// errNotThere is how a host file outside the list fails at a level: Landlock refuses
+// it at basic; at auto the mount view has covered it first.
+func errNotThere(level Level) string {
+	if level == Basic {
+		return "permission denied"
+	}
+	return "no such file"
+}
+
+// A folder to read that holds what bots must not see would give it away: Prepare
+// refuses it in one line.
+func TestAFolderToReadThatHoldsAHiddenOneIsRefused(t *testing.T) {
+	data := t.TempDir()
+	c := testConfig(t, Auto)
+	c.Hide = []string{filepath.Join(data, "ladder")}
+	c.Read = []string{data}
+	_, err := c.Prepare()
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "holds or lies in "+c.Hide[0])
+	assert.NotContains(t, err.Error(), "\n")
 }
 
 // assertNoSocket checks that the filter refused every socket and io_uring: the native
@@ -468,6 +636,32 @@ func BenchmarkStart(b *testing.B) {
 				out, err := cmd.CombinedOutput()
 				require.NoError(b, err, string(out))
 				box.Cleanup()
+			}
+		})
+	}
+}
+
+// BenchmarkLandlockRuleset is the helper's work for Landlock at each bot start: the
+// read list (system folders, /etc's entries one by one, a program and its folder)
+// against the single rule for "/" it replaced.
+func BenchmarkLandlockRuleset(b *testing.B) {
+	abi := Detect().LandlockABI
+	if abi == 0 {
+		b.Skip(Detect().LandlockReason)
+	}
+	exe, _ := os.Executable()
+	lists := map[string]func(read uint64) []allowed{
+		"allowlist": (&plan{System: systemReadable(), Program: exe, Read: []string{filepath.Dir(exe)}}).readable,
+		"root-only": func(read uint64) []allowed { return []allowed{{path: "/", access: read}} },
+	}
+	for _, name := range []string{"root-only", "allowlist"} {
+		b.Run(name, func(b *testing.B) {
+			scratch := []string{b.TempDir()}
+			b.ReportAllocs()
+			for range b.N {
+				fd, err := newRuleset(abi, scratch, lists[name])
+				require.NoError(b, err)
+				unix.Close(fd)
 			}
 		})
 	}
