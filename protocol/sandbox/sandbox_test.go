@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/arena-games/arena/internal/testkit"
 	"github.com/arena-games/arena/internal/testlock"
 )
 
@@ -24,6 +25,7 @@ import (
 const probeEnv = "ARENA_SANDBOX_TEST_PROBE"
 
 func TestMain(m *testing.M) {
+	testkit.CoverChild(len(os.Args) > 1 && os.Args[1] == HelperArg)
 	RunHelper(os.Args)
 	if os.Getenv(probeEnv) != "" {
 		probeSelf()
@@ -198,7 +200,7 @@ func runProbe(t *testing.T, level Level) (*Box, facts) {
 	outside := openDir(t)
 	exe, _ := os.Executable()
 	env := []string{"PATH=/usr/bin:/bin", probeEnv + "=1", "PROBE_ADDR=" + ln.Addr().String(), "PROBE_OUTSIDE=" + outside, "PROBE_SECRET=" + secret}
-	name, args, env, err := box.Command(exe, nil, env)
+	name, args, env, err := box.Command(exe, nil, append(env, testkit.ChildEnv()...))
 	require.NoError(t, err)
 	cmd := exec.Command(name, args...)
 	cmd.Env, cmd.Dir, cmd.SysProcAttr = env, box.Dir, box.SysProcAttr()
@@ -443,7 +445,7 @@ func TestAPrivateProgramRunsAsTheBotsUser(t *testing.T) {
 	require.NoError(t, err)
 	defer box.Cleanup()
 	requireLayer(t, box, OwnUID)
-	name, args, env, err := box.Command(prog, nil, []string{"PATH=/usr/bin:/bin"})
+	name, args, env, err := box.Command(prog, nil, append([]string{"PATH=/usr/bin:/bin"}, testkit.ChildEnv()...))
 	require.NoError(t, err)
 	cmd := exec.Command(name, args...)
 	cmd.Env, cmd.Dir, cmd.SysProcAttr = env, box.Dir, box.SysProcAttr()
@@ -508,7 +510,7 @@ func TestTheHelperRefusesAPlanOfOtherSandboxCode(t *testing.T) {
 	other, err := encodePlan(p)
 	require.NoError(t, err)
 	marker := filepath.Join(openDir(t), "ran")
-	name, args, env, err := box.Command("/bin/sh", []string{"-c", "echo > " + marker}, []string{"PATH=/usr/bin:/bin"})
+	name, args, env, err := box.Command("/bin/sh", []string{"-c", "echo > " + marker}, append([]string{"PATH=/usr/bin:/bin"}, testkit.ChildEnv()...))
 	require.NoError(t, err)
 	for i, e := range env {
 		if strings.HasPrefix(e, PlanEnv+"=") {
