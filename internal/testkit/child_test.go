@@ -20,6 +20,7 @@ const childEnv = "ARENA_TESTKIT_CHILD"
 func TestMain(m *testing.M) {
 	switch os.Getenv(childEnv) {
 	case "clock":
+		CoverChild(false) // its exit code and stderr are under test: no coverage line on it
 		fmt.Println(Scaled(time.Second))
 		os.Exit(0)
 	case "bot", "helper":
@@ -31,7 +32,8 @@ func TestMain(m *testing.M) {
 
 func runChild(t *testing.T, mode string, env ...string) (stdout, stderr string, err error) {
 	cmd := exec.Command(os.Args[0], "-test.run", "^$")
-	cmd.Env = append([]string{childEnv + "=" + mode, "PATH=/usr/bin:/bin"}, env...)
+	// A TMPDIR of the test's own: where a -cover child may write its coverage.
+	cmd.Env = append([]string{childEnv + "=" + mode, "PATH=/usr/bin:/bin", "TMPDIR=" + t.TempDir()}, env...)
 	var out, errb strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err = cmd.Run()
