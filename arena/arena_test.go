@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,11 +15,20 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/arena-games/arena/engine/enginetest"
+	"github.com/arena-games/arena/internal/testkit"
 	"github.com/arena-games/arena/protocol/sandbox"
 )
 
-// fastClock keeps misbehaviour tests short.
-var fastClock = Clock{Decision: 300 * time.Millisecond, Bank: 5 * time.Second, Startup: 5 * time.Second, Shutdown: 500 * time.Millisecond, Grace: 20 * time.Millisecond}
+// fastClock keeps misbehaviour tests short. It is the good bots' clock too, so it is
+// widened by the tests' clock scale (testkit.ClockScaleEnv) on a slow or busy machine.
+var fastClock = scaledClock(Clock{Decision: 300 * time.Millisecond, Bank: 5 * time.Second, Startup: 5 * time.Second,
+	Shutdown: 500 * time.Millisecond, Grace: 20 * time.Millisecond})
+
+// scaledClock is c with every limit widened by the tests' clock scale.
+func scaledClock(c Clock) Clock {
+	s := testkit.Scaled
+	return Clock{Decision: s(c.Decision), Bank: s(c.Bank), Startup: s(c.Startup), Shutdown: s(c.Shutdown), Grace: s(c.Grace), Match: s(c.Match)}
+}
 
 func testConfig(t *testing.T, games int, entrants ...Entrant) Config {
 	return Config{Game: enginetest.Name, Entrants: entrants, Games: games, Seed: 42, Parallel: 2, Clock: fastClock, KeepMatches: true,
@@ -207,7 +217,8 @@ func TestASpentBankIsATimeout(t *testing.T) {
 	for _, m := range rep.Matches {
 		s := m.Seats[indexOf(m, 0)]
 		assert.Equal(t, 2, s.Answered, "two answers fit in the bank")
-		assert.Regexp(t, `^no answer before the deadline of [0-9.]+ ms \([0-9.]+ ms, grace 20.0 ms\): waited [0-9.]+ ms, bank [0-9.]+ ms left$`, s.Detail,
+		grace := fmt.Sprintf("%.1f", float64(fastClock.Grace)/float64(time.Millisecond))
+		assert.Regexp(t, `^no answer before the deadline of [0-9.]+ ms \([0-9.]+ ms, grace `+grace+` ms\): waited [0-9.]+ ms, bank [0-9.]+ ms left$`, s.Detail,
 			"a timeout says the deadline, the time taken and the bank left")
 	}
 	requireNoLeftovers(t)

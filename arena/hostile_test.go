@@ -31,9 +31,11 @@ import (
 
 // hostileClock is short where a case waits for it (a hang shows within a second); the
 // start-up and the bank, which no case exhausts on purpose, are long, so that a loaded
-// machine's slow starts and OOM kills are never taken for timeouts.
-var hostileClock = Clock{Decision: 500 * time.Millisecond, Bank: time.Minute, Startup: 30 * time.Second,
-	Shutdown: 300 * time.Millisecond, Grace: 50 * time.Millisecond}
+// machine's slow starts and OOM kills are never taken for timeouts. The good bots
+// beside the hostile one play on it, so it is scaled (testkit.ClockScaleEnv); the bots
+// that must outlast it scale their delays alike.
+var hostileClock = scaledClock(Clock{Decision: 500 * time.Millisecond, Bank: time.Minute, Startup: 30 * time.Second,
+	Shutdown: 300 * time.Millisecond, Grace: 50 * time.Millisecond})
 
 // hostileGames are the games and the number of seats each case plays (the smallest
 // table, so one deal is a few matches).
@@ -49,6 +51,9 @@ type hostileCase struct {
 	// want lists the endings the hostile seat may get (all its seats get one of them);
 	// most cases have exactly one.
 	want []Ending
+	// detail, when set, is a pattern the hostile seat's forfeit detail must match: a
+	// timeout at the decision it misbehaves in is not one at the start.
+	detail string
 	// needs lists layers of which at least one must be active for the case to run at
 	// all (its harm must be bounded); blocks lists layers of which one must be active
 	// to prove the action was blocked (the case runs either way).
@@ -63,6 +68,9 @@ type hostileCase struct {
 	parallel, deals int
 	shutdown        time.Duration
 }
+
+// decisionTimeout is the detail of a decision's timeout.
+const decisionTimeout = `^no answer before the deadline of `
 
 type hostileEnv struct {
 	outside  string
@@ -114,8 +122,8 @@ var hostileCases = []hostileCase{
 	{name: "exit before the handshake", mode: "nohandshake", want: []Ending{Crash}},
 	{name: "junk before the handshake", mode: "junk", want: []Ending{Protocol}},
 	{name: "crash mid-match", mode: "crashmid:2", want: []Ending{Crash}},
-	{name: "hang forever", mode: "hang:2", want: []Ending{Timeout}},
-	{name: "ignore the deadline and compute", mode: "spin:2", want: []Ending{Timeout}},
+	{name: "hang forever", mode: "hang:2", want: []Ending{Timeout}, detail: decisionTimeout},
+	{name: "ignore the deadline and compute", mode: "compute:2", want: []Ending{Timeout}, detail: decisionTimeout},
 	{name: "out-of-range option", mode: "illegal:2", want: []Ending{Illegal}},
 	{name: "negative option", mode: "negative:2", want: []Ending{Illegal}},
 	{name: "garbage answer", mode: "garbage", want: []Ending{Protocol}},
@@ -322,10 +330,10 @@ func runHostile(t *testing.T, c hostileCase, level sandbox.Level, game string, p
 		// A bot that answers, crashes or breaks the protocol is never waited for, so a
 		// long deadline costs nothing; a short one turned a crash seen late on a loaded
 		// machine (a child holding the pipes, a slow OOM) into a timeout.
-		cfg.Clock.Decision = 20 * time.Second
+		cfg.Clock.Decision = testkit.Scaled(20 * time.Second)
 	}
 	if c.decision > 0 {
-		cfg.Clock.Decision = c.decision
+		cfg.Clock.Decision = testkit.Scaled(c.decision)
 	}
 	if c.parallel > 0 {
 		cfg.Parallel = c.parallel
@@ -350,6 +358,9 @@ func runHostile(t *testing.T, c hostileCase, level sandbox.Level, game string, p
 			if seat.Ending != OK {
 				assert.Equal(t, players-1, seat.Place, "%s: a forfeiting seat is last", m.ID)
 				assert.NotEmpty(t, seat.Detail)
+			}
+			if c.detail != "" {
+				assert.Regexp(t, c.detail, seat.Detail, "%s", m.ID)
 			}
 		}
 		r := readReplay(t, m.Replay)

@@ -20,6 +20,7 @@ import (
 
 	"github.com/arena-games/arena/engine"
 	"github.com/arena-games/arena/internal/attack"
+	"github.com/arena-games/arena/internal/testkit"
 	"github.com/arena-games/arena/protocol"
 	"github.com/arena-games/arena/protocol/botpb"
 	"github.com/arena-games/arena/protocol/sandbox"
@@ -36,7 +37,9 @@ var hogged [][]byte
 //	junk              prints a line that is not a handshake, then serves
 //	startcrash        handshakes, then panics in StartMatch (a Go crash)
 //	hang:K            never answers decision K
-//	spin:K            computes for 3 s at decision K, ignoring the deadline, then answers
+//	compute:K         computes for 3 s (scaled with the clocks) at decision K, ignoring
+//	                  the deadline, then answers (not "spin", the core-spinner of
+//	                  holdCoresBusy, which never starts as a bot)
 //	negative:K        answers option -1 at decision K
 //	garbage           answers every decision with bytes that are no protobuf message
 //	huge:K            answers decision K with a 5 MiB message
@@ -99,7 +102,7 @@ func serveHostileBot(name string, k int) bool {
 			}
 			return 0
 		})
-	case "hang", "spin", "negative", "flood", "bomb", "hog", "net", "write":
+	case "hang", "compute", "negative", "flood", "bomb", "hog", "net", "write":
 		perMatch(func(n int, _ []engine.Option) int {
 			if name == "flood" && n == 1 {
 				// Beside its answers, not in their time: the flood must not make it late.
@@ -117,8 +120,8 @@ func serveHostileBot(name string, k int) bool {
 			switch name {
 			case "hang":
 				select {}
-			case "spin":
-				for end := time.Now().Add(3 * time.Second); time.Now().Before(end); {
+			case "compute":
+				for end := time.Now().Add(testkit.Scaled(3 * time.Second)); time.Now().Before(end); {
 				}
 			case "negative":
 				return -1

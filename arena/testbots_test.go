@@ -22,6 +22,7 @@ import (
 
 	"github.com/arena-games/arena/engine"
 	"github.com/arena-games/arena/internal/poll"
+	"github.com/arena-games/arena/internal/testkit"
 	"github.com/arena-games/arena/plugins/random"
 	"github.com/arena-games/arena/protocol"
 	"github.com/arena-games/arena/protocol/botpb"
@@ -33,7 +34,8 @@ import (
 // that bot instead of running tests. Modes:
 //
 //	first, last, random  well-behaved policies
-//	sleep:K              sleeps 10 s at its K-th decision of every match (a timeout)
+//	sleep:K              sleeps 10 s at its K-th decision of every match (a timeout;
+//	                     past every scaled clock: see testkit.ClockScaleEnv)
 //	slow:MS              takes MS milliseconds over every decision
 //	exit:K               exits at its K-th decision of the process (a crash)
 //	exitonce:K           the same, but only the first process of the test does
@@ -49,6 +51,7 @@ import (
 const botModeEnv = "ARENA_TEST_BOT"
 
 func TestMain(m *testing.M) {
+	testkit.CoverChild(len(os.Args) > 1 && os.Args[1] == sandbox.HelperArg)
 	sandbox.RunHelper(os.Args) // the test binary is also the sandbox helper
 	if mode := os.Getenv(botModeEnv); mode != "" {
 		serveTestBot(mode)
@@ -224,7 +227,7 @@ func testEntrant(t testing.TB, name, mode string) Entrant {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := []string{botModeEnv + "=" + mode, markerEnv(t), "ARENA_TEST_DIR=" + testDir(t)}
+	env := append([]string{botModeEnv + "=" + mode, markerEnv(t), "ARENA_TEST_DIR=" + testDir(t)}, testkit.ChildEnv()...)
 	return Entrant{Name: name, Launch: protocol.LaunchConfig{Path: exe, Env: env}}
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/arena-games/arena/arena"
 	"github.com/arena-games/arena/engine"
 	"github.com/arena-games/arena/internal/attack"
+	"github.com/arena-games/arena/internal/testkit"
 	"github.com/arena-games/arena/internal/testlock"
 	"github.com/arena-games/arena/ladder/store"
 	"github.com/arena-games/arena/plugins/builtin"
@@ -28,6 +29,7 @@ import (
 const serveEnv = "LADDER_TEST_SERVE_BOT"
 
 func TestMain(m *testing.M) {
+	testkit.CoverChild(len(os.Args) > 1 && os.Args[1] == sandbox.HelperArg)
 	sandbox.RunHelper(os.Args)
 	if os.Getenv(serveEnv) == "" {
 		// Bots run as users of their own, and the test bots are scripts that start
@@ -80,7 +82,7 @@ func testBuiltin(name string) (protocol.LaunchConfig, error) {
 	if !builtin.Has(name) {
 		return protocol.LaunchConfig{}, fmt.Errorf("no built-in bot %q", name)
 	}
-	return protocol.LaunchConfig{Path: os.Args[0], Env: []string{serveEnv + "=" + name}}, nil
+	return protocol.LaunchConfig{Path: os.Args[0], Env: append([]string{serveEnv + "=" + name}, testkit.ChildEnv()...)}, nil
 }
 
 // testSandbox is the ladder's sandbox in these tests: a submitted bot is a script that
@@ -210,7 +212,7 @@ func TestACandidateCannotSeeTheLadder(t *testing.T) {
 	require.NoError(t, os.Chmod(db, 0o644))
 	opp, err := testBuiltin("random")
 	require.NoError(t, err)
-	peek := protocol.LaunchConfig{Path: os.Args[0], Env: []string{serveEnv + "=peek", "ARENA_TEST_PEEK=" + db}}
+	peek := protocol.LaunchConfig{Path: os.Args[0], Env: append([]string{serveEnv + "=peek", "ARENA_TEST_PEEK=" + db}, testkit.ChildEnv()...)}
 	sb := Sandbox(sandbox.Config{}, st.Dir())
 	layers, err := sb.Layers()
 	require.NoError(t, err)

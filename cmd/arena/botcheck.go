@@ -113,7 +113,7 @@ func runBotCheck(c *cli.Context) error {
 	proc, err := protocol.Launch(c.Context, launch)
 	if err != nil {
 		k.fail("handshake", "%v", err)
-		fmt.Fprintln(k.w, "the bot does not start: see the README, \"Other languages\", for the handshake")
+		fmt.Fprintln(k.w, "the bot does not start: see protocol/PROTOCOL.md, \"1. Start\", for the handshake")
 		return cli.Exit(fmt.Sprintf("%s is not ready: %s failed", path, strings.Join(k.failed, ", ")), 1)
 	}
 	k.pass("handshake", "started in %s", time.Since(start).Round(time.Millisecond))

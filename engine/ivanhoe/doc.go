@@ -1,7 +1,7 @@
 // Package ivanhoe is Reiner Knizia's Ivanhoe (GMT, 2000) for 2 to 5 players, as a pure
 // decision machine meeting engine.Game.
 //
-// The English rulebook is the reference and ../shared/rules/ivanhoe.md fixes every point
+// The English rulebook is the reference and docs/rules/ivanhoe.md fixes every point
 // it leaves open; rule numbers R1..R28 below and in the tests are that page's. Start a
 // game with New(seed, players) and drive it with Options and Apply.
 //

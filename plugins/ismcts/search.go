@@ -62,7 +62,7 @@ type tableDefault struct {
 	rollout Rollout
 }
 
-// tableDefaults are the defaults that won through the arena (see the README); what a
+// tableDefaults are the defaults that won through the arena (see docs/performance.md); what a
 // table does not name comes from withGame. Kardinal plays out greedily with four
 // players only: at the same time per decision the greedy play-out scored higher
 // against the heuristic with four players and lower with three and five.

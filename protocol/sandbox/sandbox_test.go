@@ -27,6 +27,7 @@ import (
 const probeEnv = "ARENA_SANDBOX_TEST_PROBE"
 
 func TestMain(m *testing.M) {
+	testkit.CoverChild(len(os.Args) > 1 && os.Args[1] == HelperArg)
 	RunHelper(os.Args)
 	if os.Getenv(probeEnv) != "" {
 		probeSelf()
@@ -266,7 +267,7 @@ func runProbeIn(t *testing.T, c Config, env ...string) (*Box, facts) {
 	exe, _ := os.Executable()
 	env = append(env, "PATH=/usr/bin:/bin", probeEnv+"=1", "PROBE_ADDR="+ln.Addr().String(), "PROBE_OUTSIDE="+outside,
 		"PROBE_SECRET="+secret, "PROBE_HOST_FILE="+hostFile, "PROBE_HOST_SOCKET="+sock, "PROBE_HOST_PID="+strconv.Itoa(os.Getpid()))
-	name, args, env, err := box.Command(exe, nil, env)
+	name, args, env, err := box.Command(exe, nil, append(env, testkit.ChildEnv()...))
 	require.NoError(t, err)
 	cmd := exec.Command(name, args...)
 	cmd.Env, cmd.Dir, cmd.SysProcAttr = env, box.Dir, box.SysProcAttr()
@@ -678,7 +679,7 @@ func TestAPrivateProgramRunsAsTheBotsUser(t *testing.T) {
 	require.NoError(t, err)
 	defer box.Cleanup()
 	requireLayer(t, box, OwnUID)
-	name, args, env, err := box.Command(prog, nil, []string{"PATH=/usr/bin:/bin"})
+	name, args, env, err := box.Command(prog, nil, append([]string{"PATH=/usr/bin:/bin"}, testkit.ChildEnv()...))
 	require.NoError(t, err)
 	cmd := exec.Command(name, args...)
 	cmd.Env, cmd.Dir, cmd.SysProcAttr = env, box.Dir, box.SysProcAttr()
@@ -743,7 +744,7 @@ func TestTheHelperRefusesAPlanOfOtherSandboxCode(t *testing.T) {
 	other, err := encodePlan(p)
 	require.NoError(t, err)
 	marker := filepath.Join(openDir(t), "ran")
-	name, args, env, err := box.Command("/bin/sh", []string{"-c", "echo > " + marker}, []string{"PATH=/usr/bin:/bin"})
+	name, args, env, err := box.Command("/bin/sh", []string{"-c", "echo > " + marker}, append([]string{"PATH=/usr/bin:/bin"}, testkit.ChildEnv()...))
 	require.NoError(t, err)
 	for i, e := range env {
 		if strings.HasPrefix(e, PlanEnv+"=") {
