@@ -88,6 +88,8 @@ type facts struct {
 	Signal     string           `json:"signal"`
 	BigFile    string           `json:"big_file"`
 	PrivateEtc string           `json:"private_etc"`
+	// Mounts are the mount points of the bot's mount namespace.
+	Mounts []string `json:"mounts"`
 }
 
 func probeSelf() {
@@ -181,6 +183,7 @@ func probeIdentityAndWorld(f *facts) {
 		c.Close()
 	}
 	f.Sockets = attack.Sockets("")
+	f.Mounts, _ = mountPoints()
 	probeTheHost(f)
 }
 
