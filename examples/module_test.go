@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -17,7 +16,10 @@ import (
 // is replaced by this checkout (as with a clone of the repository), and the modules come
 // from the module cache alone. (.ci/run builds the examples for macOS and Windows.)
 func TestABotBuildsInAModuleOfItsOwn(t *testing.T) {
-	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command on PATH")
+	}
 	root, err := filepath.Abs("..")
 	require.NoError(t, err)
 	dir := t.TempDir()
