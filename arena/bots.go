@@ -13,8 +13,15 @@ import (
 	"github.com/arena-games/arena/protocol"
 )
 
-// botProc is one entrant's process, started once per run and shared by every match the
-// entrant plays; a crashed process is replaced for later matches, up to a limit.
+// botProc is one entrant's processes: one per seat, each started once per run (the
+// first when the run starts, the others when first needed) and shared by every match
+// the entrant plays in that seat. A crashed process is replaced for later matches, up
+// to a limit counted over all of them.
+//
+// One process per seat, not one for the run: every deal is played in every rotation,
+// so a process that played a deal in one seat would know, in another seat of the same
+// deal, the hand it held before, now an opponent's. A process keeps one seat, and so
+// meets each deal once.
 type botProc struct {
 	entrant     Entrant
 	maxRestarts int
@@ -22,7 +29,7 @@ type botProc struct {
 	obs         Observer
 
 	mu       sync.Mutex
-	proc     *protocol.Process
+	procs    []*protocol.Process // by seat
 	restarts int
 	failed   error
 	// startErr is the last launch that failed: the bot's fault, typed for its seats.
@@ -61,9 +68,10 @@ func lastLine(s string) string {
 	return s
 }
 
-// start launches the first process. A process that fails to start is not an error of
-// the run: its seats forfeit (see get). A cancelled ctx abandons the start.
-func (b *botProc) start(ctx context.Context) error {
+// start launches the process of one seat at the start of the run. A process that fails
+// to start is not an error of the run: its seats forfeit (see get). A cancelled ctx
+// abandons the start.
+func (b *botProc) start(ctx context.Context, seat int) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	p, err := protocol.Launch(ctx, b.entrant.Launch)
@@ -74,15 +82,15 @@ func (b *botProc) start(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	b.log.Debug("bot started", "bot", b.entrant.Name, "pid", p.Pid())
-	b.proc = p
+	b.log.Debug("bot started", "bot", b.entrant.Name, "seat", seat, "pid", p.Pid())
+	b.procs[seat] = p
 	b.obs.BotStarted(b.entrant.Name, false)
 	return nil
 }
 
-// get returns a live process, restarting a crashed one; after ctx ended, nothing is
-// restarted.
-func (b *botProc) get(ctx context.Context) (*protocol.Process, error) {
+// get returns the live process of a seat, starting it if it never ran and restarting it
+// if it crashed; after ctx ended, nothing is started.
+func (b *botProc) get(ctx context.Context, seat int) (*protocol.Process, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.failed != nil {
@@ -91,26 +99,16 @@ func (b *botProc) get(ctx context.Context) (*protocol.Process, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if b.proc != nil && !b.proc.Exited() {
-		return b.proc, nil
+	old := b.procs[seat]
+	if old != nil && !old.Exited() {
+		return old, nil
 	}
-	if b.proc != nil {
-		b.dead = append(b.dead, b.proc)
-		stderr := b.proc.Stderr()
-		b.proc = nil
-		b.obs.BotStopped(b.entrant.Name)
-		if b.restarts >= b.maxRestarts {
-			b.failed = &ErrRestartLimit{Bot: b.entrant.Name, Restarts: b.restarts, Stderr: stderr}
-			return nil, b.failed
+	restart := old != nil || b.startErr != nil
+	if restart {
+		if err := b.countRestart(old); err != nil {
+			return nil, err
 		}
-		b.log.Warn("bot process exited; restarting it", "bot", b.entrant.Name, "stderr", protocol.Printable(lastLine(stderr)))
-		b.restarts++
-	} else if b.startErr != nil {
-		if b.restarts >= b.maxRestarts {
-			b.failed = &ErrRestartLimit{Bot: b.entrant.Name, Restarts: b.restarts, Start: b.startErr}
-			return nil, b.failed
-		}
-		b.restarts++
+		b.procs[seat] = nil
 	}
 	p, err := protocol.Launch(ctx, b.entrant.Launch)
 	if ctx.Err() != nil {
@@ -122,27 +120,54 @@ func (b *botProc) get(ctx context.Context) (*protocol.Process, error) {
 		return nil, se
 	}
 	if err != nil {
-		return nil, fmt.Errorf("restarting bot %s: %w", b.entrant.Name, err)
+		return nil, fmt.Errorf("starting bot %s: %w", b.entrant.Name, err)
 	}
 	b.startErr = nil
-	b.proc = p
-	b.obs.BotStarted(b.entrant.Name, true)
+	b.procs[seat] = p
+	b.obs.BotStarted(b.entrant.Name, restart)
 	return p, nil
 }
 
-// stop ends the live process: a polite shutdown for at most grace, cut short when ctx
-// ends. (A crashed process's group was killed when it died, while its leader was not
-// yet reaped; it is never signalled again, since its ID may be reused by then.)
+// countRestart counts one more restart, after the process old exited (nil: after a
+// start that failed), or fails the entrant for good past the limit.
+func (b *botProc) countRestart(old *protocol.Process) error {
+	if old != nil {
+		b.dead = append(b.dead, old)
+		b.obs.BotStopped(b.entrant.Name)
+	}
+	if b.restarts >= b.maxRestarts {
+		b.failed = &ErrRestartLimit{Bot: b.entrant.Name, Restarts: b.restarts, Start: b.startErr}
+		if old != nil {
+			b.failed = &ErrRestartLimit{Bot: b.entrant.Name, Restarts: b.restarts, Stderr: old.Stderr()}
+		}
+		return b.failed
+	}
+	if old != nil {
+		b.log.Warn("bot process exited; restarting it", "bot", b.entrant.Name, "stderr", protocol.Printable(lastLine(old.Stderr())))
+	}
+	b.restarts++
+	return nil
+}
+
+// stop ends the live processes: a polite shutdown for at most grace each, at once, cut
+// short when ctx ends. (A crashed process's group was killed when it died, while its
+// leader was not yet reaped; it is never signalled again, since its ID may be reused
+// by then.)
 func (b *botProc) stop(ctx context.Context, grace time.Duration) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.proc != nil {
-		b.proc.Stop(ctx, grace)
+	var wg sync.WaitGroup
+	for seat, p := range b.procs {
+		if p == nil {
+			continue
+		}
+		wg.Go(func() { p.Stop(ctx, grace) })
 		// Kept in dead so that its stderr is still saved beside the replays.
-		b.dead = append(b.dead, b.proc)
-		b.proc = nil
+		b.dead = append(b.dead, p)
+		b.procs[seat] = nil
 		b.obs.BotStopped(b.entrant.Name)
 	}
+	wg.Wait()
 }
 
 // Restarts is how often the process was restarted.
@@ -152,15 +177,24 @@ func (b *botProc) restartCount() int {
 	return b.restarts
 }
 
-// stderr is what the entrant's processes wrote to stderr, the last bytes of each.
+// keptStderr bounds what is kept of an entrant's stderr, all its processes together
+// (each process's own is capped at as much by its launch).
+const keptStderr = 64 << 10
+
+// stderr is the last bytes of what the entrant's processes wrote to stderr, one after
+// the other.
 func (b *botProc) stderr() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	var parts []string
-	for _, p := range append(append([]*protocol.Process(nil), b.dead...), b.proc) {
+	for _, p := range append(append([]*protocol.Process(nil), b.dead...), b.procs...) {
 		if p != nil && p.Stderr() != "" {
 			parts = append(parts, p.Stderr())
 		}
 	}
-	return strings.Join(parts, "\n--- restarted ---\n")
+	all := strings.Join(parts, "\n--- another process ---\n")
+	if len(all) > keptStderr {
+		all = all[len(all)-keptStderr:]
+	}
+	return all
 }

@@ -53,7 +53,9 @@ type Config struct {
 	// Games is rounded up to a whole number of deals, each played in every rotation;
 	// 0 plays until Stop decides (or ctx ends).
 	Games int
-	Seed  uint64
+	// Seed is the run's: the deals and the bots' seeds derive from it (see NewSeed);
+	// 0 draws a fresh random one, which the report gives.
+	Seed uint64
 	// Parallel is the number of matches played at once (default 1).
 	Parallel int
 	Clock    Clock

@@ -1,5 +1,5 @@
-// Package arena runs matches between bot processes: it starts each bot once per run
-// and reuses it, seats the bots in every rotation of every deal (duplicate format),
+// Package arena runs matches between bot processes: it starts each bot once per seat
+// per run and reuses it (a process never meets one deal twice), seats the bots in every rotation of every deal (duplicate format),
 // keeps the clocks, turns misbehaviour into typed endings and forfeits (a bot that does
 // not even start included), disqualifies a bot that forfeits too often, confines every
 // bot process (Config.Sandbox, recorded in the report and every replay), writes a

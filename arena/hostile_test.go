@@ -21,7 +21,9 @@ import (
 	_ "github.com/arena-games/arena/engine/ivanhoe"
 	_ "github.com/arena-games/arena/engine/kardinal"
 	_ "github.com/arena-games/arena/engine/ninjas"
+	"github.com/arena-games/arena/internal/attack"
 	"github.com/arena-games/arena/internal/testkit"
+	"github.com/arena-games/arena/internal/testuser"
 	"github.com/arena-games/arena/ladder/store"
 	"github.com/arena-games/arena/protocol"
 	"github.com/arena-games/arena/protocol/sandbox"
@@ -29,9 +31,11 @@ import (
 
 // hostileClock is short where a case waits for it (a hang shows within a second); the
 // start-up and the bank, which no case exhausts on purpose, are long, so that a loaded
-// machine's slow starts and OOM kills are never taken for timeouts.
-var hostileClock = Clock{Decision: 500 * time.Millisecond, Bank: time.Minute, Startup: 30 * time.Second,
-	Shutdown: 300 * time.Millisecond, Grace: 50 * time.Millisecond}
+// machine's slow starts and OOM kills are never taken for timeouts. The good bots
+// beside the hostile one play on it, so it is scaled (testkit.ClockScaleEnv); the bots
+// that must outlast it scale their delays alike.
+var hostileClock = scaledClock(Clock{Decision: 500 * time.Millisecond, Bank: time.Minute, Startup: 30 * time.Second,
+	Shutdown: 300 * time.Millisecond, Grace: 50 * time.Millisecond})
 
 // hostileGames are the games and the number of seats each case plays (the smallest
 // table, so one deal is a few matches).
@@ -47,6 +51,9 @@ type hostileCase struct {
 	// want lists the endings the hostile seat may get (all its seats get one of them);
 	// most cases have exactly one.
 	want []Ending
+	// detail, when set, is a pattern the hostile seat's forfeit detail must match: a
+	// timeout at the decision it misbehaves in is not one at the start.
+	detail string
 	// needs lists layers of which at least one must be active for the case to run at
 	// all (its harm must be bounded); blocks lists layers of which one must be active
 	// to prove the action was blocked (the case runs either way).
@@ -62,6 +69,9 @@ type hostileCase struct {
 	shutdown        time.Duration
 }
 
+// decisionTimeout is the detail of a decision's timeout.
+const decisionTimeout = `^no answer before the deadline of `
+
 type hostileEnv struct {
 	outside  string
 	accepted func() int
@@ -71,6 +81,10 @@ type hostileEnv struct {
 	datagrams func() int
 	hostInit  string
 	secrets   []string
+	// active are the layers of the run; hostile are the hostile seats' endings, as
+	// "ending: detail".
+	active  map[string]bool
+	hostile []string
 	// hostSocket reports whether a connection reached the host's socket.
 	hostSocket func() bool
 }
@@ -94,7 +108,7 @@ func TestHostileBots(t *testing.T) {
 func TestHostileBotsAtTheBasicLevel(t *testing.T) {
 	for _, c := range hostileCases {
 		switch c.mode {
-		case "bomb:2", "hog:2", "net:1", "write:1", "escape:2", "udp:1", "daemon:1", "read:1", "unix:1":
+		case "bomb:2", "hog:2", "net:1", "write:1", "escape:2", "udp:1", "daemon:1", "sockets:1", "fill:1", "read:1", "unix:1":
 			t.Run(c.name, func(t *testing.T) {
 				t.Parallel()
 				runHostile(t, c, sandbox.Basic, "ivanhoe", 2)
@@ -108,8 +122,8 @@ var hostileCases = []hostileCase{
 	{name: "exit before the handshake", mode: "nohandshake", want: []Ending{Crash}},
 	{name: "junk before the handshake", mode: "junk", want: []Ending{Protocol}},
 	{name: "crash mid-match", mode: "crashmid:2", want: []Ending{Crash}},
-	{name: "hang forever", mode: "hang:2", want: []Ending{Timeout}},
-	{name: "ignore the deadline and compute", mode: "spin:2", want: []Ending{Timeout}},
+	{name: "hang forever", mode: "hang:2", want: []Ending{Timeout}, detail: decisionTimeout},
+	{name: "ignore the deadline and compute", mode: "compute:2", want: []Ending{Timeout}, detail: decisionTimeout},
 	{name: "out-of-range option", mode: "illegal:2", want: []Ending{Illegal}},
 	{name: "negative option", mode: "negative:2", want: []Ending{Illegal}},
 	{name: "garbage answer", mode: "garbage", want: []Ending{Protocol}},
@@ -181,6 +195,29 @@ var hostileCases = []hostileCase{
 			assert.Contains(t, stderr, "probe: udp refused")
 			assert.Zero(t, env.datagrams(), "the listener got nothing")
 		}},
+	// A 32-bit program enters the kernel through the i386 gate, with other call numbers
+	// than the filter's: the filter must refuse every call of a foreign ABI.
+	{name: "open network sockets natively, with the x32 numbers and through the i386 gate", mode: "sockets:1", want: []Ending{OK},
+		blocks: []string{sandbox.SeccompSockets},
+		check: func(t *testing.T, stderr string, env hostileEnv) {
+			tries := regexp.MustCompile(`probe: (\w+ [^:]+): (.*)`).FindAllStringSubmatch(stderr, -1)
+			// Once in each match the bot plays.
+			per := 5 * len(attack.ABIs())
+			assert.True(t, len(tries) >= per && len(tries)%per == 0, "every call was tried: %s", stderr)
+			for _, try := range tries {
+				assert.NotContains(t, try[2], "made", try[1])
+			}
+			if attack.Gate {
+				assert.Contains(t, stderr, "probe: i386 socket(AF_INET): function not implemented")
+			}
+			assert.Zero(t, env.datagrams(), "the listener got nothing")
+		}},
+	// RLIMIT_FSIZE bounds one file; a bot that writes many filled the disk under the
+	// replays and the ladder's database. A tmpfs of the quota's size answers ENOSPC and
+	// the bot plays on; where none can be mounted the arena stops the bot.
+	{name: "fill the disk in many files", mode: "fill:1", want: []Ending{OK, Crash},
+		needs: []string{sandbox.DiskQuota, sandbox.DiskWatch}, blocks: []string{sandbox.DiskQuota, sandbox.DiskWatch},
+		check: checkDiskFiller},
 	// The runner's check for leftovers proves the daemon died with the bot.
 	{name: "leave a setsid daemon behind", mode: "daemon:1", want: []Ending{OK},
 		needs: []string{sandbox.Subreaper, sandbox.PIDNamespace, sandbox.CgroupProcesses},
@@ -293,10 +330,10 @@ func runHostile(t *testing.T, c hostileCase, level sandbox.Level, game string, p
 		// A bot that answers, crashes or breaks the protocol is never waited for, so a
 		// long deadline costs nothing; a short one turned a crash seen late on a loaded
 		// machine (a child holding the pipes, a slow OOM) into a timeout.
-		cfg.Clock.Decision = 20 * time.Second
+		cfg.Clock.Decision = testkit.Scaled(20 * time.Second)
 	}
 	if c.decision > 0 {
-		cfg.Clock.Decision = c.decision
+		cfg.Clock.Decision = testkit.Scaled(c.decision)
 	}
 	if c.parallel > 0 {
 		cfg.Parallel = c.parallel
@@ -322,6 +359,9 @@ func runHostile(t *testing.T, c hostileCase, level sandbox.Level, game string, p
 				assert.Equal(t, players-1, seat.Place, "%s: a forfeiting seat is last", m.ID)
 				assert.NotEmpty(t, seat.Detail)
 			}
+			if c.detail != "" {
+				assert.Regexp(t, c.detail, seat.Detail, "%s", m.ID)
+			}
 		}
 		r := readReplay(t, m.Replay)
 		require.Len(t, r.Header.Sandbox, players, "the replay records every seat's sandbox")
@@ -335,9 +375,56 @@ func runHostile(t *testing.T, c hostileCase, level sandbox.Level, game string, p
 	if len(c.blocks) > 0 && !anyActive(c.blocks) {
 		t.Skipf("the bot played as it should, but no layer blocks its action on this machine (%s)", why(c.blocks))
 	}
+	var hostile []string
+	for _, m := range rep.Matches {
+		for _, seat := range m.Seats {
+			if seat.Entrant == 0 {
+				hostile = append(hostile, seat.Ending.String()+": "+seat.Detail)
+			}
+		}
+	}
 	kept, _ := os.ReadFile(filepath.Join(cfg.ReplayDir, "stderr-0-hostile.log"))
 	c.check(t, string(kept), hostileEnv{outside: outside, accepted: func() int { return len(accepted) },
-		victims: host.victims, datagrams: datagrams, hostInit: host.init, secrets: secrets, hostSocket: hostSocket})
+		victims: host.victims, datagrams: datagrams, hostInit: host.init, secrets: secrets, active: active, hostile: hostile,
+		hostSocket: hostSocket})
+}
+
+// checkDiskFiller: with a tmpfs the filler's writes stop at the quota (ENOSPC) and it
+// plays on; with a watched quota it is stopped, a crash whose detail names the quota.
+func checkDiskFiller(t *testing.T, stderr string, env hostileEnv) {
+	quota := sandbox.DefaultLimits.Disk
+	require.NotEmpty(t, env.hostile)
+	if env.active[sandbox.DiskWatch] {
+		t.Logf("the filler's seats: %q", env.hostile)
+		for _, h := range env.hostile {
+			assert.Regexp(t, `^crash: stopped by the arena: the bot wrote [0-9.]+ MiB into its scratch directory, past its disk quota of 64 MiB \(--bot-disk\)`, h)
+		}
+		return
+	}
+	fill := regexp.MustCompile(`probe: fill wrote (\d+) bytes in (\d+) files, then: (.*)`)
+	require.Regexp(t, fill, stderr)
+	// The quota is each process's (one per seat): their stderr is kept one after the
+	// other.
+	for _, proc := range strings.Split(stderr, "--- another process ---") {
+		var held int64 // every fill adds files of its own
+		for _, f := range fill.FindAllStringSubmatch(proc, -1) {
+			n, _ := strconv.ParseInt(f[1], 10, 64)
+			held += n
+			assert.Contains(t, f[3], "no space left on device")
+		}
+		assert.LessOrEqual(t, held, quota, "no more than the quota: %s", proc)
+	}
+	for _, h := range env.hostile {
+		assert.Equal(t, "ok: ", h, "the filler plays on")
+	}
+}
+
+// Without root the arena cannot mount a tmpfs: the disk filler runs again as a user
+// without privilege, where the arena measures its directory and stops it.
+func TestADiskFillerIsStoppedWithoutRoot(t *testing.T) {
+	if !testuser.Rerun(t, "^TestHostileBotsAtTheBasicLevel$/^fill_the_disk") {
+		t.Skip("not root: TestHostileBotsAtTheBasicLevel runs the filler with a watched quota itself")
+	}
 }
 
 // hostFiles is what a ladder host keeps: a data directory (stored bots, the database,
@@ -492,6 +579,13 @@ func TestHostileActionsSucceedWithoutTheSandbox(t *testing.T) {
 		}},
 		{"udp:1", func(t *testing.T, stderr string, env hostileEnv) {
 			assert.Contains(t, stderr, "probe: udp done")
+			require.Eventually(t, func() bool { return env.datagrams() > 0 }, 10*time.Second, 10*time.Millisecond)
+		}},
+		{"sockets:1", func(t *testing.T, stderr string, env hostileEnv) {
+			assert.Contains(t, stderr, "probe: native socket(AF_INET): made, sent a datagram")
+			if attack.Gate {
+				assert.Contains(t, stderr, "probe: i386 socket(AF_INET): made, sent a datagram")
+			}
 			require.Eventually(t, func() bool { return env.datagrams() > 0 }, 10*time.Second, 10*time.Millisecond)
 		}},
 		{"daemon:1", func(t *testing.T, stderr string, _ hostileEnv) {

@@ -19,8 +19,11 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/arena-games/arena/engine"
+	"github.com/arena-games/arena/internal/attack"
+	"github.com/arena-games/arena/internal/testkit"
 	"github.com/arena-games/arena/protocol"
 	"github.com/arena-games/arena/protocol/botpb"
+	"github.com/arena-games/arena/protocol/sandbox"
 )
 
 // hogged keeps what the memory hog allocates reachable, so none of it is freed.
@@ -34,7 +37,9 @@ var hogged [][]byte
 //	junk              prints a line that is not a handshake, then serves
 //	startcrash        handshakes, then panics in StartMatch (a Go crash)
 //	hang:K            never answers decision K
-//	spin:K            computes for 3 s at decision K, ignoring the deadline, then answers
+//	compute:K         computes for 3 s (scaled with the clocks) at decision K, ignoring
+//	                  the deadline, then answers (not "spin", the core-spinner of
+//	                  holdCoresBusy, which never starts as a bot)
 //	negative:K        answers option -1 at decision K
 //	garbage           answers every decision with bytes that are no protobuf message
 //	huge:K            answers decision K with a 5 MiB message
@@ -54,6 +59,12 @@ var hogged [][]byte
 //	                  bot's program, the database, a replay), plays on
 //	proc:K            at decision K, reads /proc/1/cmdline, plays on
 //	udp:K             at decision K, sends a datagram to ARENA_TEST_UDP, plays on
+//	sockets:K         at decision K, asks for AF_INET, AF_INET6, AF_NETLINK and AF_VSOCK
+//	                  sockets and an io_uring natively, with the x32 numbers and through
+//	                  the i386 gate (int $0x80), and sends a datagram to ARENA_TEST_UDP
+//	                  from any AF_INET socket it gets, plays on
+//	fill:K            at decision K of each match, writes four disk quotas (the
+//	                  default's) in files of 1 MiB into its scratch directory, plays on
 //	unix:K            at decision K, connects to the unix socket ARENA_TEST_UNIX, plays on
 //	daemon:K          at decision K, starts a setsid daemon that keeps its stderr, plays on
 //	headers           sends 15 MiB of header metadata with its first answer
@@ -84,14 +95,14 @@ func serveHostileBot(name string, k int) bool {
 		protocol.Serve(first)
 	case "startcrash":
 		protocol.ServeBot(&hostileServer{inner: protocol.NewBotServer(func(protocol.Match) engine.Policy { return first }), mode: name, k: k})
-	case "chmod", "read", "proc", "udp", "unix", "daemon":
+	case "chmod", "read", "proc", "udp", "unix", "daemon", "sockets", "fill":
 		perMatch(func(n int, _ []engine.Option) int {
 			if n == k {
 				trespass(name, stderr)
 			}
 			return 0
 		})
-	case "hang", "spin", "negative", "flood", "bomb", "hog", "net", "write":
+	case "hang", "compute", "negative", "flood", "bomb", "hog", "net", "write":
 		perMatch(func(n int, _ []engine.Option) int {
 			if name == "flood" && n == 1 {
 				// Beside its answers, not in their time: the flood must not make it late.
@@ -109,8 +120,8 @@ func serveHostileBot(name string, k int) bool {
 			switch name {
 			case "hang":
 				select {}
-			case "spin":
-				for end := time.Now().Add(3 * time.Second); time.Now().Before(end); {
+			case "compute":
+				for end := time.Now().Add(testkit.Scaled(3 * time.Second)); time.Now().Before(end); {
 				}
 			case "negative":
 				return -1
@@ -308,6 +319,12 @@ func trespass(name string, stderr io.Writer) {
 			c.Close()
 		}
 		report(stderr, "udp", err)
+	case "sockets":
+		for _, a := range attack.Sockets(os.Getenv("ARENA_TEST_UDP")) {
+			fmt.Fprintf(stderr, "probe: %s: %s\n", a.Call, a.Outcome)
+		}
+	case "fill":
+		fmt.Fprintln(stderr, "probe: fill", attack.FillDisk(".", 4*sandbox.DefaultLimits.Disk))
 	case "unix":
 		c, err := net.Dial("unix", os.Getenv("ARENA_TEST_UNIX"))
 		if err == nil {

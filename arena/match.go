@@ -36,6 +36,9 @@ type SeatResult struct {
 	Bot     string `json:"bot"`
 	Ending  Ending `json:"ending"`
 	Detail  string `json:"detail,omitempty"`
+	// At is the decision at which a forfeited seat forfeited (as the replay numbers
+	// them; `arena replay --seat S --at N` shows it).
+	At *int `json:"at,omitempty"`
 	// Place is after forfeits (0 is first); GamePlace is the game's own.
 	Place     int `json:"place"`
 	GamePlace int `json:"game_place"`
@@ -66,6 +69,7 @@ type seatState struct {
 	ending  Ending
 	detail  string
 	forfeit bool
+	at      int // the decision of the forfeit
 	// wire builds the seat's requests: what it may see, and its own decision count.
 	wire *protocol.SeatRequests
 }
@@ -90,12 +94,17 @@ type table struct {
 	seats []seatState
 }
 
-func (r *runner) playMatch(ctx context.Context, m matchSpec) (*MatchResult, error) {
+func (r *runner) playMatch(ctx context.Context, m matchSpec) (_ *MatchResult, err error) {
 	t, err := r.newTable(m)
 	if err != nil {
 		return nil, err
 	}
-	defer t.release()
+	defer func() {
+		t.release()
+		if err != nil {
+			discardReplay(t.res)
+		}
+	}()
 	if err := t.startSeats(ctx); err != nil {
 		return nil, err
 	}
@@ -148,7 +157,7 @@ func (t *table) release() {
 // forfeit ends a seat: the game's fallback plays its remaining decisions.
 func (t *table) forfeit(s int, e Ending, detail string) {
 	st := &t.seats[s]
-	st.forfeit, st.ending, st.detail = true, e, detail
+	st.forfeit, st.ending, st.detail, st.at = true, e, detail, t.g.Decisions()
 	if st.conn != nil {
 		_ = st.conn.Close(nil, 0)
 		st.conn = nil
@@ -164,7 +173,7 @@ func (t *table) startSeats(ctx context.Context) error {
 	cfg := &t.r.cfg
 	n := len(t.seats)
 	for s, e := range t.m.entrants {
-		proc, err := t.r.bots[e].get(ctx)
+		proc, err := t.r.bots[e].get(ctx, s)
 		var se *protocol.StartError
 		if errors.As(err, &se) {
 			t.forfeit(s, startEnding(se.Kind), se.Error())
@@ -175,7 +184,7 @@ func (t *table) startSeats(ctx context.Context) error {
 		}
 		t.seats[s].proc = proc
 		start := &botpb.StartRequest{MatchId: t.m.id, Game: cfg.Game, Seat: int32(s), Players: int32(n),
-			Seed: mix(t.m.seed, uint64(t.m.rotation)<<8|uint64(s)), DecisionDeadlineUs: cfg.Clock.Decision.Microseconds(),
+			Seed: botSeed(cfg.Seed, t.m.deal, t.m.rotation, s), DecisionDeadlineUs: cfg.Clock.Decision.Microseconds(),
 			BankUs: cfg.Clock.Bank.Microseconds(), Options: cfg.Options}
 		conn, err := proc.OpenSeat(ctx, start, cfg.Clock.Startup)
 		if err != nil {
@@ -299,6 +308,9 @@ func (t *table) result() ending {
 	for s := range t.res.Seats {
 		sr := &t.res.Seats[s]
 		sr.Ending, sr.Detail = t.seats[s].ending, t.seats[s].detail
+		if t.seats[s].forfeit {
+			sr.At = &t.seats[s].at
+		}
 		sr.Place, sr.GamePlace, sr.Points = place[s], gr.Place[s], points[s]
 		if s < len(gr.Score) {
 			sr.Score = gr.Score[s]
@@ -400,6 +412,9 @@ func classify(err error, proc *protocol.Process) (Ending, string) {
 	}
 	if proc.Exited() {
 		msg := "the bot process exited"
+		if why := proc.Stopped(); why != nil {
+			msg = why.Error()
+		}
 		if tail := lastLine(proc.Stderr()); tail != "" {
 			msg += fmt.Sprintf(" (its stderr ends: %q)", tail)
 		}
@@ -410,12 +425,4 @@ func classify(err error, proc *protocol.Process) (Ending, string) {
 		return Protocol, fmt.Sprintf("%s: %s", st.Code(), protocol.Printable(st.Message()))
 	}
 	return Protocol, protocol.Printable(err.Error())
-}
-
-// mix derives independent seeds (splitmix64's finaliser).
-func mix(a, b uint64) uint64 {
-	z := a + 0x9e3779b97f4a7c15*(b+1)
-	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
-	z = (z ^ z>>27) * 0x94d049bb133111eb
-	return z ^ z>>31
 }

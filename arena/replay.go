@@ -20,8 +20,9 @@ const ReplayFormat = 1
 // Record is one line of a replay file (JSON lines). Type says which fields are set:
 //
 //	match     the header: Format, Match, Game, Options (the game's options, each in full:
-//	          a board file's text), Seed, Players, Deal, Rotation, Bots, Clock, Sandbox
-//	          (per seat)
+//	          a board file's text), Seed (the deal's), RunSeed (the run's: --seed repeats
+//	          the run), BotSeeds (each seat's bot's), Players, Deal, Rotation, Bots, Clock,
+//	          Sandbox (per seat)
 //	decision  N (decision number), Seat, Choice (index), Option, Text, Micros (time the
 //	          bot took), Forfeit (the game's fallback played for a forfeited seat)
 //	ending    Seat, Ending, Detail, N (the decision at which it happened)
@@ -36,6 +37,8 @@ type Record struct {
 	// Options are the game's options the match was played with (absent: the defaults).
 	Options  engine.Options `json:"options,omitempty"`
 	Seed     uint64         `json:"seed,omitempty"`
+	RunSeed  uint64         `json:"run_seed,omitempty"`
+	BotSeeds []uint64       `json:"bot_seeds,omitempty"`
 	Players  int            `json:"players,omitempty"`
 	Deal     int            `json:"deal,omitempty"`
 	Rotation int            `json:"rotation,omitempty"`
@@ -341,14 +344,16 @@ func (r *runner) openReplay(m matchSpec, res *MatchResult) (*replayWriter, error
 	rw.enc = json.NewEncoder(rw.w)
 	bots := make([]string, len(m.entrants))
 	boxes := make([]SandboxJSON, len(m.entrants))
+	seeds := make([]uint64, len(m.entrants))
 	for s, e := range m.entrants {
 		bots[s] = r.bots[e].entrant.Name
 		boxes[s] = r.sandbox
 		boxes[s].Bot = bots[s]
+		seeds[s] = botSeed(r.cfg.Seed, m.deal, m.rotation, s)
 	}
 	c := r.cfg.Clock
-	rw.write(Record{Type: "match", Format: ReplayFormat, Match: m.id, Game: r.cfg.Game, Options: r.cfg.Options, Seed: m.seed, Players: len(m.entrants),
-		Deal: m.deal, Rotation: m.rotation, Bots: bots, Sandbox: boxes,
+	rw.write(Record{Type: "match", Format: ReplayFormat, Match: m.id, Game: r.cfg.Game, Options: r.cfg.Options, Seed: m.seed,
+		RunSeed: r.cfg.Seed, BotSeeds: seeds, Players: len(m.entrants), Deal: m.deal, Rotation: m.rotation, Bots: bots, Sandbox: boxes,
 		Clock: &ClockJSON{DecisionMs: c.Decision.Milliseconds(), BankMs: c.Bank.Milliseconds(), GraceMs: c.Grace.Milliseconds(), MatchMs: c.Match.Milliseconds()}})
 	return rw, nil
 }
@@ -389,6 +394,15 @@ func (m *MatchResult) ReplayFile() string {
 		return m.replayTemp
 	}
 	return m.Replay
+}
+
+// discardReplay removes the replay of a match that is not committed (played while
+// the run stopped, or abandoned).
+func discardReplay(m *MatchResult) {
+	if m.replayTemp != "" {
+		_ = os.Remove(m.replayTemp)
+		m.replayTemp = ""
+	}
 }
 
 // commitReplay moves a finished match's replay from its temporary name to its own,

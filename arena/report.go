@@ -215,8 +215,8 @@ func (rep *Report) WriteJSON(w io.Writer) error {
 
 // WriteTable writes the report for people: one line per bot.
 func (rep *Report) WriteTable(w io.Writer) error {
-	fmt.Fprintf(w, "%s, %d players: %d games (%d deals x %d seatings), seed %d, %.1fs\n",
-		rep.Game, rep.Players, rep.Games, rep.Deals, rep.Players, rep.Seed, rep.Elapsed.Seconds())
+	fmt.Fprintf(w, "%s, %d players: %d games (%d deals x %d seatings), seed %d (--seed %d repeats the deals), %.1fs\n",
+		rep.Game, rep.Players, rep.Games, rep.Deals, rep.Players, rep.Seed, rep.Seed, rep.Elapsed.Seconds())
 	if rep.Partial {
 		fmt.Fprintf(w, "PARTIAL: the run stopped (%s); this covers the %d deals completed before\n", protocol.Printable(rep.StoppedBy), rep.Deals)
 	}

@@ -83,3 +83,22 @@ func TestAReplayTakesItsNameOnlyWhenCommitted(t *testing.T) {
 	}
 	requireNoLeftovers(t)
 }
+
+// TestAStoppedRunLeavesNoTemporaryReplay: the matches in flight when a run stops (here
+// Config.Stop, as a sequential test that decided; Ctrl-C and a disqualification cancel
+// alike) are neither committed nor left behind under their temporary names.
+func TestAStoppedRunLeavesNoTemporaryReplay(t *testing.T) {
+	cfg := testConfig(t, 40, testEntrant(t, "first", "first"), testEntrant(t, "random", "random"))
+	cfg.Parallel = 4
+	cfg.Stop = func(DealBlock) bool { return true }
+	rep, err := Run(context.Background(), cfg)
+	require.NoError(t, err)
+	assert.True(t, rep.Stopped)
+	temps, err := filepath.Glob(filepath.Join(cfg.ReplayDir, "*"+TempReplaySuffix))
+	require.NoError(t, err)
+	assert.Empty(t, temps)
+	replays, err := filepath.Glob(filepath.Join(cfg.ReplayDir, "*.jsonl"))
+	require.NoError(t, err)
+	assert.GreaterOrEqual(t, len(replays), 2, "the deal that decided is kept")
+	requireNoLeftovers(t)
+}

@@ -50,6 +50,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, err
 	}
 	codec, _ := protocol.CodecFor(cfg.Game)
+	if cfg.Seed == 0 {
+		cfg.Seed = NewSeed()
+	}
 	r := &runner{cfg: cfg, spec: spec, codec: codec, began: began}
 	if cfg.ReplayDir != "" {
 		if err := os.MkdirAll(cfg.ReplayDir, 0o700); err != nil {
@@ -94,7 +97,8 @@ func (r *runner) startBots(ctx context.Context, sb sandbox.Config) error {
 		if e.Launch.Logger == nil && cfg.Logger.IsDebug() {
 			e.Launch.Logger = cfg.Logger.Named("go-plugin")
 		}
-		r.bots = append(r.bots, &botProc{entrant: e, maxRestarts: cfg.MaxRestarts, log: cfg.Logger, obs: cfg.Observer})
+		r.bots = append(r.bots, &botProc{entrant: e, maxRestarts: cfg.MaxRestarts, log: cfg.Logger, obs: cfg.Observer,
+			procs: make([]*protocol.Process, len(cfg.Entrants))})
 	}
 	for range r.bots {
 		r.lat = append(r.lat, newLatencies())
@@ -102,7 +106,7 @@ func (r *runner) startBots(ctx context.Context, sb sandbox.Config) error {
 	errs := make([]error, len(r.bots))
 	var wg sync.WaitGroup
 	for i, b := range r.bots {
-		wg.Go(func() { errs[i] = b.start(ctx) })
+		wg.Go(func() { errs[i] = b.start(ctx, r.firstSeat(i)) })
 	}
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
@@ -170,7 +174,8 @@ func (r *runner) playAll(parent context.Context) (results *tally, stopped bool, 
 	played, want := 0, total/n*r.dealSize() // want: the matches to play (0: unbounded)
 	for res := range done {
 		if ctx.Err() != nil {
-			continue // draining what was in flight when the run stopped
+			discardReplay(res) // draining what was in flight when the run stopped
+			continue
 		}
 		if err := r.commit(res); err != nil {
 			cancel(err) // nothing after a failed commit is kept
@@ -247,7 +252,16 @@ func (r *runner) match(i int) matchSpec {
 	for s := range ent {
 		ent[s] = (s + rot) % n
 	}
-	return matchSpec{id: fmt.Sprintf("d%04d-r%d", d, rot), deal: d, rotation: rot, seed: mix(r.cfg.Seed, uint64(d)), entrants: ent}
+	return matchSpec{id: fmt.Sprintf("d%04d-r%d", d, rot), deal: d, rotation: rot, seed: dealSeed(r.cfg.Seed, d), entrants: ent}
+}
+
+// firstSeat is the seat entrant e takes in the first rotation the run plays.
+func (r *runner) firstSeat(e int) int {
+	n, rot := len(r.cfg.Entrants), 0
+	for rot < n-1 && !r.playsRotation(rot) {
+		rot++
+	}
+	return (e - rot + n) % n
 }
 
 // playsRotation reports whether the run plays rotation rot of its deals

@@ -35,9 +35,10 @@ func sandboxJSON(level sandbox.Level, layers []sandbox.Status) SandboxJSON {
 	return s
 }
 
-// String is one line for people.
+// String is one line for people: how many layers are active (the JSON report and the
+// replays name them), and which are missing.
 func (s SandboxJSON) String() string {
-	out := fmt.Sprintf("sandbox %s: %s", s.Level, strings.Join(s.Active, ", "))
+	out := fmt.Sprintf("sandbox %s: %d layers active (--json names them)", s.Level, len(s.Active))
 	if len(s.Missing) > 0 {
 		var miss []string
 		for l := range s.Missing {

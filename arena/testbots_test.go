@@ -22,6 +22,7 @@ import (
 
 	"github.com/arena-games/arena/engine"
 	"github.com/arena-games/arena/internal/poll"
+	"github.com/arena-games/arena/internal/testkit"
 	"github.com/arena-games/arena/plugins/random"
 	"github.com/arena-games/arena/protocol"
 	"github.com/arena-games/arena/protocol/botpb"
@@ -33,7 +34,8 @@ import (
 // that bot instead of running tests. Modes:
 //
 //	first, last, random  well-behaved policies
-//	sleep:K              sleeps 10 s at its K-th decision of every match (a timeout)
+//	sleep:K              sleeps 10 s at its K-th decision of every match (a timeout;
+//	                     past every scaled clock: see testkit.ClockScaleEnv)
 //	slow:MS              takes MS milliseconds over every decision
 //	exit:K               exits at its K-th decision of the process (a crash)
 //	exitonce:K           the same, but only the first process of the test does
@@ -45,9 +47,11 @@ import (
 //	forker               starts a child that sleeps for a minute, then plays first
 //	noisy                writes malformed log lines to stderr, then plays first
 //	spin                 no bot: keeps one core busy until killed (see holdCoresBusy)
+//	thief                tries to learn the deal from what the arena sends (secrets_test.go)
 const botModeEnv = "ARENA_TEST_BOT"
 
 func TestMain(m *testing.M) {
+	testkit.CoverChild(len(os.Args) > 1 && os.Args[1] == sandbox.HelperArg)
 	sandbox.RunHelper(os.Args) // the test binary is also the sandbox helper
 	if mode := os.Getenv(botModeEnv); mode != "" {
 		serveTestBot(mode)
@@ -117,6 +121,8 @@ func serveTestBot(mode string) {
 			panic(err)
 		}
 		protocol.Serve(first)
+	case "thief":
+		serveThief(realStderr)
 	case "v2":
 		plugin.Serve(&plugin.ServeConfig{
 			HandshakeConfig: plugin.HandshakeConfig{ProtocolVersion: protocol.ProtocolVersion + 1,
@@ -221,7 +227,7 @@ func testEntrant(t testing.TB, name, mode string) Entrant {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := []string{botModeEnv + "=" + mode, markerEnv(t), "ARENA_TEST_DIR=" + testDir(t)}
+	env := append([]string{botModeEnv + "=" + mode, markerEnv(t), "ARENA_TEST_DIR=" + testDir(t)}, testkit.ChildEnv()...)
 	return Entrant{Name: name, Launch: protocol.LaunchConfig{Path: exe, Env: env}}
 }
 

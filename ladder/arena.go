@@ -221,37 +221,6 @@ func tidyBlock(ctx context.Context, st store.Store, dir string, block int64) err
 	return nil
 }
 
-// Smoke plays the bot launched by lc through one deal of game against opponents (as
-// many as the game needs), in the sandbox sb (the ladder's: see Sandbox), and fails
-// unless every seat it held ended normally: it started, answered in time and chose
-// legal options.
-func Smoke(ctx context.Context, game string, lc protocol.LaunchConfig, opponent protocol.LaunchConfig, sb sandbox.Config) error {
-	spec, err := engine.Lookup(game)
-	if err != nil {
-		return err
-	}
-	entrants := []arena.Entrant{{Name: "candidate", Launch: lc}}
-	for i := 1; i < max(spec.MinPlayers, 2); i++ {
-		entrants = append(entrants, arena.Entrant{Name: fmt.Sprintf("opponent%d", i), Launch: opponent})
-	}
-	rep, err := arena.Run(ctx, arena.Config{Game: game, Entrants: entrants, Games: len(entrants), Seed: 1, MaxRestarts: -1, Sandbox: sb, KeepMatches: true})
-	if err != nil {
-		return err
-	}
-	for _, m := range rep.Matches {
-		for _, s := range m.Seats {
-			if s.Entrant == 0 && s.Ending != arena.OK {
-				detail := s.Ending.String()
-				if s.Detail != "" {
-					detail += ": " + s.Detail
-				}
-				return fmt.Errorf("in a game of %s it ended with %s", game, detail)
-			}
-		}
-	}
-	return nil
-}
-
 // AddOptions is what AddBot needs besides the store.
 type AddOptions struct {
 	// Name is the ladder name; a name already on the ladder gets a new version.

@@ -14,6 +14,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/arena-games/arena/arena"
+	"github.com/arena-games/arena/engine"
+	"github.com/arena-games/arena/internal/attack"
+	"github.com/arena-games/arena/internal/testkit"
 	"github.com/arena-games/arena/internal/testlock"
 	"github.com/arena-games/arena/ladder/store"
 	"github.com/arena-games/arena/plugins/builtin"
@@ -26,6 +29,7 @@ import (
 const serveEnv = "LADDER_TEST_SERVE_BOT"
 
 func TestMain(m *testing.M) {
+	testkit.CoverChild(len(os.Args) > 1 && os.Args[1] == sandbox.HelperArg)
 	sandbox.RunHelper(os.Args)
 	if os.Getenv(serveEnv) == "" {
 		// Bots run as users of their own, and the test bots are scripts that start
@@ -36,6 +40,11 @@ func TestMain(m *testing.M) {
 			_ = os.Chmod(filepath.Dir(dir), 0o755)
 		}
 	}
+	if name := os.Getenv(serveEnv); name == "filler" {
+		// A bot that fills its scratch directory as it starts, then plays.
+		fmt.Fprintln(os.Stderr, "probe: fill", attack.FillDisk(".", 1<<30))
+		os.Setenv(serveEnv, "random")
+	}
 	if name := os.Getenv(serveEnv); name == "peek" {
 		// A candidate that refuses to play when it can find the ladder's database.
 		if _, err := os.Stat(os.Getenv("ARENA_TEST_PEEK")); !errors.Is(err, fs.ErrNotExist) {
@@ -43,6 +52,18 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 		os.Setenv(serveEnv, "random")
+	}
+	if os.Getenv(serveEnv) == "blurt" {
+		// A candidate that writes more to stderr than a failed smoke test tells its
+		// author, and dies at its first decision.
+		protocol.Serve(engine.PolicyFunc(func(engine.View, []engine.Event, []engine.Option) int {
+			// To the process's stderr itself, as a crash's message goes: go-plugin's
+			// forwarding of os.Stderr may lose the last words of a process that exits.
+			fmt.Fprintf(os.NewFile(2, "stderr"), "first %s last\n", strings.Repeat("x", 3*SmokeStderrBytes))
+			os.Exit(4)
+			return 0
+		}))
+		os.Exit(0)
 	}
 	if name := os.Getenv(serveEnv); name != "" {
 		if err := builtin.Serve(name); err != nil {
@@ -61,7 +82,7 @@ func testBuiltin(name string) (protocol.LaunchConfig, error) {
 	if !builtin.Has(name) {
 		return protocol.LaunchConfig{}, fmt.Errorf("no built-in bot %q", name)
 	}
-	return protocol.LaunchConfig{Path: os.Args[0], Env: []string{serveEnv + "=" + name}}, nil
+	return protocol.LaunchConfig{Path: os.Args[0], Env: append([]string{serveEnv + "=" + name}, testkit.ChildEnv()...)}, nil
 }
 
 // testSandbox is the ladder's sandbox in these tests: a submitted bot is a script that
@@ -191,7 +212,7 @@ func TestACandidateCannotSeeTheLadder(t *testing.T) {
 	require.NoError(t, os.Chmod(db, 0o644))
 	opp, err := testBuiltin("random")
 	require.NoError(t, err)
-	peek := protocol.LaunchConfig{Path: os.Args[0], Env: []string{serveEnv + "=peek", "ARENA_TEST_PEEK=" + db}}
+	peek := protocol.LaunchConfig{Path: os.Args[0], Env: append([]string{serveEnv + "=peek", "ARENA_TEST_PEEK=" + db}, testkit.ChildEnv()...)}
 	sb := Sandbox(sandbox.Config{}, st.Dir())
 	layers, err := sb.Layers()
 	require.NoError(t, err)
@@ -204,4 +225,28 @@ func TestACandidateCannotSeeTheLadder(t *testing.T) {
 	// Not auto without Hide: there the mount view covers the whole of /tmp, where the
 	// test's ladder lies, as it covers /var and the homes where ladders are kept.
 	assert.Error(t, Smoke(ctx, "ivanhoe", peek, opp, sandbox.Config{Level: sandbox.None}), "without a sandbox the candidate sees the database")
+}
+
+// A failed smoke test tells the author what their bot wrote to stderr, its last
+// SmokeStderrBytes, and how its seat ended, but nothing of the arena's own account.
+func TestSmokeTellsTheBotsOwnStderr(t *testing.T) {
+	smoke := smokeWith("ivanhoe")
+	t.Run("a bot that dies in play: the last bytes it wrote", func(t *testing.T) {
+		path := script(t, fmt.Sprintf("%s=blurt exec %q \"$@\"", serveEnv, os.Args[0]))
+		var se *SmokeError
+		require.ErrorAs(t, smoke(ctx, protocol.LaunchConfig{Path: path}), &se)
+		assert.Equal(t, "crash", se.Ending)
+		assert.Equal(t, "ivanhoe", se.Game)
+		require.Len(t, se.Stderr, SmokeStderrBytes, "%#v", se)
+		assert.True(t, strings.HasSuffix(se.Stderr, "xxx last\n"), "the last bytes: %q", se.Stderr[len(se.Stderr)-20:])
+		assert.NotContains(t, se.Stderr, "first")
+	})
+	t.Run("a bot that does not start: the last line it wrote", func(t *testing.T) {
+		path := script(t, "echo one >&2; echo 'two \"quoted\"' >&2; exit 3")
+		var se *SmokeError
+		require.ErrorAs(t, smoke(ctx, protocol.LaunchConfig{Path: path}), &se)
+		assert.Equal(t, "no start", se.Ending)
+		assert.Equal(t, `two "quoted"`, se.Stderr)
+		assert.Contains(t, se.Detail, path, "the operator's account names the program")
+	})
 }

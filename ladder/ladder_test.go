@@ -276,3 +276,22 @@ func TestPoints(t *testing.T) {
 		assert.InDelta(t, c.want, Points(c.places, c.seat), 1e-12, "%v seat %d", c.places, c.seat)
 	}
 }
+
+// TestBlocksDealFromFreshEntropy: two ladders run with the same seed deal different
+// blocks. The ladder's seed only chooses tables; were the deals drawn from it, a bot
+// that learned or guessed it would know every deal to come.
+func TestBlocksDealFromFreshEntropy(t *testing.T) {
+	seeds := func() map[uint64]bool {
+		st := newLadder(t, "random", "weak", "mid")
+		_, err := Run(ctx, RunConfig{Store: st, Player: &fakePlayer{strength: strengths}, Game: "ivanhoe", Players: 2, Matches: 20, Seed: 1})
+		require.NoError(t, err)
+		out := map[uint64]bool{}
+		require.NoError(t, st.Matches(ctx, "ivanhoe", func(m store.Match) error { out[m.Seed] = true; return nil }))
+		return out
+	}
+	a, b := seeds(), seeds()
+	require.Len(t, a, 10, "ten blocks, each its own deal")
+	for s := range a {
+		assert.False(t, b[s], "both ladders dealt seed %d", s)
+	}
+}

@@ -41,7 +41,7 @@ type RunConfig struct {
 	Matches int
 	// Duration stops starting blocks after this long (0: no limit).
 	Duration time.Duration
-	// Seed seeds the choice of tables and the deals.
+	// Seed seeds the choice of tables (each deal comes from fresh entropy).
 	Seed uint64
 	// MaxForfeitShare suspends a bot that timed out or crashed in more than this
 	// share of its recorded games (at least three times; counted across blocks and
@@ -355,8 +355,10 @@ func (r *runner) newBlock(ctx context.Context) (store.Block, error) {
 		cands = append(cands, candidate{id: id, games: r.games[id], elo: r.liveElo.Elo[r.liveIdx[id]]})
 	}
 	table := chooseTable(cands, r.players, r.rng)
-	seed := r.rng.Uint64()
 	r.mu.Unlock()
+	// The deal comes from fresh entropy, not from the ladder's seed: a bot that learned
+	// or guessed that seed would otherwise know the deals of every block to come.
+	seed := arena.NewSeed()
 	b, err := r.cfg.Store.NewBlock(ctx, store.Block{Game: r.cfg.Game, Seed: seed, Bots: table, Rotations: len(table)})
 	if err != nil {
 		return b, err

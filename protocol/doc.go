@@ -13,6 +13,11 @@
 // example *ivanhoe.View), the events its seat saw since its previous decision and the
 // legal options, and returns an index.
 //
+// The bot side (Serve, ServeMatches, the views and options) builds on every system Go
+// does, so an author on macOS or Windows compiles and tests a bot natively (and builds
+// it for Linux with GOOS=linux to run it in an arena). The host side (Launch, Process,
+// Seat, and the sandbox under them) is Linux's alone: those files carry a build tag.
+//
 // Views travel as typed messages per game (a oneof in View); converting a game's view
 // to and from its message lives in one file per game (ivanhoe.go), registered with
 // RegisterCodec, so adding a game is that file plus its .proto messages.

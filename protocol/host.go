@@ -1,3 +1,5 @@
+//go:build linux
+
 package protocol
 
 import (
@@ -11,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -144,6 +147,10 @@ func Launch(ctx context.Context, cfg LaunchConfig) (*Process, error) {
 			return nil, ctx.Err()
 		}
 		kind := startKind(err)
+		if why := run.stopReason(); why != nil {
+			// The host stopped it (its disk quota): that is why it did not start.
+			kind, err = StartExited, why
+		}
 		msg := strings.TrimSpace(tail.String())
 		if i := strings.LastIndexByte(msg, '\n'); i >= 0 {
 			msg = msg[i+1:]
@@ -204,6 +211,10 @@ func (p *Process) Exited() bool {
 	}
 }
 
+// Stopped is why the host stopped the bot process (it went past its disk quota: see
+// sandbox.Box.WatchDisk), nil if it did not.
+func (p *Process) Stopped() error { return p.run.stopReason() }
+
 // Done is closed when the bot process has ended.
 func (p *Process) Done() <-chan struct{} { return p.run.exited }
 
@@ -244,6 +255,8 @@ type groupRunner struct {
 	// after that, only through the sandbox's cgroup.
 	mu     sync.Mutex
 	reaped bool
+	// stopped is why the host stopped the bot (its disk quota), nil if it did not.
+	stopped atomic.Pointer[error]
 }
 
 var _ runner.Runner = (*groupRunner)(nil)
@@ -282,6 +295,7 @@ func (r *groupRunner) Start(context.Context) error {
 	}
 	r.out = outR
 	r.exited, r.ended = make(chan struct{}), make(chan struct{})
+	r.box.WatchDisk(r.stop)
 	go func() {
 		// The leader has exited but is not reaped yet: its group is still ours to kill,
 		// so that no child of a dead bot holds the pipes open. Then it is reaped, and
@@ -305,6 +319,23 @@ func (r *groupRunner) Start(context.Context) error {
 		errR.Close()
 	}()
 	return nil
+}
+
+// stopReason is why the host stopped the bot, nil if it did not (or never started it).
+func (r *groupRunner) stopReason() error {
+	if r == nil {
+		return nil
+	}
+	if why := r.stopped.Load(); why != nil {
+		return *why
+	}
+	return nil
+}
+
+// stop ends a bot that went past a limit the host watches, and keeps why.
+func (r *groupRunner) stop(why error) {
+	r.stopped.CompareAndSwap(nil, &why)
+	r.killGroup()
 }
 
 // reaperGrace bounds the wait for a subreaping helper to kill what the bot left

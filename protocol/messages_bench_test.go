@@ -19,7 +19,7 @@ import (
 //   - bot: the request unmarshalled and decoded into the engine's view, events and
 //     options, as the Go SDK does before the policy chooses.
 //
-// The README's "The transport, measured" sets these against a round trip.
+// docs/performance.md, "The transport", sets these against a round trip.
 func BenchmarkDecisionMessages(b *testing.B) {
 	codec, err := CodecFor("ivanhoe")
 	if err != nil {

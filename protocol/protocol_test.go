@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/arena-games/arena/internal/poll"
+	"github.com/arena-games/arena/internal/testkit"
 	"google.golang.org/grpc"
 
 	"github.com/arena-games/arena/engine"
@@ -30,6 +31,7 @@ const testBotEnv = "PROTOCOL_TEST_BOT=1"
 
 func TestMain(m *testing.M) {
 	if os.Getenv("PROTOCOL_TEST_BOT") == "1" {
+		testkit.CoverChild(false)
 		srv := NewBotServer(func(Match) engine.Policy { return lastOption{} }).(*botServer)
 		plugin := serveConfig(srv, func(s *grpc.Server) { benchpb.RegisterTransportServer(s, &transport{bot: srv}) })
 		servePlugin(plugin)
@@ -70,7 +72,7 @@ func (t *transport) Decide(_ context.Context, req *botpb.DecideRequest) (*botpb.
 func launchTestBot(t testing.TB) *Process {
 	exe, err := os.Executable()
 	require.NoError(t, err)
-	p, err := Launch(context.Background(), LaunchConfig{Path: exe, Env: []string{testBotEnv}})
+	p, err := Launch(context.Background(), LaunchConfig{Path: exe, Env: append([]string{testBotEnv}, testkit.ChildEnv()...)})
 	require.NoError(t, err)
 	t.Cleanup(func() { p.Kill(time.Second) })
 	return p

@@ -28,7 +28,7 @@ type Match struct {
 	Seat    int
 	Players int
 	// Seed is for the bot's own randomness in this match; the arena derives it from the
-	// deal so that runs repeat.
+	// run's seed, one way, so that runs repeat and the seed tells nothing of the deal.
 	Seed uint64
 	// Options are the game's options (engine.Options: a board, a deck, in full); nil is
 	// the defaults. The views a policy gets are already decoded with them.
@@ -84,8 +84,8 @@ var startProcs = runtime.GOMAXPROCS(0)
 // most of its life waiting for the arena's next question, and with idle Ps to spare
 // each answer's wake-up also wakes threads that look for work and find none: with one
 // P the machine makes 11.3 context switches a decision instead of 14.3, and a
-// decision's round trip takes 0.84 of the time (the README's "The transport,
-// measured"). A bot that searches on several goroutines at once sets GOMAXPROCS
+// decision's round trip takes 0.84 of the time (docs/performance.md, "The bot
+// on one core"). A bot that searches on several goroutines at once sets GOMAXPROCS
 // itself.
 func oneCore() {
 	if _, set := os.LookupEnv("GOMAXPROCS"); set || runtime.GOMAXPROCS(0) != startProcs {

@@ -13,6 +13,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-games/arena/ladder/service"
+	"github.com/arena-games/arena/ladder/store"
 )
 
 func authorCommand() *cli.Command {
@@ -20,33 +21,11 @@ func authorCommand() *cli.Command {
 		Name:  "author",
 		Usage: "add and revoke the authors who submit bots to a served ladder (ladder serve)",
 		Subcommands: withUsageErrors(
-			&cli.Command{
-				Name:      "add",
-				Usage:     "add an author and print their token, once: only its SHA-256 is kept",
-				ArgsUsage: "NAME",
-				Flags:     []cli.Flag{dbFlag()},
-				Action: func(c *cli.Context) error {
-					if c.NArg() != 1 || c.Args().First() == "" {
-						return fmt.Errorf("author add takes one author name, got %d arguments", c.NArg())
-					}
-					st, err := openLadder(c)
-					if err != nil {
-						return err
-					}
-					defer st.Close()
-					token, err := service.NewToken()
-					if err != nil {
-						return err
-					}
-					a, err := st.AddAuthor(c.Context, c.Args().First(), service.HashToken(token))
-					if err != nil {
-						return err
-					}
-					fmt.Fprintf(c.App.ErrWriter, "added author %s; their token (shown only now):\n", a.Name)
-					fmt.Fprintln(c.App.Writer, token)
-					return nil
-				},
-			},
+			tokenCommand("add", "add an author and print their token, once: only its SHA-256 is kept",
+				"added author %s; their token (shown only now):\n",
+				func(c *cli.Context, st ladderStore, hash string) (store.Author, error) {
+					return st.AddAuthor(c.Context, c.Args().First(), hash)
+				}),
 			&cli.Command{
 				Name:      "revoke",
 				Usage:     "revoke an author's token; their bots keep playing",
@@ -69,7 +48,44 @@ func authorCommand() *cli.Command {
 					return nil
 				},
 			},
+			tokenCommand("rotate", "give an author a new token, printed once; the old one and every session it opened stop working at once",
+				"rotated the token of %s and ended their sessions; their new token (shown only now):\n",
+				func(c *cli.Context, st ladderStore, hash string) (store.Author, error) {
+					return st.RotateToken(c.Context, c.Args().First(), hash)
+				}),
 		),
+	}
+}
+
+// tokenCommand is a subcommand of author that gives the author NAME a new token
+// through keep (which stores its hash) and prints it, once, on stdout.
+func tokenCommand(name, usage, done string, keep func(c *cli.Context, st ladderStore, hash string) (store.Author, error)) *cli.Command {
+	return &cli.Command{
+		Name:      name,
+		Usage:     usage,
+		ArgsUsage: "NAME",
+		Flags:     []cli.Flag{dbFlag()},
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 1 || c.Args().First() == "" {
+				return fmt.Errorf("author %s takes one author name, got %d arguments", name, c.NArg())
+			}
+			st, err := openLadder(c)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			token, err := service.NewToken()
+			if err != nil {
+				return err
+			}
+			a, err := keep(c, st, service.HashToken(token))
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(c.App.ErrWriter, done, a.Name)
+			fmt.Fprintln(c.App.Writer, token)
+			return nil
+		},
 	}
 }
 

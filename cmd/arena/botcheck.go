@@ -29,7 +29,7 @@ func botCheckCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "check",
 		Usage:     "check that a bot program is ready for the arena: handshake, health, a match in each game, timing, clean exit",
-		ArgsUsage: "[flags] PATH",
+		ArgsUsage: "PATH  (a bot program)",
 		Flags: append([]cli.Flag{
 			&cli.StringSliceFlag{Name: "game", Usage: "a game the bot plays (repeatable; default: every game)"},
 			&cli.DurationFlag{Name: "decision", Value: d.Decision, Usage: "time allowed per decision"},
@@ -113,7 +113,7 @@ func runBotCheck(c *cli.Context) error {
 	proc, err := protocol.Launch(c.Context, launch)
 	if err != nil {
 		k.fail("handshake", "%v", err)
-		fmt.Fprintln(k.w, "the bot does not start: see the README, \"Other languages\", for the handshake")
+		fmt.Fprintln(k.w, "the bot does not start: see protocol/PROTOCOL.md, \"1. Start\", for the handshake")
 		return cli.Exit(fmt.Sprintf("%s is not ready: %s failed", path, strings.Join(k.failed, ", ")), 1)
 	}
 	k.pass("handshake", "started in %s", time.Since(start).Round(time.Millisecond))

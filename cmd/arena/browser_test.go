@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"image/png"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -44,17 +46,7 @@ func TestBrowserSubmitWatchAndReplay(t *testing.T) {
 	if shots == "" {
 		shots = t.TempDir()
 	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.Headless,
-		chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(browserProfile(t)), chromedp.WindowSize(1100, 900))
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancel()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	// Starting a browser and a few page loads take seconds; three minutes is room for load.
-	ctx, cancel = context.WithTimeout(ctx, 3*time.Minute)
-	defer cancel()
+	ctx := browser(t, exe)
 
 	shot := func(name string) chromedp.Action {
 		return chromedp.ActionFunc(func(ctx context.Context) error {
@@ -116,6 +108,52 @@ func TestBrowserSubmitWatchAndReplay(t *testing.T) {
 	assert.Equal(t, "2", step, "two clicks on next step to decision 2")
 	assert.NotEmpty(t, chosen, "the replay shows the choice made")
 	t.Logf("screenshots in %s", shots)
+}
+
+// browser starts a headless Chromium of exe for the test and returns its context.
+func browser(t *testing.T, exe string) context.Context {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.Headless,
+		chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(browserProfile(t)), chromedp.WindowSize(1100, 900))
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelBrowser := chromedp.NewContext(actx)
+	// Starting a browser and a few page loads take seconds; three minutes is room for load.
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
+	t.Cleanup(func() { cancel(); cancelBrowser(); cancelAlloc() })
+	return ctx
+}
+
+// A real browser visits another site's page that posts the login form to the ladder
+// by itself, with the attacker's token (so that the victim, logged in as the
+// attacker, would submit their bot to the attacker's account): the ladder refuses the
+// post, and the browser holds no session afterwards.
+func TestBrowserCrossSiteLoginRefused(t *testing.T) {
+	exe := chromium(t)
+	dir, db, _, attacker := newLadder(t)
+	s := startServe(t, dir, db)
+	evil := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, `<!doctype html><form method="post" action="%s/login"><input name="token" value="%s"></form>
+<script>document.forms[0].submit()</script>`, s.base, attacker)
+	}))
+	defer evil.Close()
+	// localhost is another site than the ladder's 127.0.0.1.
+	evilURL := strings.Replace(evil.URL, "127.0.0.1", "localhost", 1)
+	ctx := browser(t, exe)
+	var refused, me string
+	ladderHost := strings.TrimPrefix(s.base, "http://")
+	require.NoError(t, chromedp.Run(ctx,
+		chromedp.Navigate(evilURL),
+		// The evil page's script posts the form: wait for the ladder's answer.
+		chromedp.Poll(fmt.Sprintf(`location.host == %q && document.readyState == "complete"`, ladderHost), nil),
+		chromedp.Text("body", &refused, chromedp.ByQuery),
+		chromedp.Navigate(s.base+"/me"),
+		chromedp.Text("body", &me, chromedp.ByQuery),
+	))
+	assert.Contains(t, refused, "cross-site request refused")
+	assert.Contains(t, me, "needs an author's token", "no session was opened")
 }
 
 // requireNotBlank fails on a screenshot that is one colour, or nearly: a page that

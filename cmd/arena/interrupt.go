@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 )
 
 // exitInterrupted is the exit code of a command stopped by the user (Ctrl-C or
@@ -32,13 +33,22 @@ func exitCode(err error) int {
 	return 1
 }
 
+// quitNow ends the process at once (a variable for the tests).
+var quitNow = func() { os.Exit(exitInterrupted) }
+
+// sameSignal is how close a second signal may follow the first and still be the same
+// one: GNU timeout (`timeout -s INT 60 arena match ...`) signals its child and then
+// the child's process group, which delivers two at once, and no person presses Ctrl-C
+// twice within half a second by accident.
+const sameSignal = 500 * time.Millisecond
+
 // interruptible is ctx ended by the first Ctrl-C (or SIGTERM), with cause
-// errInterrupted: the command stops cleanly and reports. A second one ends the process
-// at once (its bots die with it: see the parent-death signal). stop releases the
-// signals.
+// errInterrupted: the command stops cleanly and reports. A second one (past
+// sameSignal) ends the process at once (its bots die with it: see the parent-death
+// signal). stop releases the signals.
 func interruptible(ctx context.Context, w io.Writer) (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(ctx)
-	sigs := make(chan os.Signal, 2)
+	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	quit := make(chan struct{})
 	go func() {
@@ -47,13 +57,20 @@ func interruptible(ctx context.Context, w io.Writer) (context.Context, func()) {
 		case <-quit:
 			return
 		}
+		first := time.Now()
 		fmt.Fprintln(w, "arena: stopping (Ctrl-C again to quit at once)")
 		cancel(errInterrupted)
-		select {
-		case <-sigs:
-			fmt.Fprintln(w, "arena: quit")
-			os.Exit(exitInterrupted)
-		case <-quit:
+		for {
+			select {
+			case <-sigs:
+				if time.Since(first) < sameSignal {
+					continue
+				}
+				fmt.Fprintln(w, "arena: quit")
+				quitNow()
+			case <-quit:
+				return
+			}
 		}
 	}()
 	return ctx, func() {

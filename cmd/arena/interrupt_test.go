@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -132,17 +133,60 @@ func TestInterruptEndsEveryPhase(t *testing.T) {
 
 // A second Ctrl-C ends the arena at once, whatever the first was doing; the bots die
 // with it.
-func TestASecondInterruptQuitsAtOnce(t *testing.T) {
-	cmd := exec.Command(filepath.Join(bin, "arena"), "match", "random", filepath.Join(bin, "random-bot"), "--games", "100000", "--no-replays")
+// TestTwoSignalsAtOnceAreOneInterrupt: two SIGINTs within sameSignal (GNU timeout
+// signals the child and then its group) stop the run cleanly; one after that quits at
+// once. In process, with the quitting replaced, so that the timing is the test's own.
+func TestTwoSignalsAtOnceAreOneInterrupt(t *testing.T) {
+	quits := make(chan struct{}, 1)
+	defer func(q func()) { quitNow = q }(quitNow)
+	quitNow = func() { quits <- struct{}{} }
+	var out testkit.SyncBuffer
+	ctx, stop := interruptible(context.Background(), &out)
+	defer stop()
+	began := time.Now()
+	require.NoError(t, syscall.Kill(os.Getpid(), syscall.SIGINT))
+	require.NoError(t, syscall.Kill(os.Getpid(), syscall.SIGINT))
+	<-ctx.Done()
+	assert.True(t, userStopped(ctx))
+	// The second was queued behind the first (or merged with it by the kernel) before
+	// the first was read, so it is read at once after it, well within sameSignal.
+	poll.Until(t, "sameSignal to pass", func() bool { return time.Since(began) > sameSignal })
+	select {
+	case <-quits:
+		t.Fatal("two signals at once quit the run")
+	default:
+	}
+	require.NoError(t, syscall.Kill(os.Getpid(), syscall.SIGINT))
+	select {
+	case <-quits:
+	case <-time.After(poll.Limit):
+		t.Fatal("a signal after sameSignal did not quit")
+	}
+	assert.Contains(t, out.String(), "arena: quit")
+}
+
+// TestATimeoutCommandEndsWithAPartialReport: `timeout -s INT N arena match ... --json`
+// signals the arena and then its process group, two SIGINTs at once; the run stops
+// cleanly with its partial JSON report and exits 130, leaving nothing running.
+func TestATimeoutCommandEndsWithAPartialReport(t *testing.T) {
+	cmd := exec.Command(filepath.Join(bin, "arena"), "match", "random", filepath.Join(bin, "random-bot"), "--games", "1000000", "--no-replays", "--json")
 	cmd.Dir = t.TempDir()
-	var errb testkit.SyncBuffer
-	cmd.Stderr = &errb
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	var out, errb testkit.SyncBuffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
 	require.NoError(t, cmd.Start())
 	poll.Until(t, "the first match", func() bool { return strings.Contains(errb.String(), "d0000-r1") })
-	require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
-	poll.Until(t, "the first interrupt to be heard", func() bool { return strings.Contains(errb.String(), "stopping") })
-	require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
-	_, code := exitWithin(t, cmd, 3*time.Second)
-	assert.Equal(t, exitInterrupted, code)
+	require.NoError(t, syscall.Kill(cmd.Process.Pid, syscall.SIGINT))
+	require.NoError(t, syscall.Kill(-cmd.Process.Pid, syscall.SIGINT))
+	_, code := exitWithin(t, cmd, poll.Limit)
+	assert.Equal(t, exitInterrupted, code, errb.String())
+	assert.NotContains(t, errb.String(), "arena: quit")
+	var rep struct {
+		Partial bool `json:"partial"`
+		Games   int  `json:"games"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out.String()), &rep), out.String())
+	assert.True(t, rep.Partial)
+	assert.Positive(t, rep.Games)
 	poll.Until(t, "the bots to be gone", func() bool { return len(leftovers()) == 0 })
 }

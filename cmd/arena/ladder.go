@@ -26,8 +26,8 @@ import (
 func ladderPlayFlags() []cli.Flag {
 	return append([]cli.Flag{
 		&cli.StringFlag{Name: "game", Required: true, Usage: "the game: " + strings.Join(engine.Names(), ", ")},
-		&cli.IntFlag{Name: "players", Usage: "seats per table (default: as many bots as the game seats)"},
-		&cli.Uint64Flag{Name: "seed", Usage: "seed of the tables and deals (default: from the clock)"},
+		&cli.IntFlag{Name: "players", DefaultText: "as many bots as the game seats", Usage: "seats per table"},
+		&cli.Uint64Flag{Name: "seed", DefaultText: "from the clock", Usage: "seed of the choice of tables (every deal comes from fresh entropy)"},
 		&cli.DurationFlag{Name: "refresh", Value: time.Minute, Usage: "how often the official ratings on the metrics are refitted (and, for a postgres:// ladder, the tables chosen afresh)"},
 	}, blockPlayFlags()...)
 }

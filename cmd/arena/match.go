@@ -16,6 +16,7 @@ import (
 	"github.com/arena-games/arena/arena"
 	"github.com/arena-games/arena/engine"
 	"github.com/arena-games/arena/plugins/builtin"
+	"github.com/arena-games/arena/plugins/ismcts"
 	"github.com/arena-games/arena/protocol"
 )
 
@@ -25,10 +26,12 @@ func matchCommand() *cli.Command {
 		Name:      "match",
 		Usage:     "play bots against each other, every deal in every seat rotation, and report Elo",
 		ArgsUsage: "BOT BOT [BOT...]  (a built-in name: " + strings.Join(builtin.Names(), ", ") + "; or a path to a bot program)",
+		Description: "A bot is a built-in name or the path of a bot program. The built-in ismcts takes settings after\n" +
+			"a colon, comma-separated (ismcts:time=100ms,c=0.5):\n\n" + indent(ismcts.SettingsHelp, "   "),
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "game", Value: "ivanhoe", Usage: "the game: " + strings.Join(engine.Names(), ", ")},
 			&cli.IntFlag{Name: "games", Aliases: []string{"n"}, Value: 100, Usage: "number of games, rounded up to whole deals (one game per seat rotation)"},
-			&cli.Uint64Flag{Name: "seed", Aliases: []string{"s"}, Value: 1, Usage: "seed of the run: the deals derive from it"},
+			&cli.Uint64Flag{Name: "seed", Aliases: []string{"s"}, DefaultText: "random, printed in the report", Usage: "seed of the run: the deals and the bots' seeds derive from it (one a bot cannot guess: a bot that guesses it knows every hand)"},
 			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: 1, Usage: "matches played at once"},
 			&cli.DurationFlag{Name: "decision", Value: d.Decision, Usage: "time allowed per decision"},
 			&cli.DurationFlag{Name: "bank", Value: d.Bank, Usage: "time bank of a seat for a whole match"},
@@ -74,11 +77,13 @@ func runMatch(c *cli.Context) error {
 	log := hclog.New(&hclog.LoggerOptions{Name: "arena", Level: hclog.LevelFromString(c.String("log-level")), Output: c.App.ErrWriter})
 	logHelper(log)
 	progress := newProgress(c.App.ErrWriter)
+	forfeits := newForfeitNotes(c.App.ErrWriter, progress.tty)
 	cfg := arena.Config{
-		Game: c.String("game"), Options: opts, Entrants: entrants, Games: c.Int("games"), Seed: c.Uint64("seed"), Parallel: c.Int("jobs"),
+		Game: c.String("game"), Options: opts, Entrants: entrants, Games: c.Int("games"), Seed: runSeed(c), Parallel: c.Int("jobs"),
 		Clock: arena.Clock{Decision: c.Duration("decision"), Bank: c.Duration("bank"), Startup: c.Duration("startup"),
 			Shutdown: c.Duration("shutdown"), Grace: c.Duration("grace"), Match: c.Duration("match-time")},
-		MaxRestarts: c.Int("max-restarts"), ReplayDir: replays, Logger: log, OnMatch: progress.match,
+		MaxRestarts: c.Int("max-restarts"), ReplayDir: replays, Logger: log,
+		OnMatch: func(m *arena.MatchResult, done, total int) { progress.match(m, done, total); forfeits.match(m) },
 		Sandbox: sb, MaxForfeitShare: share, KeepMatches: c.Bool("json"),
 	}
 	if cfg.MaxRestarts == 0 {
@@ -228,7 +233,7 @@ func (p *progress) match(m *arena.MatchResult, done, total int) {
 	if !p.tty {
 		var seats []string
 		for _, s := range m.Seats {
-			t := fmt.Sprintf("%s %d", s.Bot, s.Place+1)
+			t := fmt.Sprintf("%s %s", s.Bot, ordinal(s.Place+1))
 			if s.Ending != arena.OK {
 				t += " (" + s.Ending.String() + ")"
 			}
@@ -343,4 +348,26 @@ func freshDir(base string) (string, error) {
 			return "", err
 		}
 	}
+}
+
+// guessable is where seeds become few enough for a bot to try each within a match (a
+// deal costs microseconds) and check it against its own hand.
+const guessable = 1 << 48
+
+// runSeed is --seed, or a fresh random seed: the report prints it, so that the run can
+// be repeated.
+func runSeed(c *cli.Context) uint64 {
+	if !c.IsSet("seed") {
+		return arena.NewSeed()
+	}
+	s := c.Uint64("seed")
+	if s < guessable {
+		fmt.Fprintf(c.App.ErrWriter, "warning: --seed %d is small enough for a bot to guess, and with it every hand; leave --seed out for a random one\n", s)
+	}
+	return s
+}
+
+// indent puts prefix before every line of s.
+func indent(s, prefix string) string {
+	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
 }

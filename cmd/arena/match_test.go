@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -24,6 +25,10 @@ var bin string
 func TestMain(m *testing.M) {
 	if os.Getenv(stubbornEnv) == "1" {
 		serveStubborn()
+		return
+	}
+	if os.Getenv(fillerEnv) == "1" {
+		serveFiller()
 		return
 	}
 	if parent := os.Getenv(replayWorkerEnv); parent != "" {
@@ -106,7 +111,8 @@ func requireNoLeftovers(t *testing.T) {
 }
 
 type report struct {
-	Games int `json:"games"`
+	Games int    `json:"games"`
+	Seed  uint64 `json:"seed"`
 	Bots  []struct {
 		Name    string         `json:"name"`
 		Games   int            `json:"games"`
@@ -114,6 +120,7 @@ type report struct {
 	} `json:"bots"`
 	Matches []struct {
 		ID     string `json:"id"`
+		Seed   uint64 `json:"seed"`
 		Replay string `json:"replay"`
 	} `json:"matches"`
 }
@@ -152,6 +159,39 @@ func TestMatchEndToEndWithIvanhoe(t *testing.T) {
 	})
 }
 
+// TestMatchDrawsItsSeedAndRepeatsAGivenOne: without --seed every run deals afresh from a
+// seed it reports (a bot cannot guess it); --seed with that seed repeats the deals; a
+// seed small enough to guess is warned of.
+func TestMatchDrawsItsSeedAndRepeatsAGivenOne(t *testing.T) {
+	dir := t.TempDir()
+	play := func(args ...string) (report, string) {
+		r := runArena(t, dir, append([]string{"match", "random", "random", "--games", "4", "--no-replays", "--json"}, args...)...)
+		require.Equal(t, 0, r.code, r.stderr)
+		var rep report
+		require.NoError(t, json.Unmarshal([]byte(r.stdout), &rep), r.stdout)
+		require.Len(t, rep.Matches, 4)
+		return rep, r.stderr
+	}
+	deals := func(rep report) []uint64 {
+		var out []uint64
+		for _, m := range rep.Matches {
+			out = append(out, m.Seed)
+		}
+		return out
+	}
+	a, stderr := play()
+	b, _ := play()
+	assert.NotEqual(t, a.Seed, b.Seed, "each run draws its seed")
+	assert.NotEqual(t, deals(a), deals(b))
+	assert.NotContains(t, stderr, "warning")
+	again, stderr := play("--seed", strconv.FormatUint(a.Seed, 10))
+	assert.Equal(t, a.Seed, again.Seed)
+	assert.Equal(t, deals(a), deals(again), "--seed repeats the deals")
+	assert.NotContains(t, stderr, "warning")
+	_, stderr = play("--seed", "7")
+	assert.Contains(t, stderr, "warning: --seed 7 is small enough for a bot to guess")
+}
+
 func TestFirstBotExamplePlays(t *testing.T) {
 	r := runArena(t, t.TempDir(), "match", filepath.Join(bin, "firstbot"), "random", "--games", "10", "--no-replays", "--json")
 	require.Equal(t, 0, r.code, r.stderr)
@@ -172,7 +212,7 @@ func TestABotThatDoesNotStartStopsTheRunAtTheRestartLimit(t *testing.T) {
 	last := lines[len(lines)-1]
 	assert.Contains(t, last, "arena: bot script does not start (2 restarts tried); stopping the run")
 	assert.Contains(t, last, "Unrecognized remote plugin message: hello")
-	assert.Contains(t, r.stderr, "script 2 (protocol)", "a program is named by its base name; its seats forfeit as protocol errors meanwhile")
+	assert.Contains(t, r.stderr, "script 2nd (protocol)", "a program is named by its base name; its seats forfeit as protocol errors meanwhile")
 	requireNoLeftovers(t)
 }
 
@@ -222,9 +262,10 @@ func TestBotsDoNotOutliveAKilledArena(t *testing.T) {
 	cmd.Stderr = &errb
 	require.NoError(t, cmd.Start())
 	t.Cleanup(func() { _ = cmd.Process.Kill() }) // a failed check below must not leave the run going
-	// Each bot runs under its sandbox helper, which stays as its parent (and reaper).
-	poll.Until(t, "the first match, the arena and two bots each under its helper", func() bool {
-		return strings.Contains(errb.String(), "/") && len(leftovers()) == 5
+	// Each bot runs under its sandbox helper, which stays as its parent (and reaper):
+	// two bots for the first match, then each bot's process of the other seat.
+	poll.Until(t, "the arena and four bots each under its helper", func() bool {
+		return strings.Contains(errb.String(), "/") && len(leftovers()) == 9
 	})
 	require.NoError(t, cmd.Process.Kill())
 	_ = cmd.Wait()

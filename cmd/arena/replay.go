@@ -20,7 +20,8 @@ func replayCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "hidden", Usage: "also print what only some seats see"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "only check, print nothing but errors"},
-			&cli.IntFlag{Name: "seat", Value: -1, Usage: "step through one seat's game: at each of its decisions what it saw, its view, its options, its choice and time"},
+			&cli.IntFlag{Name: "seat", Value: -1, DefaultText: "none", Usage: "step through one seat's game: at each of its decisions what it saw, its view, its options, its choice and time"},
+			&cli.IntFlag{Name: "at", DefaultText: "the first", Usage: "with --seat: start at this decision of the game (as a forfeit line names it)"},
 			&cli.Int64Flag{Name: "game-id", Usage: "the replay of this recorded ladder game (its ID), from the ladder database"},
 			dbFlag(),
 		},
@@ -35,7 +36,7 @@ func replayCommand() *cli.Command {
 				return fmt.Errorf("%s: %w", name, err)
 			}
 			if c.IsSet("seat") {
-				err = writeSeat(c.App.Writer, rep, c.Int("seat"))
+				err = writeSeat(c.App.Writer, rep, c.Int("seat"), c.Int("at"))
 			} else if c.Bool("quiet") {
 				_, err = arena.Resimulate(rep, nil)
 			} else {

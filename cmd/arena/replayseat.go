@@ -13,8 +13,9 @@ import (
 // writeSeat steps through one seat's game in a replay: at each of its decisions, what
 // it saw since its previous one, its view, its options in words, its choice and the time
 // it took (or that the fallback chose for a forfeited seat), and its ending. It
-// re-simulates as it goes, so a replay that does not reproduce fails.
-func writeSeat(w io.Writer, rep *arena.Replay, seat int) error {
+// re-simulates as it goes, so a replay that does not reproduce fails. Decisions of the
+// game before from are passed over.
+func writeSeat(w io.Writer, rep *arena.Replay, seat, from int) error {
 	h := rep.Header
 	if seat < 0 || seat >= h.Players {
 		return fmt.Errorf("--seat %d: the match has seats 0 to %d", seat, h.Players-1)
@@ -24,7 +25,7 @@ func writeSeat(w io.Writer, rep *arena.Replay, seat int) error {
 	if err != nil {
 		return err
 	}
-	s := seatStepper{w: w, seat: seat, endings: map[int][]arena.Record{}}
+	s := seatStepper{w: w, seat: seat, from: from, endings: map[int][]arena.Record{}}
 	for _, e := range rep.Endings {
 		if e.Seat == seat {
 			s.endings[e.N] = append(s.endings[e.N], e)
@@ -55,6 +56,7 @@ func writeSeat(w io.Writer, rep *arena.Replay, seat int) error {
 type seatStepper struct {
 	w       io.Writer
 	seat    int
+	from    int // the first decision of the game to print
 	count   int
 	endings map[int][]arena.Record
 	seen    []engine.Event
@@ -95,6 +97,12 @@ func (s *seatStepper) sawLines(g engine.Game, out []string, title string) []stri
 
 // decided prints the seat's decision d with what it was asked.
 func (s *seatStepper) decided(d arena.Record) {
+	if d.N < s.from {
+		if d.Seat == s.seat {
+			s.count++
+		}
+		return
+	}
 	for _, e := range s.endings[d.N] {
 		fmt.Fprintf(s.w, "** seat %d forfeits at decision %d: %s %s\n", s.seat, d.N, e.Ending, e.Detail)
 	}

@@ -16,12 +16,17 @@ func sandboxFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "sandbox", Value: "auto", Usage: "confinement of bot processes: auto (the strongest this machine supports), none, basic (no privilege needed), strict (namespaces and cgroups; fails where missing)"},
 		&cli.Float64Flag{Name: "max-forfeit-share", Value: arena.DefaultMaxForfeitShare, Usage: "disqualify a bot that times out or crashes in more than this share of its matches (at least 3 forfeits; 0: never)"},
-		&cli.DurationFlag{Name: "match-time", Usage: "wall-clock cap of one match on top of the decision clocks (default: every seat's bank and startup plus a minute)"},
+		&cli.DurationFlag{Name: "match-time", DefaultText: "every seat's bank and startup plus a minute", Usage: "wall-clock cap of one match on top of the decision clocks"},
 		&cli.Int64Flag{Name: "bot-memory", Value: sandbox.DefaultLimits.Memory >> 20, Usage: "memory of one bot process in MiB (cgroup; else an address-space limit 2 GiB above)"},
 		&cli.IntFlag{Name: "bot-processes", Value: sandbox.DefaultLimits.Processes, Usage: "processes and threads of one bot process (pids cgroup, or RLIMIT_NPROC when not root)"},
+		&cli.Int64Flag{Name: "bot-disk", Value: sandbox.DefaultLimits.Disk >> 20, Usage: "what one bot process may keep in its scratch directory, all files together, in MiB (a tmpfs of that size when root, else the arena measures the directory and stops a bot past it)"},
 		&cli.StringSliceFlag{Name: "bot-read", Usage: "a folder (or file) every bot may read and run beside the system's, such as a language runtime outside /usr (repeat for more; see docs/sandbox.md)"},
 	}
 }
+
+// maxBotDisk is the largest --bot-disk, 1 TiB: far past any bot's need, and its bytes
+// fit an int64.
+const maxBotDisk = 1 << 20
 
 // sandboxConfig reads the sandbox flags; the helper is arena-sandbox beside the arena,
 // or the arena itself (see sandboxHelper).
@@ -45,13 +50,17 @@ func sandboxConfig(c *cli.Context) (sandbox.Config, float64, error) {
 	case share == 0:
 		share = -1 // the flag's 0 is never; the config's 0 is the default
 	}
+	disk := c.Int64("bot-disk")
+	if c.IsSet("bot-disk") && (disk < 1 || disk > maxBotDisk) {
+		return sandbox.Config{}, 0, fmt.Errorf("--bot-disk %d is not a size in MiB between 1 and %d", disk, maxBotDisk)
+	}
 	read := c.StringSlice("bot-read")
 	for _, r := range read {
 		if _, err := os.Stat(r); err != nil {
 			return sandbox.Config{}, 0, fmt.Errorf("--bot-read: %w", err)
 		}
 	}
-	lim := sandbox.Limits{Memory: c.Int64("bot-memory") << 20, Processes: c.Int("bot-processes")}
+	lim := sandbox.Limits{Memory: c.Int64("bot-memory") << 20, Processes: c.Int("bot-processes"), Disk: disk << 20}
 	return sandbox.Config{Level: level, Helper: helper.cmd, Limits: lim, Read: read}, share, nil
 }
 

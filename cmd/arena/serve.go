@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -27,7 +28,15 @@ func serveFlags() []cli.Flag {
 		&cli.Int64Flag{Name: "upload-limit", Value: l.Upload >> 20, Usage: "largest bot program an author may submit, in MiB"},
 		&cli.IntFlag{Name: "submissions-per-day", Value: l.PerDay, Usage: "submissions per author in 24 hours"},
 		&cli.IntFlag{Name: "bots-per-author", Value: l.Bots, Usage: "bot names one author may own"},
-		&cli.IntFlag{Name: "concurrent-requests", Value: l.Concurrent, Usage: "requests served at once; more are answered 503"},
+		&cli.IntFlag{Name: "concurrent-requests", Value: l.Concurrent, Usage: "requests served at once (each once its body is read); more are answered 503"},
+		&cli.Int64Flag{Name: "body-limit", Value: l.Body >> 10, Usage: "largest body of any request but an upload (a login, a form), in KiB"},
+		&cli.DurationFlag{Name: "header-timeout", Value: l.HeaderTimeout, Usage: "time a client has to send a request's headers, and then to start its body"},
+		&cli.Int64Flag{Name: "min-body-rate", Value: l.BodyRate >> 10, Usage: "slowest a request's body may arrive once it had --header-timeout to start, in KiB/s"},
+		&cli.DurationFlag{Name: "body-timeout", Value: l.BodyTimeout, Usage: "time a client has to send a request's whole body, an upload's included"},
+		&cli.IntFlag{Name: "login-failures", Value: l.LoginFailures, Usage: "failed logins one address may make at once, given back at that many an hour; more are answered 429"},
+		&cli.IntFlag{Name: "submissions-per-address", Value: l.AddressSubmits, Usage: "submissions one address may make at once, given back at that many an hour; more are answered 429"},
+		&cli.DurationFlag{Name: "session-lifetime", Value: l.Session, Usage: "how long a login in the browser lasts"},
+		&cli.StringSliceFlag{Name: "allowed-origin", Usage: "an origin (https://host[:port]) besides the ladder's own whose pages may post to it, e.g. a proxy's public address when it rewrites Host; repeatable"},
 		&cli.IntFlag{Name: "queue-depth", Value: 8, Usage: "postgres:// ladders: blocks kept waiting in the queue ahead of the workers (arena worker)"},
 		&cli.StringFlag{Name: "smoke-game", Usage: "the game submitted bots are smoke-tested in (default: the ladder's game)"},
 	}
@@ -42,8 +51,12 @@ func ladderServe(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return fmt.Errorf("ladder serve takes no arguments, got %q", c.Args().First())
 	}
-	if c.Int("jobs") < 1 || c.Int64("upload-limit") < 1 || c.Int("submissions-per-day") < 1 || c.Int("bots-per-author") < 1 || c.Int("concurrent-requests") < 1 || c.Int("queue-depth") < 1 {
-		return fmt.Errorf("--jobs, --upload-limit, --submissions-per-day, --bots-per-author, --concurrent-requests and --queue-depth must be at least 1")
+	if c.Int("jobs") < 1 || c.Int64("upload-limit") < 1 || c.Int("submissions-per-day") < 1 || c.Int("bots-per-author") < 1 || c.Int("concurrent-requests") < 1 || c.Int("queue-depth") < 1 ||
+		c.Int64("body-limit") < 1 || c.Int64("min-body-rate") < 1 || c.Int("login-failures") < 1 || c.Int("submissions-per-address") < 1 {
+		return fmt.Errorf("--jobs, --upload-limit, --submissions-per-day, --bots-per-author, --concurrent-requests, --queue-depth, --body-limit, --min-body-rate, --login-failures and --submissions-per-address must be at least 1")
+	}
+	if c.Duration("header-timeout") <= 0 || c.Duration("body-timeout") <= 0 || c.Duration("session-lifetime") <= 0 {
+		return fmt.Errorf("--header-timeout, --body-timeout and --session-lifetime must be positive")
 	}
 	st, err := openLadder(c)
 	if err != nil {
@@ -74,8 +87,8 @@ func ladderServe(c *cli.Context) error {
 			default:
 			}
 		},
-		Limits: service.Limits{Upload: c.Int64("upload-limit") << 20, PerDay: c.Int("submissions-per-day"),
-			Bots: c.Int("bots-per-author"), Concurrent: c.Int("concurrent-requests")}})
+		Limits: serviceLimits(c), Origins: c.StringSlice("allowed-origin"),
+		Log: slog.New(slog.NewTextHandler(c.App.ErrWriter, nil))})
 	if err != nil {
 		return err
 	}
@@ -86,8 +99,8 @@ func ladderServe(c *cli.Context) error {
 	if err != nil {
 		return fmt.Errorf("--addr %s: %w", c.String("addr"), err)
 	}
-	srv := &http.Server{Handler: svc.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 10 * time.Minute,
-		IdleTimeout: time.Minute, BaseContext: func(net.Listener) context.Context { return ctx }}
+	srv := svc.Server()
+	srv.BaseContext = func(net.Listener) context.Context { return ctx }
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	fmt.Fprintf(c.App.ErrWriter, "serving the %s ladder on http://%s/\n", ls.game, ln.Addr())
@@ -110,6 +123,14 @@ func ladderServe(c *cli.Context) error {
 	}
 	fmt.Fprintln(c.App.ErrWriter, "stopped; games in flight were dropped and the next start resumes their blocks")
 	return nil
+}
+
+// serviceLimits are the service's limits as the flags set them.
+func serviceLimits(c *cli.Context) service.Limits {
+	return service.Limits{Upload: c.Int64("upload-limit") << 20, PerDay: c.Int("submissions-per-day"),
+		Bots: c.Int("bots-per-author"), Concurrent: c.Int("concurrent-requests"), Body: c.Int64("body-limit") << 10,
+		HeaderTimeout: c.Duration("header-timeout"), BodyRate: c.Int64("min-body-rate") << 10, BodyTimeout: c.Duration("body-timeout"),
+		LoginFailures: c.Int("login-failures"), AddressSubmits: c.Int("submissions-per-address"), Session: c.Duration("session-lifetime")}
 }
 
 // coordinate has workers play a PostgreSQL ladder (arena worker): it keeps the work

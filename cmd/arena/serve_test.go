@@ -222,7 +222,8 @@ func TestServeAnAuthorSubmitsAndWatches(t *testing.T) {
 // try paths or markup, form posts without their CSRF token, and the limits.
 func TestServeRefusesWhatItShould(t *testing.T) {
 	dir, db, ann, bob := newLadder(t)
-	s := startServe(t, dir, db, "--upload-limit", "1", "--submissions-per-day", "4", "--bots-per-author", "1")
+	// The upload limit holds the test's Go bot (19 MiB) below it.
+	s := startServe(t, dir, db, "--upload-limit", "24", "--submissions-per-day", "4", "--bots-per-author", "1")
 	// No token, a wrong one, a malformed header: 401 on every author route.
 	routes := []struct{ method, path string }{
 		{"GET", "/api/bots"}, {"POST", "/api/bots"}, {"POST", "/api/bots/random/retire"},
@@ -247,8 +248,8 @@ func TestServeRefusesWhatItShould(t *testing.T) {
 	resp.Body.Close()
 	assert.Equal(t, 401, resp.StatusCode)
 
-	// Too large (the limit is 1 MiB) and malformed uploads.
-	ct, body := upload(t, "big", bytes.Repeat([]byte{0x7f}, 2<<20), nil)
+	// Too large (the limit is 24 MiB) and malformed uploads.
+	ct, body := upload(t, "big", bytes.Repeat([]byte{0x7f}, 25<<20), nil)
 	r := call(t, nil, "POST", s.base+"/api/bots", ann, ct, body)
 	assert.Equal(t, 413, r.code, r.body)
 	r = call(t, nil, "POST", s.base+"/api/bots", ann, "application/json", strings.NewReader(`{"name":"x"}`))
@@ -266,13 +267,18 @@ func TestServeRefusesWhatItShould(t *testing.T) {
 		assert.Equal(t, 400, call(t, nil, "GET", s.base+p, ann, "", nil).code, p)
 	}
 
-	// A program that is not a bot fails its smoke test: 400, and the message (which
-	// carries what the program wrote) is escaped on the form's page.
+	// A program that is not a bot fails its smoke test: 400, and the message carries
+	// what the program wrote (escaped on the form's page) and nothing of the server:
+	// not the arena's account of the failure, which names the program's path.
 	script := []byte("#!/bin/sh\necho '<script>alert(\"smoke\")</script>' >&2\nexit 3\n")
 	ct, body = upload(t, "annbot", script, nil)
 	r = call(t, nil, "POST", s.base+"/api/bots", ann, ct, body)
 	assert.Equal(t, 400, r.code, r.body)
-	assert.Contains(t, r.body, "smoke test")
+	assert.Contains(t, r.body, "bot annbot failed its smoke test: in a game of ivanhoe its seat ended with no start")
+	assert.Contains(t, r.body, "\n<script>alert(\"smoke\")</script>\n", "the bot's stderr")
+	for _, server := range []string{dir, "/tmp/", "/bots/", "plugin"} {
+		assert.NotContains(t, r.body, server)
+	}
 
 	// Operator's bots and other authors' bots are not one's own.
 	for _, p := range []string{"/api/bots/random/retire", "/api/bots/random/activate", "/api/bots/random/stderr"} {
@@ -305,9 +311,15 @@ func TestServeRefusesWhatItShould(t *testing.T) {
 	assert.NotContains(t, r.body, `<script>alert`, "bot-controlled text is escaped")
 	assert.Contains(t, r.body, "smoke test")
 
-	// Limits: one bot name per author here, four submissions a day (ann has made three
-	// that reached the counter: the API's and the form's smoke-test failures and the
-	// oversize and malformed ones did not count).
+	// Limits: one bot name per author here (the failures above hold none: a working
+	// bot takes it), four submissions a day (the API's and the form's smoke-test
+	// failures and the working bot count; the oversize and malformed ones, and those
+	// refused for their name, do not).
+	noisy, err := os.ReadFile(filepath.Join(bin, "noisybot"))
+	require.NoError(t, err)
+	ct, body = upload(t, "annbot", noisy, nil)
+	r = call(t, nil, "POST", s.base+"/api/bots", ann, ct, body)
+	require.Equal(t, 201, r.code, r.body)
 	ct, body = upload(t, "secondname", script, nil)
 	r = call(t, nil, "POST", s.base+"/api/bots", ann, ct, body)
 	assert.Equal(t, 403, r.code, "bots per author: %s", r.body)
@@ -361,4 +373,36 @@ func TestServeSurvivesABurst(t *testing.T) {
 	assert.Positive(t, codes[200], "the burst was served")
 	waitForGames(t, s, "random", before.Games+2)
 	s.stop(t)
+}
+
+// `arena author rotate NAME` prints a new token, once; from then on the old one lets
+// nobody in (the service's tests show the sessions it opened end too). A name that
+// is no author's, or none, is one line of error.
+func TestAuthorRotate(t *testing.T) {
+	dir, db, ann, bob := newLadder(t)
+	r := runArena(t, dir, "author", "rotate", "ann", "--db", db)
+	require.Equal(t, 0, r.code, r.stderr)
+	fresh := strings.TrimSpace(r.stdout)
+	require.Len(t, fresh, 43, "32 random bytes in URL-safe base64")
+	assert.NotEqual(t, ann, fresh)
+	assert.Contains(t, r.stderr, "rotated the token of ann and ended their sessions")
+
+	st, err := store.Open(db)
+	require.NoError(t, err)
+	defer st.Close()
+	ctx := context.Background()
+	_, err = st.AuthorByToken(ctx, service.HashToken(ann))
+	assert.ErrorIs(t, err, store.ErrNotFound, "the old token")
+	a, err := st.AuthorByToken(ctx, service.HashToken(fresh))
+	require.NoError(t, err)
+	assert.Equal(t, "ann", a.Name)
+	_, err = st.AuthorByToken(ctx, service.HashToken(bob))
+	assert.NoError(t, err, "another author's token")
+
+	for _, args := range [][]string{{"nobody"}, {}} {
+		r = runArena(t, dir, append([]string{"author", "rotate", "--db", db}, args...)...)
+		assert.Equal(t, 1, r.code, "%v: %s", args, r.stdout)
+		assert.Equal(t, 1, strings.Count(strings.TrimSpace(r.stderr), "\n")+1, "one error line: %s", r.stderr)
+		assert.Empty(t, r.stdout, "no token")
+	}
 }

@@ -106,7 +106,7 @@ func TestLadderRunTakesTheSandboxFlags(t *testing.T) {
 	dir := t.TempDir()
 	r := runArena(t, dir, "ladder", "run", "--help")
 	require.Equal(t, 0, r.code, r.stderr)
-	for _, f := range []string{"--sandbox", "--bot-memory", "--bot-processes", "--max-forfeit-share", "--match-time", "--startup"} {
+	for _, f := range []string{"--sandbox", "--bot-memory", "--bot-processes", "--bot-disk", "--max-forfeit-share", "--match-time", "--startup"} {
 		assert.Contains(t, r.stdout, f)
 	}
 	assert.Contains(t, r.stdout, "suspend a bot", "the share is a suspension in the ladder")

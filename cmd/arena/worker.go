@@ -30,7 +30,7 @@ func workerCommand() *cli.Command {
 		Flags: append(append(blockPlayFlags(),
 			&cli.StringFlag{Name: "game", Usage: "with --board or --deck: also play this game's blocks on that file (games on their defaults are always played)"},
 			&cli.DurationFlag{Name: "lease", Value: defaultLease, Usage: "how long a block may run before the queue hands it to another worker (give every worker of a ladder the same)"},
-			&cli.DurationFlag{Name: "job-timeout", Usage: "stop playing a block after this long; its next attempt plays the rest (default: the longest a block can take at these clock flags)"},
+			&cli.DurationFlag{Name: "job-timeout", DefaultText: "the longest a block can take at these clock flags", Usage: "stop playing a block after this long; its next attempt plays the rest"},
 		), append(append(gameOptionFlags(), ladderSandboxFlags()...), metricsFlags(workerMetricsAddr)...)...),
 		Action: runWorker,
 	}

@@ -41,7 +41,7 @@ func (g *Game) Apply(i int) error {
 		g.pending = NoCard
 		g.phase, g.toMove = PhaseTurn, g.turn
 	case LetStand:
-		g.resolve()
+		g.askIvanhoe(s)
 	case KeepCard:
 		g.keep(s, int(o.A))
 	case GiveBack:
@@ -65,16 +65,24 @@ func (g *Game) addToDisplay(s int, c Card) {
 	g.added++
 }
 
-// playAction puts an action card on the table and asks the Ivanhoe holder, if any other
-// player still in the tournament has it, before it takes effect (R23).
+// playAction puts an action card on the table and asks the other players still in the
+// tournament, before it takes effect, whether to cancel it with Ivanhoe (R23).
 func (g *Game) playAction(s int, c Card, target, a, b int) {
 	g.fromHand(s, c)
 	g.played++
 	g.pending, g.pendingBy, g.pendArgs = c, s, [3]int{target, a, b}
 	g.emit(EvAction, engine.Everyone, s, int(c), target, a)
-	for i := 1; i < g.players; i++ {
-		h := (s + i) % g.players
-		if g.in[h] && g.hands[h][Ivanhoe] > 0 {
+	g.askIvanhoe(s)
+}
+
+// askIvanhoe asks the next player after seat from, in seat order from the actor's left,
+// who is still in the tournament; after the last one the action takes effect (R23a).
+// Every such player is asked, holder or not (without the card, letting the action stand
+// is the one option): were only the holder asked, who is asked and how long the table
+// waits would tell everyone where the card is.
+func (g *Game) askIvanhoe(from int) {
+	for h := (from + 1) % g.players; h != g.pendingBy; h = (h + 1) % g.players {
+		if g.in[h] {
 			g.phase, g.toMove = PhaseReaction, h
 			return
 		}

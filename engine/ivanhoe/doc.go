@@ -1,13 +1,14 @@
 // Package ivanhoe is Reiner Knizia's Ivanhoe (GMT, 2000) for 2 to 5 players, as a pure
 // decision machine meeting engine.Game.
 //
-// The English rulebook is the reference and ../shared/rules/ivanhoe.md fixes every point
+// The English rulebook is the reference and docs/rules/ivanhoe.md fixes every point
 // it leaves open; rule numbers R1..R28 below and in the tests are that page's. Start a
 // game with New(seed, players) and drive it with Options and Apply.
 //
 // Every choice a rule gives a player is a decision of that seat: the tournament colour
 // (R6), each card played, ending the turn (legal only as R3 allows) or withdrawing (R4),
-// the Ivanhoe card against a pending action (R23, asked only of the holder), each Adapt
+// the Ivanhoe card against a pending action (R23, asked of every other player still in
+// the tournament, holder or not: R23a), each Adapt
 // keep (R21), the token given back after withdrawing with a maiden (R25) and the token
 // chosen after a purple win (R24). A decision is asked even when it has one option, so
 // that every rule-given choice shows up the same way to bots and in replays.

@@ -113,6 +113,19 @@ func do(t *testing.T, g *Game, o engine.Option) {
 	require.True(t, ok, "%s (%+v) is not legal for seat %d in phase %s; options: %v", g.Describe(o), o, g.toMove, g.phase, describeAll(g))
 	require.NoError(t, g.Apply(i))
 	require.NoError(t, checkInvariants(g))
+	letStandUnlessHeld(t, g)
+}
+
+// letStandUnlessHeld answers the Ivanhoe questions of players without the card: their
+// one option lets the action stand (R23a). Scenarios about other rules skip them; the
+// R23 tests ask with Apply.
+func letStandUnlessHeld(t *testing.T, g *Game) {
+	t.Helper()
+	for g.phase == PhaseReaction && g.hands[g.toMove][Ivanhoe] == 0 {
+		require.Len(t, g.Options(), 1)
+		require.NoError(t, g.Apply(0))
+		require.NoError(t, checkInvariants(g))
+	}
 }
 
 func describeAll(g *Game) []string {

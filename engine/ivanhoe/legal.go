@@ -20,7 +20,10 @@ func (g *Game) Options() []engine.Option {
 	case PhaseTurn:
 		o = g.turnOptions(o, s)
 	case PhaseReaction:
-		o = append(o, opt(CancelAction, NoArg, NoArg, NoArg, NoArg), opt(LetStand, NoArg, NoArg, NoArg, NoArg))
+		if g.hands[s][Ivanhoe] > 0 {
+			o = append(o, opt(CancelAction, NoArg, NoArg, NoArg, NoArg))
+		}
+		o = append(o, opt(LetStand, NoArg, NoArg, NoArg, NoArg))
 	case PhaseAdapt:
 		d := g.disp[s].slice()
 		for i, c := range d {

@@ -346,3 +346,54 @@ func requireOutwitChanges(t *testing.T, g *Game, o engine.Option) {
 	same := w.disp == g.disp && w.shield == g.shield && w.stunned == g.stunned
 	require.False(t, same, "decision %d: %q changed nothing", g.decisions, g.Describe(o))
 }
+
+// TestR23a_EveryPlayerInTheTournamentIsAskedHolderOrNot: after an action card each other
+// player still in the tournament is asked in seat order from the actor's left, whoever
+// holds Ivanhoe (nobody, a player in the tournament, one who withdrew), so the seats
+// asked and their order tell nobody where the card is. Without it, letting the action
+// stand is the one option.
+func TestR23a_EveryPlayerInTheTournamentIsAskedHolderOrNot(t *testing.T) {
+	for _, holder := range []int{engine.NoSeat, 1, 2, 3} {
+		g := fixture(t, 4)
+		turnOf(g, 0, Red)
+		lay(t, g, 0, Red3)
+		lay(t, g, 1, Red4, Red5)
+		lay(t, g, 3, Red3)
+		g.in[2] = false
+		if holder != engine.NoSeat {
+			deal(t, g, holder, Ivanhoe)
+		}
+		deal(t, g, 0, Dodge)
+		i, ok := engine.Find(g, action(Dodge, 1, 1))
+		require.True(t, ok)
+		require.NoError(t, g.Apply(i))
+		var asked []int
+		for g.phase == PhaseReaction {
+			want := []string{"let Dodge stand"}
+			if g.toMove == holder {
+				want = []string{"play Ivanhoe to cancel Dodge", "let Dodge stand"}
+			}
+			require.Equal(t, want, describeAll(g), "holder %d, seat %d asked", holder, g.toMove)
+			asked = append(asked, g.toMove)
+			require.NoError(t, g.Apply(len(want)-1))
+		}
+		assert.Equal(t, []int{1, 3}, asked, "holder %d: seat 2 withdrew, the actor is not asked", holder)
+		assert.Equal(t, []Card{Red4}, g.disp[1].slice(), "holder %d: the Dodge took effect", holder)
+	}
+}
+
+// TestR23a_ACancelEndsTheQuestions: once the holder cancels, nobody after it is asked.
+func TestR23a_ACancelEndsTheQuestions(t *testing.T) {
+	g := fixture(t, 4)
+	turnOf(g, 0, Red)
+	lay(t, g, 0, Red3)
+	lay(t, g, 1, Red4, Red5)
+	deal(t, g, 2, Ivanhoe)
+	deal(t, g, 0, Dodge)
+	do(t, g, action(Dodge, 1, 1)) // seat 1 lets it stand
+	require.Equal(t, 2, g.toMove)
+	do(t, g, option(CancelAction))
+	assert.Equal(t, PhaseTurn, g.phase)
+	assert.Equal(t, 0, g.toMove, "seat 3 is not asked; the actor goes on")
+	assert.Equal(t, []Card{Red4, Red5}, g.disp[1].slice())
+}

@@ -15,8 +15,9 @@ import (
 //     played since;
 //   - a card taken from the seat by Knock Down (R20) is in the taker's hand until played,
 //     and a card Retreat took back to a hand is there until played;
-//   - the Ivanhoe holder asked to react holds Ivanhoe, and the seats still in the
-//     tournament between the actor and it do not (R23).
+//
+// Being asked about Ivanhoe proves nothing: every player still in the tournament is
+// asked, holder or not (R23a).
 //
 // Deals that would leave the seat to move without a legal option are rejected (a
 // starter who named a colour holds a card to open with, R6 and R8), so the deal is
@@ -250,7 +251,6 @@ func (g *Game) dealHidden(v *View, k *knowledge, r *engine.Rand) error {
 			return err
 		}
 	}
-	lacks := g.reactionProof(v, k)
 	g.drawN, g.optsValid = 0, false
 	g.hands[v.Seat], g.handSize[v.Seat] = v.Hand, v.HandSizes[v.Seat]
 	for s := 0; s < v.Players; s++ {
@@ -269,26 +269,16 @@ func (g *Game) dealHidden(v *View, k *knowledge, r *engine.Rand) error {
 		}
 		g.hands[s], g.handSize[s] = k.known[s], v.HandSizes[s]
 	}
-	// Seats proven without Ivanhoe draw first, from a pool without it.
-	ivanhoes := counts[Ivanhoe]
-	counts[Ivanhoe] = 0
-	pool.N -= int(ivanhoes)
-	for pass := 0; pass < 2; pass++ {
-		for s := 0; s < v.Players; s++ {
-			if s == v.Seat || lacks[s] != (pass == 0) {
-				continue
-			}
-			for g.handTotal(s) < v.HandSizes[s] {
-				c := pool.Draw(r)
-				if c < 0 {
-					return errors.New("ivanhoe sample: fewer unseen cards than hidden places")
-				}
-				g.hands[s][c]++
-			}
+	for s := 0; s < v.Players; s++ {
+		if s == v.Seat {
+			continue
 		}
-		if pass == 0 {
-			counts[Ivanhoe] = ivanhoes
-			pool.N += int(ivanhoes)
+		for g.handTotal(s) < v.HandSizes[s] {
+			c := pool.Draw(r)
+			if c < 0 {
+				return errors.New("ivanhoe sample: fewer unseen cards than hidden places")
+			}
+			g.hands[s][c]++
 		}
 	}
 	if pool.N != v.DrawPile {
@@ -314,23 +304,4 @@ func (g *Game) faceUpHolder(c Card) int {
 		return g.shield
 	}
 	return g.stunned
-}
-
-// reactionProof applies R23 to a pending action: the seat asked holds Ivanhoe, and the
-// seats still in the tournament that come before it from the actor do not.
-func (g *Game) reactionProof(v *View, k *knowledge) (lacks [MaxPlayers]bool) {
-	if v.Phase != PhaseReaction || v.PendingBy < 0 || v.PendingBy >= v.Players {
-		return lacks
-	}
-	for i := 1; i < v.Players; i++ {
-		s := (v.PendingBy + i) % v.Players
-		if s == v.ToMove {
-			break
-		}
-		lacks[s] = v.InTournament[s]
-	}
-	if v.ToMove != v.Seat && k.known[v.ToMove][Ivanhoe] == 0 {
-		k.known[v.ToMove][Ivanhoe] = 1
-	}
-	return lacks
 }

@@ -36,10 +36,10 @@ func TestSamplerDistribution(t *testing.T) {
 }
 
 // TestSamplerProofsHold: what the sampler reads as proven (R7 hands shown, Knock Down,
-// Retreat, the R23 holder) is true in the real game at every decision, and every sample
+// Retreat) is true in the real game at every decision, and every sample
 // keeps it.
 func TestSamplerProofsHold(t *testing.T) {
-	proofs, reactions := 0, 0
+	proofs, reactions := 0, map[bool]int{}
 	enginetest.EveryDecision(t, Spec(), Sampler, 60, func(seed int) int { return MinPlayers + seed%4 }, func(eg, s engine.Game, me int, events []engine.Event) {
 		g, sg := eg.(*Game), s.(*Game)
 		var k knowledge
@@ -52,13 +52,13 @@ func TestSamplerProofsHold(t *testing.T) {
 			}
 		}
 		if g.phase == PhaseReaction && g.toMove != me {
-			reactions++
-			if sg.hands[g.toMove][Ivanhoe] == 0 {
-				t.Fatal("the seat asked to react was sampled without Ivanhoe (R23)")
-			}
+			reactions[sg.hands[g.toMove][Ivanhoe] > 0]++
 		}
 	})
-	if proofs == 0 || reactions == 0 {
-		t.Fatalf("%d proven cards and %d reactions came up", proofs, reactions)
+	// Every seat in the tournament is asked (R23a), so being asked proves nothing: the
+	// seat asked is sampled now with Ivanhoe, now without.
+	if proofs == 0 || reactions[true] == 0 || reactions[false] == 0 {
+		t.Fatalf("%d proven cards; the seat asked to react sampled with Ivanhoe %d times, without %d times",
+			proofs, reactions[true], reactions[false])
 	}
 }

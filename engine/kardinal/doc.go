@@ -1,6 +1,6 @@
 // Package kardinal is the rules engine of Michael Schacht's Kardinal und König for 3 to 5
 // players, as a decision machine meeting engine.Game. The rules and the project's
-// rulings K1..K14 are in shared/rules/kardinal.md; tests are named after the rulings.
+// rulings K1..K14 are in docs/rules/kardinal.md; tests are named after the rulings.
 //
 // Start a game with New (the default board) or NewOnBoard:
 //

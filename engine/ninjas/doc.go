@@ -1,6 +1,6 @@
 // Package ninjas is Of Knights and Ninjas, 2 to 6 players, as an engine.Game: every rule
 // of the Spanish rulebook and of the project's rulings N1-N13
-// (shared/rules/ninjas.md) as a pure, seeded decision machine.
+// (docs/rules/ninjas.md) as a pure, seeded decision machine.
 //
 // Start with New(seed, players), or NewWithDeck to play another composition of the 95
 // cards than DefaultDeck (N1). Every choice a rule gives a player is a decision of that

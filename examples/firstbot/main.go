@@ -1,4 +1,4 @@
-// Command firstbot is the bot of "Write your first bot" in the README: an
+// Command firstbot is the Go bot of the README's "A first bot": an
 // Ivanhoe player that names the colour it holds most of, plays its strongest card
 // until it leads the tournament, then ends its turn.
 //

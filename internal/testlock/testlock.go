@@ -8,9 +8,15 @@
 // shared for its whole run (Heavy, from TestMain), a quiet test holds it exclusively
 // for its own run (Quiet). Test code only; written here because it is twenty lines
 // of flock, not a library's job.
+//
+// The lock belongs to one checkout: its name carries a hash of the module's root
+// directory, so that go test in another clone on the same machine (another engineer's,
+// a CI job's) neither waits for this one nor holds it up.
 package testlock
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -18,11 +24,29 @@ import (
 	"time"
 )
 
-// name is the lock file in os.TempDir(), shared by every test binary of the module.
-const name = "arena-go-test-load.lock"
+// lockPath is the lock file of the module whose package directory is dir (a test binary
+// runs in its package's directory): in os.TempDir(), named after the module's root.
+func lockPath(dir string) string {
+	root := dir
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			root = d
+			break
+		}
+		if filepath.Dir(d) == d {
+			break // no go.mod above: the directory itself stands for the checkout
+		}
+	}
+	sum := sha256.Sum256([]byte(root))
+	return filepath.Join(os.TempDir(), "arena-go-test-load-"+hex.EncodeToString(sum[:6])+".lock")
+}
 
 func lock(how int) (*os.File, error) {
-	f, err := os.OpenFile(filepath.Join(os.TempDir(), name), os.O_CREATE|os.O_RDWR, 0o666)
+	dir, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(lockPath(dir), os.O_CREATE|os.O_RDWR, 0o666)
 	if err != nil {
 		return nil, err
 	}

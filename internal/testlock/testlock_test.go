@@ -1,8 +1,10 @@
 package testlock
 
 import (
+	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -25,11 +27,11 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// A quiet test waits while another binary holds the lock as heavy, and goes on once
-// it lets go.
-func TestQuietWaitsForHeavy(t *testing.T) {
-	t.Setenv("TMPDIR", t.TempDir())
+// startHeavy starts this binary as a heavy test binary in dir and returns once it
+// holds the lock; closing its stdin lets it go.
+func startHeavy(t *testing.T, dir string) (*exec.Cmd, io.Closer) {
 	cmd := exec.Command(os.Args[0], "-test.run", "^$")
+	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), childEnv+"=heavy")
 	stdin, err := cmd.StdinPipe()
 	require.NoError(t, err)
@@ -38,15 +40,31 @@ func TestQuietWaitsForHeavy(t *testing.T) {
 	require.NoError(t, cmd.Start())
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
 	buf := make([]byte, 5)
-	_, err = stdout.Read(buf)
+	_, err = io.ReadFull(stdout, buf)
 	require.NoError(t, err)
 	require.Equal(t, "held\n", string(buf))
+	return cmd, stdin
+}
 
+// quietAsync calls Quiet in the background: the channel closes once it returned.
+func quietAsync(t *testing.T) <-chan struct{} {
 	got := make(chan struct{})
 	go func() {
 		Quiet(t)
 		close(got)
 	}()
+	return got
+}
+
+// A quiet test waits while another binary holds the lock as heavy, and goes on once
+// it lets go.
+func TestQuietWaitsForHeavy(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	here, err := os.Getwd()
+	require.NoError(t, err)
+	cmd, stdin := startHeavy(t, here)
+
+	got := quietAsync(t)
 	select {
 	case <-got:
 		t.Fatal("the quiet test ran while a heavy binary held the lock")
@@ -60,4 +78,35 @@ func TestQuietWaitsForHeavy(t *testing.T) {
 		t.Fatal("the quiet test still waits after the heavy binary let go")
 	}
 	assert.NoError(t, cmd.Wait())
+}
+
+// A heavy test binary of another checkout (another module root on the machine) does
+// not hold up a quiet test of this one.
+func TestAnotherCheckoutsHeavyBinaryIsNotWaitedFor(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	other := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(other, "go.mod"), []byte("module github.com/arena-games/arena\n"), 0o644))
+	pkg := filepath.Join(other, "internal", "testlock")
+	require.NoError(t, os.MkdirAll(pkg, 0o755))
+	_, stdin := startHeavy(t, pkg)
+	defer stdin.Close()
+
+	got := quietAsync(t)
+	select {
+	case <-got:
+	case <-time.After(time.Minute): // a free lock is taken at once; a minute is for a loaded machine
+		t.Fatal("the quiet test waited for another checkout's heavy binary")
+	}
+}
+
+// Every package of one module shares the lock; another root has another.
+func TestTheLockIsTheModuleRootsOwn(t *testing.T) {
+	here, err := os.Getwd()
+	require.NoError(t, err)
+	root := filepath.Dir(filepath.Dir(here))
+	require.FileExists(t, filepath.Join(root, "go.mod"))
+	assert.Equal(t, lockPath(here), lockPath(filepath.Join(root, "arena")), "two packages of this checkout")
+	assert.Equal(t, lockPath(here), lockPath(root))
+	assert.NotEqual(t, lockPath(here), lockPath(t.TempDir()), "a directory of no module")
+	assert.Equal(t, os.TempDir(), filepath.Dir(lockPath(here)))
 }

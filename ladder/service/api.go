@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -27,15 +28,15 @@ func (s *Service) api(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/bots", s.authed(func(w http.ResponseWriter, r *http.Request, a store.Author) {
 		bots, rf := s.mine(r.Context(), a)
 		if rf != nil {
-			fail(w, rf)
+			s.fail(w, r, rf)
 			return
 		}
 		writeJSON(w, http.StatusOK, bots)
 	}))
-	mux.HandleFunc("POST /api/bots", s.authed(func(w http.ResponseWriter, r *http.Request, a store.Author) {
-		b, rf := s.submitRequest(w, r, a)
+	mux.HandleFunc("POST "+apiUpload, s.authed(func(w http.ResponseWriter, r *http.Request, a store.Author) {
+		b, rf := s.submitRequest(r, a)
 		if rf != nil {
-			fail(w, rf)
+			s.fail(w, r, rf)
 			return
 		}
 		writeJSON(w, http.StatusCreated, b)
@@ -44,7 +45,7 @@ func (s *Service) api(mux *http.ServeMux) {
 		mux.HandleFunc("POST /api/bots/{name}/"+action, s.authed(func(w http.ResponseWriter, r *http.Request, a store.Author) {
 			b, rf := s.retire(r.Context(), a, r.PathValue("name"), activate)
 			if rf != nil {
-				fail(w, rf)
+				s.fail(w, r, rf)
 				return
 			}
 			writeJSON(w, http.StatusOK, b)
@@ -59,7 +60,7 @@ func (s *Service) authed(h func(http.ResponseWriter, *http.Request, store.Author
 	return func(w http.ResponseWriter, r *http.Request) {
 		a, rf := s.author(r)
 		if rf != nil {
-			fail(w, rf)
+			s.fail(w, r, rf)
 			return
 		}
 		h(w, r, a)
@@ -70,11 +71,6 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(v)
-}
-
-// fail answers with the refusal's status and its one line, as plain text.
-func fail(w http.ResponseWriter, rf *refusal) {
-	http.Error(w, rf.msg, rf.status)
 }
 
 // BotJSON is a bot version as the API shows it.
@@ -95,11 +91,11 @@ func botJSON(b store.Bot) BotJSON {
 func (s *Service) mine(ctx context.Context, a store.Author) ([]BotJSON, *refusal) {
 	names, err := s.cfg.Authors.Owned(ctx, a.ID)
 	if err != nil {
-		return nil, refuse(http.StatusInternalServerError, err.Error())
+		return nil, internal(err)
 	}
 	all, err := s.cfg.Store.Bots(ctx, true)
 	if err != nil {
-		return nil, refuse(http.StatusInternalServerError, err.Error())
+		return nil, internal(err)
 	}
 	out := []BotJSON{}
 	for _, b := range all {
@@ -112,13 +108,11 @@ func (s *Service) mine(ctx context.Context, a store.Author) ([]BotJSON, *refusal
 	return out, nil
 }
 
-// submitRequest reads a multipart upload (fields name and program) and submits it.
-func (s *Service) submitRequest(w http.ResponseWriter, r *http.Request, a store.Author) (BotJSON, *refusal) {
-	// The form's other fields are small; the slack covers them and the multipart framing.
-	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.Limits.Upload+64<<10)
+// submitRequest submits the upload guard read (fields name and program).
+func (s *Service) submitRequest(r *http.Request, a store.Author) (BotJSON, *refusal) {
 	f, hdr, err := r.FormFile("program")
 	if err != nil {
-		return BotJSON{}, uploadRefusal(err, s.cfg.Limits.Upload)
+		return BotJSON{}, refuse(http.StatusBadRequest, malformedUpload)
 	}
 	defer f.Close()
 	if hdr.Size > s.cfg.Limits.Upload {
@@ -130,6 +124,8 @@ func (s *Service) submitRequest(w http.ResponseWriter, r *http.Request, a store.
 
 // Submit checks an author's submission against the limits and ownership, then adds
 // the program through the configured Submit (smoke test and sandbox of `bot add`).
+// A submission that fails counts against the author's submissions of the day, but
+// a name it claimed is given up again.
 func (s *Service) Submit(ctx context.Context, a store.Author, name string, program io.Reader) (store.Bot, *refusal) {
 	if rf := checkName(name); rf != nil {
 		return store.Bot{}, rf
@@ -138,50 +134,75 @@ func (s *Service) Submit(ctx context.Context, a store.Author, name string, progr
 	defer s.submit.Unlock()
 	n, err := s.cfg.Authors.Submissions(ctx, a.ID, time.Now().Add(-24*time.Hour))
 	if err != nil {
-		return store.Bot{}, refuse(http.StatusInternalServerError, err.Error())
+		return store.Bot{}, internal(err)
 	}
 	if n >= s.cfg.Limits.PerDay {
 		return store.Bot{}, refuse(http.StatusTooManyRequests, fmt.Sprintf("%d submissions in the last 24 hours is the limit; try again later", s.cfg.Limits.PerDay))
 	}
 	owned, err := s.cfg.Authors.Owned(ctx, a.ID)
 	if err != nil {
-		return store.Bot{}, refuse(http.StatusInternalServerError, err.Error())
+		return store.Bot{}, internal(err)
 	}
-	mine := false
-	for _, o := range owned {
-		mine = mine || o == name
-	}
+	mine := slices.Contains(owned, name)
 	if !mine && len(owned) >= s.cfg.Limits.Bots {
 		return store.Bot{}, refuse(http.StatusForbidden, fmt.Sprintf("you own %d bots, the limit; submit a new version of one of them instead", len(owned)))
 	}
 	if err := s.cfg.Authors.CountSubmission(ctx, a.ID); err != nil {
-		return store.Bot{}, refuse(http.StatusInternalServerError, err.Error())
+		return store.Bot{}, internal(err)
 	}
 	if err := s.cfg.Authors.Claim(ctx, a.ID, name); err != nil {
 		if errors.Is(err, store.ErrDuplicate) {
 			return store.Bot{}, refuse(http.StatusForbidden, "bot "+name+" is not yours")
 		}
-		return store.Bot{}, refuse(http.StatusInternalServerError, err.Error())
+		return store.Bot{}, internal(err)
 	}
+	b, rf := s.add(ctx, name, program)
+	if rf != nil && !mine {
+		// Only a name without versions is given up, so a racing success keeps it.
+		if err := s.cfg.Authors.Unclaim(context.WithoutCancel(ctx), a.ID, name); err != nil {
+			s.cfg.Log.Error("giving up the name of a failed submission", "bot", name, "err", err)
+		}
+	}
+	if rf == nil {
+		s.cfg.Changed()
+	}
+	return b, rf
+}
+
+// add writes the program to a file of its own and adds it through the configured
+// Submit. A failed smoke test tells the author how their bot's seat ended and what
+// it wrote to stderr (its last 4 KiB), and nothing of the arena or the server.
+func (s *Service) add(ctx context.Context, name string, program io.Reader) (store.Bot, *refusal) {
 	dir, err := os.MkdirTemp("", "arena-upload-")
 	if err != nil {
-		return store.Bot{}, refuse(http.StatusInternalServerError, err.Error())
+		return store.Bot{}, internal(err)
 	}
 	defer os.RemoveAll(dir)
 	path := filepath.Join(dir, "program")
 	if err := writeProgram(path, program); err != nil {
-		return store.Bot{}, refuse(http.StatusInternalServerError, err.Error())
+		return store.Bot{}, internal(err)
 	}
 	b, err := s.cfg.Submit(ctx, name, path)
+	var smoke *ladder.SmokeError
 	switch {
 	case errors.Is(err, store.ErrDuplicate):
 		return b, refuse(http.StatusConflict, "this program is already the newest version of "+name)
+	case errors.As(err, &smoke):
+		return b, refuse(http.StatusBadRequest, smokeMessage(name, smoke))
 	case err != nil:
-		// The message names the temporary file; the author knows it by the bot's name.
-		return b, refuse(http.StatusBadRequest, strings.ReplaceAll(err.Error(), path, name))
+		return b, internal(err)
 	}
-	s.cfg.Changed()
 	return b, nil
+}
+
+// smokeMessage is what an author reads of their bot's failed smoke test.
+func smokeMessage(name string, e *ladder.SmokeError) string {
+	msg := fmt.Sprintf("bot %s failed its smoke test: in a game of %s its seat ended with %s; nothing was added", name, e.Game, e.Ending)
+	out := strings.ToValidUTF8(strings.TrimRight(e.Stderr, "\n"), "\uFFFD")
+	if out == "" {
+		return msg + ". It wrote nothing to stderr."
+	}
+	return fmt.Sprintf("%s. What it wrote to stderr (its last %d bytes at most):\n%s", msg, ladder.SmokeStderrBytes, out)
 }
 
 func writeProgram(path string, r io.Reader) error {
@@ -206,7 +227,7 @@ func (s *Service) retire(ctx context.Context, a store.Author, name string, activ
 	if activate {
 		vs, verr := s.versions(ctx, name)
 		if verr != nil {
-			return BotJSON{}, refuse(http.StatusInternalServerError, verr.Error())
+			return BotJSON{}, internal(verr)
 		}
 		if vs[len(vs)-1].Active() {
 			return BotJSON{}, refuse(http.StatusConflict, "bot "+name+" is already active")
@@ -221,7 +242,7 @@ func (s *Service) retire(ctx context.Context, a store.Author, name string, activ
 	case errors.Is(err, store.ErrNotFound):
 		return BotJSON{}, refuse(http.StatusConflict, "bot "+name+" is already retired")
 	case err != nil:
-		return BotJSON{}, refuse(http.StatusInternalServerError, err.Error())
+		return BotJSON{}, internal(err)
 	}
 	s.cfg.Changed()
 	return botJSON(b), nil
@@ -235,12 +256,12 @@ const stderrBlocks = 20
 func (s *Service) stderr(w http.ResponseWriter, r *http.Request, a store.Author) {
 	name := r.PathValue("name")
 	if rf := s.owned(r.Context(), a, name); rf != nil {
-		fail(w, rf)
+		s.fail(w, r, rf)
 		return
 	}
 	versions, err := s.versions(r.Context(), name)
 	if err != nil {
-		fail(w, refuse(http.StatusInternalServerError, err.Error()))
+		s.fail(w, r, internal(err))
 		return
 	}
 	labels := map[int64]string{}
@@ -264,7 +285,7 @@ func (s *Service) stderr(w http.ResponseWriter, r *http.Request, a store.Author)
 		return nil
 	})
 	if err != nil {
-		fail(w, refuse(http.StatusInternalServerError, err.Error()))
+		s.fail(w, r, internal(err))
 		return
 	}
 	dirs = dirs[max(0, len(dirs)-stderrBlocks):]
@@ -310,7 +331,7 @@ func (s *Service) match(ctx context.Context, idText string) (store.Match, *refus
 	case errors.Is(err, stop):
 		return found, nil
 	case err != nil:
-		return found, refuse(http.StatusInternalServerError, err.Error())
+		return found, internal(err)
 	}
 	return found, refuse(http.StatusNotFound, fmt.Sprintf("no game %d", id))
 }
@@ -319,26 +340,26 @@ func (s *Service) match(ctx context.Context, idText string) (store.Match, *refus
 func (s *Service) replayFile(w http.ResponseWriter, r *http.Request, a store.Author) {
 	m, rf := s.match(r.Context(), r.PathValue("id"))
 	if rf != nil {
-		fail(w, rf)
+		s.fail(w, r, rf)
 		return
 	}
 	names, err := s.cfg.Authors.Owned(r.Context(), a.ID)
 	if err != nil {
-		fail(w, refuse(http.StatusInternalServerError, err.Error()))
+		s.fail(w, r, internal(err))
 		return
 	}
 	bots, err := s.cfg.Store.Bots(r.Context(), true)
 	if err != nil {
-		fail(w, refuse(http.StatusInternalServerError, err.Error()))
+		s.fail(w, r, internal(err))
 		return
 	}
 	if !playedIn(m, bots, names) {
-		fail(w, refuse(http.StatusForbidden, "none of your bots played in this game"))
+		s.fail(w, r, refuse(http.StatusForbidden, "none of your bots played in this game"))
 		return
 	}
 	f, rf := s.openReplay(m)
 	if rf != nil {
-		fail(w, rf)
+		s.fail(w, r, rf)
 		return
 	}
 	defer f.Close()

@@ -22,14 +22,11 @@ func (s *Service) pages(mux *http.ServeMux) {
 	mux.HandleFunc("GET /games/{id}", s.page("replay", s.replayPage))
 	mux.HandleFunc("GET /login", s.page("login", func(*http.Request) (any, *refusal) { return nil, nil }))
 	mux.HandleFunc("POST /login", s.login)
-	mux.HandleFunc("POST /logout", func(w http.ResponseWriter, r *http.Request) {
-		http.SetCookie(w, &http.Cookie{Name: cookieName, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteStrictMode})
-		http.Redirect(w, r, "/", http.StatusSeeOther)
-	})
+	mux.HandleFunc("POST /logout", s.logout)
 	mux.HandleFunc("GET /me", s.page("me", s.mePage(nil)))
-	mux.HandleFunc("POST /me/submit", func(w http.ResponseWriter, r *http.Request) {
+	mux.HandleFunc("POST "+formUpload, func(w http.ResponseWriter, r *http.Request) {
 		s.meAction(w, r, func(a store.Author) (string, *refusal) {
-			b, rf := s.submitRequest(w, r, a)
+			b, rf := s.submitRequest(r, a)
 			return fmt.Sprintf("added %s v%d; it plays from the next round", b.Name, b.Version), rf
 		})
 	})
@@ -52,12 +49,12 @@ func (s *Service) page(name string, fill func(*http.Request) (any, *refusal)) ht
 	return func(w http.ResponseWriter, r *http.Request) {
 		data, rf := fill(r)
 		if rf != nil {
-			s.errorPage(w, rf)
+			s.errorPage(w, r, rf)
 			return
 		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		if err := tmpl().ExecuteTemplate(w, name, pageData{Game: s.cfg.Game, Data: data}); err != nil {
-			fmt.Fprintf(w, "<p>rendering failed: %s</p>", template.HTMLEscapeString(err.Error()))
+			fmt.Fprintf(w, "<p>%s</p>", template.HTMLEscapeString(s.public(r, internal(err))))
 		}
 	}
 }
@@ -67,20 +64,12 @@ type pageData struct {
 	Data any
 }
 
-func (s *Service) errorPage(w http.ResponseWriter, rf *refusal) {
+// errorPage shows a refusal as a page, with its status.
+func (s *Service) errorPage(w http.ResponseWriter, r *http.Request, rf *refusal) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	refusalHeaders(w, r, rf)
 	w.WriteHeader(rf.status)
-	_ = tmpl().ExecuteTemplate(w, "error", pageData{Game: s.cfg.Game, Data: rf})
-}
-
-func (s *Service) login(w http.ResponseWriter, r *http.Request) {
-	token := strings.TrimSpace(r.FormValue("token"))
-	if _, err := s.cfg.Authors.AuthorByToken(r.Context(), HashToken(token)); token == "" || err != nil {
-		s.errorPage(w, refuse(http.StatusUnauthorized, "the token is not valid (mistyped or revoked)"))
-		return
-	}
-	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode, MaxAge: 30 * 86400})
-	http.Redirect(w, r, "/me", http.StatusSeeOther)
+	_ = tmpl().ExecuteTemplate(w, "error", pageData{Game: s.cfg.Game, Data: s.public(r, rf)})
 }
 
 type meData struct {
@@ -93,7 +82,7 @@ type meData struct {
 
 func (s *Service) mePage(msg *string) func(*http.Request) (any, *refusal) {
 	return func(r *http.Request) (any, *refusal) {
-		a, rf := s.author(r)
+		a, c, rf := s.who(r)
 		if rf != nil {
 			return nil, rf
 		}
@@ -102,8 +91,8 @@ func (s *Service) mePage(msg *string) func(*http.Request) (any, *refusal) {
 			return nil, rf
 		}
 		d := meData{Author: a, Bots: bots, Limits: s.cfg.Limits}
-		if c, err := r.Cookie(cookieName); err == nil {
-			d.CSRF = s.csrf(c.Value)
+		if c.session != "" {
+			d.CSRF = s.csrf(c.session)
 		}
 		if msg != nil {
 			d.Message = *msg
@@ -113,28 +102,21 @@ func (s *Service) mePage(msg *string) func(*http.Request) (any, *refusal) {
 }
 
 // meAction runs a form's action for the logged-in author and shows their page with
-// its outcome; a refusal shows as an error page with its status.
+// its outcome; a refusal shows as an error page with its status. (The form's body,
+// an upload's included, was read by guard.)
 func (s *Service) meAction(w http.ResponseWriter, r *http.Request, act func(store.Author) (string, *refusal)) {
-	if _, err := r.Cookie(cookieName); err != nil {
-		s.errorPage(w, refuse(http.StatusUnauthorized, "log in first"))
+	if _, err := r.Cookie(sessionCookie); err != nil {
+		s.errorPage(w, r, refuse(http.StatusUnauthorized, "log in first"))
 		return
-	}
-	// A multipart body is parsed on the first FormValue; the size bound comes first.
-	if strings.HasPrefix(r.Header.Get("Content-Type"), "multipart/") {
-		r.Body = http.MaxBytesReader(w, r.Body, s.cfg.Limits.Upload+64<<10)
-		if err := r.ParseMultipartForm(1 << 20); err != nil {
-			s.errorPage(w, uploadRefusal(err, s.cfg.Limits.Upload))
-			return
-		}
 	}
 	a, rf := s.author(r)
 	if rf != nil {
-		s.errorPage(w, rf)
+		s.errorPage(w, r, rf)
 		return
 	}
 	msg, rf := act(a)
 	if rf != nil {
-		s.errorPage(w, rf)
+		s.errorPage(w, r, rf)
 		return
 	}
 	s.page("me", s.mePage(&msg))(w, r)
@@ -225,7 +207,7 @@ func (s *Service) botPage(r *http.Request) (any, *refusal) {
 		if rep.Bot.ID == 0 {
 			return nil, refuse(http.StatusNotFound, fmt.Sprintf("no bot %d", id))
 		}
-		return nil, refuse(http.StatusInternalServerError, err.Error())
+		return nil, internal(err)
 	}
 	return botData{Report: rep, Chart: ratingChart(rep.History)}, nil
 }
@@ -278,7 +260,7 @@ type gameRow struct {
 func (s *Service) gamesPage(r *http.Request) (any, *refusal) {
 	bots, err := s.cfg.Store.Bots(r.Context(), true)
 	if err != nil {
-		return nil, refuse(http.StatusInternalServerError, err.Error())
+		return nil, internal(err)
 	}
 	names := map[int64]string{}
 	for _, b := range bots {
@@ -302,18 +284,11 @@ func (s *Service) gamesPage(r *http.Request) (any, *refusal) {
 		return nil
 	})
 	if err != nil {
-		return nil, refuse(http.StatusInternalServerError, err.Error())
+		return nil, internal(err)
 	}
 	rows = rows[max(0, len(rows)-recent):]
 	for i, j := 0, len(rows)-1; i < j; i, j = i+1, j-1 {
 		rows[i], rows[j] = rows[j], rows[i]
 	}
 	return rows, nil
-}
-
-func uploadRefusal(err error, limit int64) *refusal {
-	if strings.Contains(err.Error(), "request body too large") {
-		return refuse(http.StatusRequestEntityTooLarge, fmt.Sprintf("the upload is larger than the limit of %d bytes", limit))
-	}
-	return refuse(http.StatusBadRequest, "malformed upload: send multipart/form-data with a file field \"program\" and a field \"name\"")
 }

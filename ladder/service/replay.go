@@ -64,7 +64,7 @@ func (s *Service) replayPage(r *http.Request) (any, *refusal) {
 	defer f.Close()
 	rep, err := arena.ReadReplay(f)
 	if err != nil {
-		return nil, refuse(http.StatusInternalServerError, fmt.Sprintf("game %d: %v", m.ID, err))
+		return nil, internal(fmt.Errorf("game %d: %w", m.ID, err))
 	}
 	h := rep.Header
 	seat := -1
@@ -76,7 +76,7 @@ func (s *Service) replayPage(r *http.Request) (any, *refusal) {
 	}
 	steps, opening, err := s.steps(rep, seat)
 	if err != nil {
-		return nil, refuse(http.StatusInternalServerError, fmt.Sprintf("game %d: %v", m.ID, err))
+		return nil, internal(fmt.Errorf("game %d: %w", m.ID, err))
 	}
 	step := 0
 	if v := r.URL.Query().Get("step"); v != "" {

@@ -5,22 +5,29 @@
 // so any store that implements both can back it.
 //
 // Authors authenticate with "Authorization: Bearer TOKEN" (the API, `arena bot
-// submit`) or with the token kept in an HttpOnly, SameSite=Strict cookie after the
-// login form; every form post made with the cookie carries a CSRF token derived from
-// the author's token, so another site cannot post on an author's behalf.
+// submit`) or with a session: the login form trades the token for a random session ID
+// in an HttpOnly, SameSite=Strict cookie, kept in the store (as its hash) until it
+// expires, the author logs out, or their token is rotated. Every post from another
+// site is refused, and every form post made with the cookie carries a CSRF token
+// derived from the session, so another site cannot post on an author's behalf.
+//
+// What reaches the service from outside is bounded before it costs a request slot:
+// deadlines for headers and bodies and a minimum body rate, a declared body too large
+// refused before it is read, and per-address budgets of failed logins and of
+// submissions (see Limits and guard.go).
 package service
 
 import (
 	"context"
-	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
+	"fmt"
+	"log/slog"
 	"net/http"
 	"regexp"
-	"strings"
 	"sync"
 	"time"
 
@@ -28,7 +35,7 @@ import (
 	"github.com/arena-games/arena/ladder/store"
 )
 
-// Limits bound what one author may do.
+// Limits bound what one author, one address and one request may do.
 type Limits struct {
 	// Upload is the largest bot program accepted, in bytes.
 	Upload int64
@@ -36,12 +43,53 @@ type Limits struct {
 	PerDay int
 	// Bots is the number of bot names an author may own.
 	Bots int
-	// Concurrent is the number of requests served at once; more get 503.
+	// Concurrent is the number of requests served at once; more get 503. A request
+	// takes its slot only once its headers and body are read.
 	Concurrent int
+	// Body is the largest body of any request but an upload (a login, a form), in
+	// bytes; a larger declared Content-Length is refused before anything is read.
+	Body int64
+	// HeaderTimeout bounds the reading of a request's headers. A body gets as long
+	// to start arriving.
+	HeaderTimeout time.Duration
+	// BodyRate is the slowest a body may arrive, in bytes per second, once its
+	// HeaderTimeout of grace has passed.
+	BodyRate int64
+	// BodyTimeout bounds the reading of a whole body, an upload's included.
+	BodyTimeout time.Duration
+	// LoginFailures is the number of failed logins (a wrong token, by the form or
+	// the API, or a session that is gone) an address may make at once; they are
+	// given back at that many an hour.
+	LoginFailures int
+	// AddressSubmits is the number of submissions an address may make at once;
+	// they are given back at that many an hour.
+	AddressSubmits int
+	// Session is how long a login lasts.
+	Session time.Duration
 }
 
 // DefaultLimits are the limits unless the operator sets others.
-var DefaultLimits = Limits{Upload: 64 << 20, PerDay: 20, Bots: 5, Concurrent: 32}
+var DefaultLimits = Limits{Upload: 64 << 20, PerDay: 20, Bots: 5, Concurrent: 32, Body: 64 << 10,
+	HeaderTimeout: 10 * time.Second, BodyRate: 16 << 10, BodyTimeout: 10 * time.Minute,
+	LoginFailures: 20, AddressSubmits: 30, Session: 7 * 24 * time.Hour}
+
+// withDefaults fills the limits left zero from DefaultLimits.
+func (l Limits) withDefaults() Limits {
+	d := DefaultLimits
+	l.Upload, l.Body, l.BodyRate = orDefault(l.Upload, d.Upload), orDefault(l.Body, d.Body), orDefault(l.BodyRate, d.BodyRate)
+	l.PerDay, l.Bots, l.Concurrent = orDefault(l.PerDay, d.PerDay), orDefault(l.Bots, d.Bots), orDefault(l.Concurrent, d.Concurrent)
+	l.LoginFailures, l.AddressSubmits = orDefault(l.LoginFailures, d.LoginFailures), orDefault(l.AddressSubmits, d.AddressSubmits)
+	l.HeaderTimeout, l.BodyTimeout = orDefault(l.HeaderTimeout, d.HeaderTimeout), orDefault(l.BodyTimeout, d.BodyTimeout)
+	l.Session = orDefault(l.Session, d.Session)
+	return l
+}
+
+func orDefault[T int | int64 | time.Duration](v, def T) T {
+	if v <= 0 {
+		return def
+	}
+	return v
+}
 
 // Config is what a Service needs.
 type Config struct {
@@ -50,11 +98,18 @@ type Config struct {
 	// Game is the ladder's game (or variant) the pages show.
 	Game string
 	// Submit adds the program at path as the next version of name, through the same
-	// smoke test and sandbox as `arena bot add`.
+	// smoke test and sandbox as `arena bot add`. A failed smoke test is a
+	// *ladder.SmokeError; any other error is the service's, not the author's.
 	Submit func(ctx context.Context, name, path string) (store.Bot, error)
 	// Changed is told when the set of active bots changed.
 	Changed func()
 	Limits  Limits
+	// Origins are origins besides the service's own (scheme://host[:port]) whose
+	// pages may post to it: a proxy's public address when it rewrites Host.
+	Origins []string
+	// Log receives what clients are not told: the detail of an internal error, under
+	// the request ID the client was given (default: discarded).
+	Log *slog.Logger
 }
 
 // Service is the ladder's HTTP side.
@@ -63,6 +118,10 @@ type Service struct {
 	csrfKey []byte
 	submit  sync.Mutex // one smoke test at a time: they start bot processes
 	slots   chan struct{}
+	origins *http.CrossOriginProtection
+	// failures and submits are per-address budgets of failed logins and of
+	// submissions.
+	failures, submits *buckets
 
 	mu     sync.Mutex
 	tables []ladder.Table
@@ -74,17 +133,26 @@ func New(cfg Config) (*Service, error) {
 	if cfg.Store == nil || cfg.Authors == nil || cfg.Submit == nil {
 		return nil, errors.New("a ladder service needs a store, its authors and a way to add bots")
 	}
-	if cfg.Limits == (Limits{}) {
-		cfg.Limits = DefaultLimits
-	}
+	cfg.Limits = cfg.Limits.withDefaults()
 	if cfg.Changed == nil {
 		cfg.Changed = func() {}
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	origins := http.NewCrossOriginProtection()
+	for _, o := range cfg.Origins {
+		if err := origins.AddTrustedOrigin(o); err != nil {
+			return nil, fmt.Errorf("allowed origin %q: %w", o, err)
+		}
 	}
 	key := make([]byte, 32)
 	if _, err := rand.Read(key); err != nil {
 		return nil, err
 	}
-	return &Service{cfg: cfg, csrfKey: key, slots: make(chan struct{}, max(cfg.Limits.Concurrent, 1))}, nil
+	l := cfg.Limits
+	return &Service{cfg: cfg, csrfKey: key, slots: make(chan struct{}, l.Concurrent), origins: origins,
+		failures: newBuckets(l.LoginFailures, time.Hour), submits: newBuckets(l.AddressSubmits, time.Hour)}, nil
 }
 
 // Refit recomputes the standings the pages show (the official fit with its intervals).
@@ -120,55 +188,29 @@ func HashToken(token string) string {
 	return hex.EncodeToString(h[:])
 }
 
-// refusal is a request turned down: one message and its HTTP status.
+// refusal is a request turned down: one message and its HTTP status, or, for an
+// internal error, its cause, which is logged and never shown (see Service.public).
 type refusal struct {
 	status int
 	msg    string
+	cause  error
+	// retry, when set, is sent as Retry-After.
+	retry time.Duration
 }
 
 func (r *refusal) Error() string { return r.msg }
 
-func refuse(status int, msg string) *refusal { return &refusal{status, msg} }
+func refuse(status int, msg string) *refusal { return &refusal{status: status, msg: msg} }
 
-const cookieName = "arena_token"
-
-// author finds who sent the request. A bearer token needs no CSRF token (browsers
-// never add one by themselves); a cookie does on every request that changes state.
-func (s *Service) author(r *http.Request) (store.Author, *refusal) {
-	token, viaCookie := "", false
-	if h := r.Header.Get("Authorization"); h != "" {
-		t, ok := strings.CutPrefix(h, "Bearer ")
-		if !ok || t == "" {
-			return store.Author{}, refuse(http.StatusUnauthorized, "malformed Authorization header: send Authorization: Bearer TOKEN")
-		}
-		token = t
-	} else if c, err := r.Cookie(cookieName); err == nil && c.Value != "" {
-		token, viaCookie = c.Value, true
-	}
-	if token == "" {
-		return store.Author{}, refuse(http.StatusUnauthorized, "this needs an author's token: log in, or send Authorization: Bearer TOKEN")
-	}
-	a, err := s.cfg.Authors.AuthorByToken(r.Context(), HashToken(token))
-	if err != nil {
-		if errors.Is(err, store.ErrNotFound) {
-			return a, refuse(http.StatusUnauthorized, "the token is not valid (mistyped or revoked)")
-		}
-		return a, refuse(http.StatusInternalServerError, "reading authors: "+err.Error())
-	}
-	if viaCookie && r.Method != http.MethodGet && r.Method != http.MethodHead {
-		if !hmac.Equal([]byte(r.FormValue("csrf")), []byte(s.csrf(token))) {
-			return a, refuse(http.StatusForbidden, "the form's CSRF token is missing or wrong: reload the page and try again")
-		}
-	}
-	return a, nil
+// internal is a failure of the service itself (its store, its disk): the client gets
+// a request ID, the log gets err.
+func internal(err error) *refusal {
+	return &refusal{status: http.StatusInternalServerError, cause: err}
 }
 
-// csrf is the form token of a session: tied to the author's token and to this
-// process's key, so it cannot be guessed from outside.
-func (s *Service) csrf(token string) string {
-	m := hmac.New(sha256.New, s.csrfKey)
-	m.Write([]byte(HashToken(token)))
-	return hex.EncodeToString(m.Sum(nil))[:32]
+// tooMany is a refusal for a budget spent, with when to try again.
+func tooMany(wait time.Duration, msg string) *refusal {
+	return &refusal{status: http.StatusTooManyRequests, msg: msg, retry: wait}
 }
 
 // botName is what a submitted bot may be called: it shows in pages, logs and file
@@ -190,11 +232,11 @@ func (s *Service) owned(ctx context.Context, a store.Author, name string) *refus
 	}
 	owner, ok, err := s.cfg.Authors.Owner(ctx, name)
 	if err != nil {
-		return refuse(http.StatusInternalServerError, err.Error())
+		return internal(err)
 	}
 	bots, err := s.versions(ctx, name)
 	if err != nil {
-		return refuse(http.StatusInternalServerError, err.Error())
+		return internal(err)
 	}
 	if len(bots) == 0 {
 		return refuse(http.StatusNotFound, "no bot named "+name)
@@ -226,24 +268,4 @@ func (s *Service) Handler() http.Handler {
 	s.pages(mux)
 	s.api(mux)
 	return s.guard(mux)
-}
-
-// guard bounds the requests served at once (a burst gets 503 rather than exhausting
-// the machine the ladder plays on) and sets the headers every answer carries.
-func (s *Service) guard(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case s.slots <- struct{}{}:
-			defer func() { <-s.slots }()
-		default:
-			http.Error(w, "busy: too many requests at once, try again", http.StatusServiceUnavailable)
-			return
-		}
-		h := w.Header()
-		h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("X-Frame-Options", "DENY")
-		h.Set("Referrer-Policy", "same-origin")
-		next.ServeHTTP(w, r)
-	})
 }

@@ -34,11 +34,11 @@ var tmpl = sync.OnceValue(func() *template.Template { return template.Must(templ
 const pagesSource = `
 {{define "head"}}<!doctype html><html><head><meta charset="utf-8"><title>arena ladder: {{.Game}}</title>
 <style>body{font-family:sans-serif;margin:1.5em;color:#222}table{border-collapse:collapse}td,th{padding:3px 8px;border-bottom:1px solid #ddd;text-align:left}
-nav a{margin-right:1em}.chosen{font-weight:bold;color:#063}.hidden{color:#888}.err{color:#a00}.note{color:#555;font-size:90%}</style></head>
+nav a{margin-right:1em}.chosen{font-weight:bold;color:#063}.hidden{color:#888}.err{color:#a00;white-space:pre-wrap}.note{color:#555;font-size:90%}</style></head>
 <body><nav><a href="/">standings</a><a href="/games">recent games</a><a href="/me">my bots</a><a href="/login">log in</a></nav><h1>{{.Game}}</h1>{{end}}
 {{define "foot"}}</body></html>{{end}}
 
-{{define "error"}}{{template "head" .}}<p class="err" id="error">{{.Data.Error}}</p>{{template "foot"}}{{end}}
+{{define "error"}}{{template "head" .}}<p class="err" id="error">{{.Data}}</p>{{template "foot"}}{{end}}
 
 {{define "standings"}}{{template "head" .}}
 {{if not .Data.Tables}}<p>No games recorded yet.</p>{{end}}

@@ -15,9 +15,10 @@ type Author struct {
 	Revoked time.Time
 }
 
-// Authors keeps authors, which bot names they own, and when they submitted. A store
-// that serves a ladder to authors implements it beside Store.
+// Authors keeps authors, their sessions, which bot names they own, and when they
+// submitted. A store that serves a ladder to authors implements it beside Store.
 type Authors interface {
+	Sessions
 	// AddAuthor adds an author with the SHA-256 (hex) of their token; a name already
 	// taken is refused with an error wrapping ErrDuplicate.
 	AddAuthor(ctx context.Context, name, tokenHash string) (Author, error)
@@ -32,6 +33,10 @@ type Authors interface {
 	// Claim makes author the owner of a bot name nobody owns yet; it fails wrapping
 	// ErrDuplicate when another author owns the name, or it is a bot the operator added.
 	Claim(ctx context.Context, author int64, botName string) error
+	// Unclaim gives up author's claim on a bot name of which no version was added
+	// (its first submission failed), so that the name counts no more among theirs.
+	// A name with versions, or another author's, is left as it is.
+	Unclaim(ctx context.Context, author int64, botName string) error
 	// CountSubmission counts one submission of the author, now.
 	CountSubmission(ctx context.Context, author int64) error
 	// Owned lists the bot names an author owns.

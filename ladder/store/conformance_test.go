@@ -454,14 +454,22 @@ func authorsOf(t *testing.T, s Store) Authors {
 	return a
 }
 
+// withAuthors is a new store with two authors, ann (token hash "hash-a") and bob
+// ("hash-b").
+func withAuthors(t *testing.T, be backend) (s Store, db string, as Authors, ann, bob Author) {
+	t.Helper()
+	s, db = be.openFresh(t)
+	as = authorsOf(t, s)
+	ann, err := as.AddAuthor(ctx, "ann", "hash-a")
+	require.NoError(t, err)
+	bob, err = as.AddAuthor(ctx, "bob", "hash-b")
+	require.NoError(t, err)
+	return s, db, as, ann, bob
+}
+
 func TestStoreAuthors(t *testing.T) {
 	forEachStore(t, func(t *testing.T, be backend) {
-		s, db := be.openFresh(t)
-		as := authorsOf(t, s)
-		ann, err := as.AddAuthor(ctx, "ann", "hash-a")
-		require.NoError(t, err)
-		bob, err := as.AddAuthor(ctx, "bob", "hash-b")
-		require.NoError(t, err)
+		s, db, as, ann, bob := withAuthors(t, be)
 
 		t.Run("a name or a token is one author's", func(t *testing.T) {
 			_, err := as.AddAuthor(ctx, "ann", "hash-c")
@@ -558,5 +566,82 @@ func TestStoreAuthors(t *testing.T) {
 			_, err = s.ReactivateBot(ctx, "nobody")
 			assert.ErrorIs(t, err, ErrNotFound)
 		})
+	})
+}
+
+func TestStoreSessions(t *testing.T) {
+	forEachStore(t, func(t *testing.T, be backend) {
+		_, db, as, ann, bob := withAuthors(t, be)
+		day := time.Now().Add(24 * time.Hour)
+		require.NoError(t, as.StartSession(ctx, "s-ann-1", ann.ID, day))
+		require.NoError(t, as.StartSession(ctx, "s-ann-2", ann.ID, day))
+		require.NoError(t, as.StartSession(ctx, "s-bob", bob.ID, day))
+
+		t.Run("a session names its author, and survives a reopen", func(t *testing.T) {
+			got, err := authorsOf(t, be.open(t, db)).SessionAuthor(ctx, "s-ann-1")
+			require.NoError(t, err)
+			assert.Equal(t, ann, got)
+			_, err = as.SessionAuthor(ctx, "s-nobody")
+			assert.ErrorIs(t, err, ErrNotFound)
+		})
+		t.Run("an expired session lets nobody in", func(t *testing.T) {
+			require.NoError(t, as.StartSession(ctx, "s-old", ann.ID, time.Now().Add(-time.Second)))
+			_, err := as.SessionAuthor(ctx, "s-old")
+			assert.ErrorIs(t, err, ErrNotFound)
+			require.NoError(t, as.StartSession(ctx, "s-ann-3", ann.ID, day), "a start drops the expired ones")
+			_, err = as.SessionAuthor(ctx, "s-ann-3")
+			assert.NoError(t, err)
+		})
+		t.Run("ending one session leaves the others", func(t *testing.T) {
+			require.NoError(t, as.EndSession(ctx, "s-ann-2"))
+			_, err := as.SessionAuthor(ctx, "s-ann-2")
+			assert.ErrorIs(t, err, ErrNotFound)
+			_, err = as.SessionAuthor(ctx, "s-ann-1")
+			assert.NoError(t, err)
+		})
+		t.Run("rotating a token refuses the old one and ends that author's sessions only", func(t *testing.T) {
+			a, err := as.RotateToken(ctx, "ann", "hash-a2")
+			require.NoError(t, err)
+			assert.Equal(t, ann, a)
+			_, err = as.AuthorByToken(ctx, "hash-a")
+			assert.ErrorIs(t, err, ErrNotFound, "the old token")
+			got, err := as.AuthorByToken(ctx, "hash-a2")
+			require.NoError(t, err)
+			assert.Equal(t, ann, got)
+			for _, id := range []string{"s-ann-1", "s-ann-3"} {
+				_, err = as.SessionAuthor(ctx, id)
+				assert.ErrorIs(t, err, ErrNotFound, id)
+			}
+			_, err = as.SessionAuthor(ctx, "s-bob")
+			assert.NoError(t, err, "another author's session")
+			_, err = as.RotateToken(ctx, "nobody", "hash-z")
+			assert.ErrorIs(t, err, ErrNotFound)
+		})
+		t.Run("a revoked author's sessions let nobody in, nor can the token be rotated", func(t *testing.T) {
+			_, err := as.RevokeAuthor(ctx, "bob")
+			require.NoError(t, err)
+			_, err = as.SessionAuthor(ctx, "s-bob")
+			assert.ErrorIs(t, err, ErrNotFound)
+			_, err = as.RotateToken(ctx, "bob", "hash-b2")
+			assert.ErrorIs(t, err, ErrNotFound)
+		})
+	})
+}
+
+func TestStoreUnclaim(t *testing.T) {
+	forEachStore(t, func(t *testing.T, be backend) {
+		s, _, as, ann, bob := withAuthors(t, be)
+		for _, n := range []string{"failed", "played"} {
+			require.NoError(t, as.Claim(ctx, ann.ID, n))
+		}
+		addBots(t, s, "played")
+		require.NoError(t, as.Unclaim(ctx, bob.ID, "failed"), "another author's unclaim is a no-op")
+		for _, n := range []string{"failed", "played"} {
+			require.NoError(t, as.Unclaim(ctx, ann.ID, n))
+		}
+		names, err := as.Owned(ctx, ann.ID)
+		require.NoError(t, err)
+		assert.Equal(t, []string{"played"}, names, "a name without versions is freed, one with versions kept")
+		require.NoError(t, as.Claim(ctx, bob.ID, "failed"), "the freed name is anyone's")
 	})
 }

@@ -268,6 +268,14 @@ var pgMigrations = []string{
 	ALTER TABLE matches ADD COLUMN recorded timestamptz;
 	ALTER TABLE matches ALTER COLUMN recorded SET DEFAULT now();
 	CREATE INDEX matches_worker_recorded ON matches (worker_id, recorded) WHERE worker_id IS NOT NULL;`,
+
+	// 7: the authors' browser sessions, as the SQLite store's migration 5.
+	`CREATE TABLE sessions (
+		id_hash   text        PRIMARY KEY,
+		author_id bigint      NOT NULL REFERENCES authors (id),
+		expires   timestamptz NOT NULL
+	);
+	CREATE INDEX sessions_author ON sessions (author_id);`,
 }
 
 // PostgresSchemaVersion is the schema this program writes into a PostgreSQL database.

@@ -215,6 +215,14 @@ var migrations = []string{
 		at_ms     INTEGER NOT NULL
 	);
 	CREATE INDEX submissions_author ON submissions (author_id, at_ms);`,
+
+	// 5: the authors' browser sessions, each kept as the SHA-256 of its random ID.
+	`CREATE TABLE sessions (
+		id_hash    TEXT    PRIMARY KEY,
+		author_id  INTEGER NOT NULL REFERENCES authors (id),
+		expires_ms INTEGER NOT NULL
+	);
+	CREATE INDEX sessions_author ON sessions (author_id);`,
 }
 
 // SchemaVersion is the schema this program writes.

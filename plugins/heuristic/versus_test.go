@@ -83,7 +83,7 @@ func TestHeuristicBeatsRandom(t *testing.T) {
 	}
 }
 
-// TestMeasure is the long measurement behind the README's figures, run on demand:
+// TestMeasure is the long measurement behind docs/performance.md's figures, run on demand:
 //
 //	ARENA_MEASURE=1000 go test ./plugins/heuristic -run TestMeasure -v
 //

@@ -12,14 +12,16 @@ import (
 	"github.com/arena-games/arena/plugins/heuristic"
 )
 
-// midGame plays a seeded game for decisions decisions by the heuristic and returns it.
+// midGame plays a seeded game for decisions decisions by the heuristic, then on to a
+// decision with more than one option, and returns it.
 func midGame(tb testing.TB, game string, players, decisions int) engine.Game {
 	g, err := engine.New(game, 42, players)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	h := heuristic.New()
-	for i := 0; i < decisions && !g.Terminal(); i++ {
+	// Then on to a decision with a choice: one with a single option is not searched.
+	for i := 0; (i < decisions || len(g.Options()) < 2) && !g.Terminal(); i++ {
 		s := g.ToMove()
 		if err := g.Apply(h.Choose(g.View(s), nil, g.Options())); err != nil {
 			tb.Fatal(err)

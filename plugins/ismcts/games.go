@@ -8,7 +8,7 @@ import (
 )
 
 // withGame fills what cfg leaves open with what plays each game best (measured: see
-// the README). Kardinal's heuristic is too slow for play-outs (about 50 µs a decision,
+// docs/performance.md). Kardinal's heuristic is too slow for play-outs (about 50 µs a decision,
 // some 150 decisions a game), so its play-outs are cheap (KardinalPlacer; KardinalGreedy with four players), cut off, and
 // end in an evaluation: the points every seat would have if the game ended there, with
 // part credit for chains and alliances in the making, compared softly
@@ -35,7 +35,7 @@ func (c Config) withGame(game string) Config {
 	return c.withDefaults()
 }
 
-// Kardinal's play-out defaults, measured against the heuristic (see the README): the
+// Kardinal's play-out defaults, measured against the heuristic (see docs/performance.md): the
 // play-out length in decisions (about two turns of every seat at three players) and
 // the temperature of the soft projection, in points.
 var (

@@ -9,30 +9,30 @@ import (
 	"github.com/arena-games/arena/plugins/heuristic"
 )
 
+// SettingsHelp lists the settings ParseSettings reads, for a command's help.
+const SettingsHelp = `iterations=N   iterations per decision
+time=D         time per decision (a Go duration: 100ms, 1s)
+c=X            UCB's exploration constant (default 0.7; 0.4 in Ivanhoe with
+               five players)
+rollout=R      heuristic (epsilon-greedy over the heuristic bot), random or
+               placer (KardinalPlacer) or greedy (KardinalGreedy); the default is
+               the game's own
+epsilon=X      the random share of heuristic rollouts (default 0.1); with
+               rollout=greedy, the share of placer moves (default none)
+cutoff=N       stop play-outs after N decisions and evaluate (Kardinal: the
+               projection; Ivanhoe, Ninjas: Progress); 0 plays to the end;
+               default 16 in Kardinal, 40 in Ivanhoe with five players, else 0
+soft=T         the evaluation's temperature: Kardinal's in points (default 3),
+               Progress's in tokens or gems (default 1); 0: hard ranks
+eval=E         Kardinal: potential (default: the points if the game ended now,
+               with part credit for chains and alliances in the making) or
+               projection (the points alone)
+prior=N        N virtual wins for the heuristic's move at the root (default 0)
+model=M        how the other seats choose in the tree: ucb (default) or
+               rollout (as in play-outs: the search models them as that policy)`
+
 // ParseSettings reads a bot's settings, comma-separated KEY=VALUE pairs, as given after
-// the colon of a built-in bot's name (`ismcts:time=100ms`):
-//
-//	iterations=N   iterations per decision
-//	time=D         time per decision (a Go duration: 100ms, 1s)
-//	c=X            UCB's exploration constant (default 0.7; 0.4 in Ivanhoe with
-//	               five players)
-//	rollout=R      heuristic (epsilon-greedy over the heuristic bot), random or
-//	               placer (KardinalPlacer) or greedy (KardinalGreedy); the default is
-//	               the game's (Config.withGame)
-//	epsilon=X      the random share of heuristic rollouts (default 0.1); with
-//	               rollout=greedy, the share of placer moves (default none)
-//	cutoff=N       stop play-outs after N decisions and evaluate (Kardinal: the
-//	               projection; Ivanhoe, Ninjas: Progress); 0 plays to the end;
-//	               default 16 in Kardinal, 40 in Ivanhoe with five players, else 0
-//	soft=T         the evaluation's temperature: Kardinal's in points (default 3),
-//	               Progress's in tokens or gems (default 1); 0: hard ranks
-//	eval=E         Kardinal: potential (default: the points if the game ended now,
-//	               with part credit for chains and alliances in the making) or
-//	               projection (the points alone)
-//	prior=N        N virtual wins for the heuristic's move at the root (default 0)
-//	model=M        how the other seats choose in the tree: ucb (default) or
-//	               rollout (as in play-outs: the search models them as that policy)
-//
+// the colon of a built-in bot's name (`ismcts:time=100ms`); SettingsHelp lists them.
 // With neither iterations nor time the budget is 100 ms; with both, the first reached
 // ends the search. The empty string is the defaults.
 func ParseSettings(s string) (Config, error) {

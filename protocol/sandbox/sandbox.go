@@ -14,8 +14,9 @@
 //     folders, the entries of /etc the C library and interpreters need, the bot's
 //     program and its folder, the scratch directory, which alone is writable
 //     (world.go); no TCP, no signals or abstract sockets outside its domain), a
-//     seccomp filter that allows unix stream sockets only and no connect, each as far
-//     as the kernel has it;
+//     seccomp filter that allows unix stream sockets only, no connect and no call of
+//     another architecture, each as far as the kernel has it; a disk quota on the
+//     scratch directory (quota.go);
 //   - strict (root, or user namespaces for the namespaces): network, PID and mount
 //     namespaces of its own (the tree read-only but the scratch directory; the paths
 //     of Config.Hide, the host's /home, /root, /tmp, /run and /var and the other
@@ -97,6 +98,8 @@ const (
 	LandlockNet     = "landlock-net"
 	LandlockScope   = "landlock-scope"
 	SeccompSockets  = "seccomp-sockets"
+	DiskQuota       = "disk-quota"
+	DiskWatch       = "disk-watch"
 	Subreaper       = "child-subreaper"
 	NetNamespace    = "net-namespace"
 	MountNamespace  = "mount-namespace"
@@ -111,7 +114,7 @@ const (
 var always = []string{ProcessGroup, ParentDeath, MinimalEnv, StdinNull, OutputCap, MatchWallClock}
 
 var basicLayers = []string{OwnUID, Rlimits, RlimitProcs, NoNewPrivs, DropCaps, LandlockFS, LandlockNet, LandlockScope,
-	SeccompSockets, Subreaper}
+	SeccompSockets, Subreaper, DiskQuota, DiskWatch}
 
 var strictLayers = []string{NetNamespace, PIDNamespace, MountNamespace, ReadOnlyRoot, PrivateProc, CgroupMemory, CgroupProcesses}
 
@@ -137,10 +140,16 @@ type Limits struct {
 	// (RLIMIT_FSIZE).
 	Files    int
 	FileSize int64
+	// Disk bounds what the scratch directory holds, every file together (see
+	// quota.go).
+	Disk int64
 }
 
-// DefaultLimits are generous for a card-game bot and small for a machine.
-var DefaultLimits = Limits{CPUTime: time.Hour, Memory: 1 << 30, Processes: 128, Files: 256, FileSize: 64 << 20}
+// DefaultLimits are generous for a card-game bot and small for a machine. The disk
+// quota is the size of one file: a bot needs a socket and perhaps a log, and its
+// files are memory (a tmpfs) where the arena can mount one.
+var DefaultLimits = Limits{CPUTime: time.Hour, Memory: 1 << 30, Processes: 128, Files: 256, FileSize: 64 << 20,
+	Disk: 64 << 20}
 
 func (l Limits) withDefaults() Limits {
 	d := DefaultLimits
@@ -158,6 +167,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.FileSize <= 0 {
 		l.FileSize = d.FileSize
+	}
+	if l.Disk <= 0 {
+		l.Disk = d.Disk
 	}
 	return l
 }
@@ -201,6 +213,11 @@ type Box struct {
 	mu  sync.Mutex
 	cg  []*cgroupDir
 	uid int // the bot's own user id (0: none)
+	// mounted: a tmpfs is the scratch directory; watchQuota, when not 0, is the
+	// quota WatchDisk watches, and unwatch ends the watch (quota.go).
+	mounted    bool
+	watchQuota int64
+	unwatch    chan struct{}
 	// hide and root are what no program tree may hold (programTree); read is
 	// Config.Read, made absolute.
 	hide, read []string
@@ -254,7 +271,8 @@ const PlanEnv = "ARENA_SANDBOX_PLAN"
 // Prepare makes the sandbox of one bot process: its scratch directory, its cgroups,
 // and the plan of every layer the level asks for and the machine has. At Strict it
 // fails when a layer is missing; at Auto it reports it. The caller starts the process
-// with Command and SysProcAttr, then calls Cleanup once the process has ended.
+// with Command and SysProcAttr, calls WatchDisk, then calls Cleanup once the process has
+// ended.
 func (c Config) Prepare() (*Box, error) {
 	// The level none wants no layer that the probe decides: it is not run (its forks
 	// and cgroups cost a run's start 2 ms).
@@ -321,6 +339,9 @@ func (c Config) Prepare() (*Box, error) {
 	}
 	helper := len(c.Helper) > 0
 	const noHelper = "no helper command to apply it"
+	if level != None {
+		b.limitDisk(lim.Disk, add) // before the scratch directory is handed to the bot's user
+	}
 
 	// The bot-side layers, applied by the helper.
 	uidOK, uidReason := helper && probe.root, firstOf(probe.uidReason, noHelper)
@@ -447,6 +468,10 @@ func (c Config) Prepare() (*Box, error) {
 		// The pids cgroup bounds processes better than RLIMIT_NPROC ever could.
 		missing = slices.DeleteFunc(missing, func(m string) bool { return strings.HasPrefix(m, RlimitProcs+" ") })
 	}
+	if b.Active(DiskWatch) {
+		// The host stops a bot past the quota that no tmpfs bounds.
+		missing = slices.DeleteFunc(missing, func(m string) bool { return strings.HasPrefix(m, DiskQuota+" ") })
+	}
 	if level == Strict && len(missing) > 0 {
 		b.Cleanup()
 		return nil, fmt.Errorf("sandbox: the strict level is not available on this machine: missing %s (use --sandbox auto for the strongest level that works)", strings.Join(missing, ", "))
@@ -530,6 +555,7 @@ func (b *Box) Cleanup() {
 		cg.remove()
 	}
 	b.cg = nil
+	b.unmountDisk()
 	if b.Dir != "" {
 		_ = os.RemoveAll(b.Dir)
 	}
@@ -604,6 +630,7 @@ func cleanStaleScratch(root string) {
 			continue
 		}
 		if syscall.Kill(pid, 0) == syscall.ESRCH {
+			unmountStale(filepath.Join(root, e.Name()))
 			_ = os.RemoveAll(filepath.Join(root, e.Name()))
 		}
 	}

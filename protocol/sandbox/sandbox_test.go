@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/sys/unix"
 
+	"github.com/arena-games/arena/internal/attack"
 	"github.com/arena-games/arena/internal/testkit"
 	"github.com/arena-games/arena/internal/testlock"
 )
@@ -26,6 +27,7 @@ import (
 const probeEnv = "ARENA_SANDBOX_TEST_PROBE"
 
 func TestMain(m *testing.M) {
+	testkit.CoverChild(len(os.Args) > 1 && os.Args[1] == HelperArg)
 	RunHelper(os.Args)
 	if os.Getenv(probeEnv) != "" {
 		probeSelf()
@@ -33,6 +35,12 @@ func TestMain(m *testing.M) {
 	}
 	if root := os.Getenv(noneEnv); root != "" {
 		prepareAtLevelNone(root)
+	}
+	if os.Getenv(fillEnv) != "" {
+		fillSelf()
+	}
+	if root := os.Getenv(holdEnv); root != "" {
+		holdBox(root)
 	}
 	release := testlock.Heavy() // sandboxed bots, hostile ones among them
 	code := m.Run()
@@ -69,14 +77,17 @@ type facts struct {
 	Procs       int      `json:"procs"`
 	Secret      string   `json:"secret"`
 	UDP         string   `json:"udp"`
-	HostFile    string   `json:"host_file"`
-	HostSocket  string   `json:"host_socket"`
-	SocketSeen  string   `json:"socket_seen"`
-	Passwd      string   `json:"passwd"`
-	Given       string   `json:"given"`
-	Signal      string   `json:"signal"`
-	BigFile     string   `json:"big_file"`
-	PrivateEtc  string   `json:"private_etc"`
+	// Sockets are the network sockets and io_uring asked for natively, with the x32
+	// numbers and through the i386 gate.
+	Sockets    []attack.Attempt `json:"sockets"`
+	HostFile   string           `json:"host_file"`
+	HostSocket string           `json:"host_socket"`
+	SocketSeen string           `json:"socket_seen"`
+	Passwd     string           `json:"passwd"`
+	Given      string           `json:"given"`
+	Signal     string           `json:"signal"`
+	BigFile    string           `json:"big_file"`
+	PrivateEtc string           `json:"private_etc"`
 }
 
 func probeSelf() {
@@ -169,6 +180,7 @@ func probeIdentityAndWorld(f *facts) {
 	if c != nil {
 		c.Close()
 	}
+	f.Sockets = attack.Sockets("")
 	probeTheHost(f)
 }
 
@@ -255,7 +267,7 @@ func runProbeIn(t *testing.T, c Config, env ...string) (*Box, facts) {
 	exe, _ := os.Executable()
 	env = append(env, "PATH=/usr/bin:/bin", probeEnv+"=1", "PROBE_ADDR="+ln.Addr().String(), "PROBE_OUTSIDE="+outside,
 		"PROBE_SECRET="+secret, "PROBE_HOST_FILE="+hostFile, "PROBE_HOST_SOCKET="+sock, "PROBE_HOST_PID="+strconv.Itoa(os.Getpid()))
-	name, args, env, err := box.Command(exe, nil, env)
+	name, args, env, err := box.Command(exe, nil, append(env, testkit.ChildEnv()...))
 	require.NoError(t, err)
 	cmd := exec.Command(name, args...)
 	cmd.Env, cmd.Dir, cmd.SysProcAttr = env, box.Dir, box.SysProcAttr()
@@ -384,6 +396,7 @@ func TestEveryLayerDoesWhatItSays(t *testing.T) {
 	t.Run(SeccompSockets, func(t *testing.T) {
 		requireLayer(t, box, SeccompSockets)
 		assert.Contains(t, f.UDP, "operation not permitted")
+		assertNoSocket(t, f.Sockets)
 		assert.Contains(t, f.HostSocket, "operation not permitted")
 	})
 	t.Run(CgroupMemory, func(t *testing.T) {
@@ -445,6 +458,7 @@ func TestTheBasicLevelNeedsNoPrivilege(t *testing.T) {
 	t.Run(SeccompSockets+" without a network namespace", func(t *testing.T) {
 		requireLayer(t, box, SeccompSockets)
 		assert.Contains(t, f.UDP, "operation not permitted")
+		assertNoSocket(t, f.Sockets)
 	})
 	t.Run("signals without a PID namespace", func(t *testing.T) {
 		if !box.Active(OwnUID) {
@@ -539,6 +553,34 @@ func TestAFolderToReadThatHoldsAHiddenOneIsRefused(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "holds or lies in "+c.Hide[0])
 	assert.NotContains(t, err.Error(), "\n")
+}
+
+// assertNoSocket checks that the filter refused every socket and io_uring: the native
+// calls with EPERM, those of another ABI (the i386 gate, x32) with ENOSYS.
+func assertNoSocket(t *testing.T, tries []attack.Attempt) {
+	t.Helper()
+	require.NotEmpty(t, tries)
+	for _, a := range tries {
+		want := "function not implemented"
+		if strings.HasPrefix(a.Call, "native ") {
+			want = "operation not permitted"
+		}
+		assert.Equal(t, want, a.Outcome, a.Call)
+	}
+}
+
+// Without the filter the same calls give the bot its sockets: the assertions above
+// would fail if the filter let a way into the kernel through.
+func TestWithoutTheFilterTheSocketCallsSucceed(t *testing.T) {
+	_, f := runProbe(t, None)
+	made := map[string]bool{}
+	for _, a := range f.Sockets {
+		made[a.Call] = a.Made()
+	}
+	assert.True(t, made["native socket(AF_INET)"], "%+v", f.Sockets)
+	if attack.Gate {
+		assert.True(t, made["i386 socket(AF_INET)"], "the i386 gate is open on this kernel: %+v", f.Sockets)
+	}
 }
 
 func TestStrictFailsWhereALayerIsMissing(t *testing.T) {
@@ -637,7 +679,7 @@ func TestAPrivateProgramRunsAsTheBotsUser(t *testing.T) {
 	require.NoError(t, err)
 	defer box.Cleanup()
 	requireLayer(t, box, OwnUID)
-	name, args, env, err := box.Command(prog, nil, []string{"PATH=/usr/bin:/bin"})
+	name, args, env, err := box.Command(prog, nil, append([]string{"PATH=/usr/bin:/bin"}, testkit.ChildEnv()...))
 	require.NoError(t, err)
 	cmd := exec.Command(name, args...)
 	cmd.Env, cmd.Dir, cmd.SysProcAttr = env, box.Dir, box.SysProcAttr()
@@ -702,7 +744,7 @@ func TestTheHelperRefusesAPlanOfOtherSandboxCode(t *testing.T) {
 	other, err := encodePlan(p)
 	require.NoError(t, err)
 	marker := filepath.Join(openDir(t), "ran")
-	name, args, env, err := box.Command("/bin/sh", []string{"-c", "echo > " + marker}, []string{"PATH=/usr/bin:/bin"})
+	name, args, env, err := box.Command("/bin/sh", []string{"-c", "echo > " + marker}, append([]string{"PATH=/usr/bin:/bin"}, testkit.ChildEnv()...))
 	require.NoError(t, err)
 	for i, e := range env {
 		if strings.HasPrefix(e, PlanEnv+"=") {
