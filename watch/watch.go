@@ -12,6 +12,7 @@ import (
 
 	"github.com/arena-games/arena/arena"
 	"github.com/arena-games/arena/engine"
+	"github.com/arena-games/arena/watch/table"
 )
 
 // Public is the point of view of a spectator: public events and views with no hand.
@@ -52,6 +53,8 @@ type Step struct {
 	// Text the engine's rendering of it.
 	View engine.View `json:"view"`
 	Text string      `json:"text"`
+	// Table is the view drawn as SVG (package table).
+	Table string `json:"table"`
 	// Asked is set when the point of view's seat is to move: its options and choice.
 	Asked *Asked `json:"asked,omitempty"`
 }
@@ -106,6 +109,12 @@ func Steps(rep *arena.Replay, seat int) (*Game, error) {
 	})
 	if err != nil {
 		return nil, err
+	}
+	for i := range out.Steps {
+		st := &out.Steps[i]
+		if st.Table, err = table.Draw(st.View, h.Bots); err != nil {
+			return nil, err
+		}
 	}
 	out.Steps[len(out.Steps)-1].Forfeits = forfeits[len(rep.Decisions)]
 	res := end.Result()
