@@ -1,6 +1,7 @@
 package service_test
 
 import (
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -98,6 +99,15 @@ func TestStepsServeEveryPointOfView(t *testing.T) {
 		assert.Positive(t, asked, "seat %d was asked", seat)
 		assert.Positive(t, held, "seat %d held cards", seat)
 	}
+	// A client that takes gzip gets the steps compressed: a drawing per step makes them
+	// megabytes of text.
+	zr := do(t, "GET", fmt.Sprintf("%s/api/games/%d/steps", site.base, id), nil, map[string]string{"Accept-Encoding": "gzip"})
+	require.Equal(t, "gzip", zr.hdr.Get("Content-Encoding"))
+	z, err := gzip.NewReader(strings.NewReader(zr.body))
+	require.NoError(t, err)
+	var unzipped stepsJSON
+	require.NoError(t, json.NewDecoder(z).Decode(&unzipped))
+	assert.Len(t, unzipped.Steps, len(public.Steps))
 	for query, want := range map[string]int{"?seat=2": 400, "?seat=x": 400, "?seat=-1": 400} {
 		r, _ := get(query)
 		assert.Equal(t, want, r.code, query)
@@ -108,4 +118,26 @@ func TestStepsServeEveryPointOfView(t *testing.T) {
 		assert.Equal(t, want, r.code, path)
 		assert.Equal(t, 1, strings.Count(r.body, "\n"), r.body)
 	}
+}
+
+// The watch page names the steps its script loads and allows that script, from the
+// site itself, and nothing inline; a bad seat is an error page with its status.
+func TestWatchPageLoadsItsStepsOnce(t *testing.T) {
+	site := newSite(t, service.Limits{})
+	id := site.recordGame(t)
+	page := do(t, "GET", fmt.Sprintf("%s/games/%d/watch?seat=1", site.base, id), nil, nil)
+	require.Equal(t, http.StatusOK, page.code, page.body)
+	assert.Contains(t, page.body, fmt.Sprintf(`data-src="/api/games/%d/steps?seat=1"`, id))
+	assert.Contains(t, page.body, `<script src="/watch.js"></script>`)
+	csp := page.hdr.Get("Content-Security-Policy")
+	assert.Contains(t, strings.Split(csp, "; "), "script-src 'self'", "the site's scripts only, none inline: %s", csp)
+	js := do(t, "GET", site.base+"/watch.js", nil, nil)
+	require.Equal(t, http.StatusOK, js.code)
+	assert.Contains(t, js.hdr.Get("Content-Type"), "javascript")
+	assert.Contains(t, js.body, "keydown")
+	bad := do(t, "GET", fmt.Sprintf("%s/games/%d/watch?seat=9", site.base, id), nil, nil)
+	assert.Equal(t, http.StatusBadRequest, bad.code)
+	assert.Contains(t, bad.body, "seat is 0 to 1, or absent for the public view")
+	text := do(t, "GET", fmt.Sprintf("%s/games/%d", site.base, id), nil, nil)
+	assert.Contains(t, text.body, fmt.Sprintf(`href="/games/%d/watch"`, id), "the text log links to the drawn one")
 }

@@ -57,11 +57,15 @@ func (s *svg) text(x, y int, anchor, fill string, size int, format string, args 
 	fmt.Fprintf(&s.b, `<text x="%d" y="%d" text-anchor="%s" fill="%s" font-size="%d">%s</text>`, x, y, anchor, fill, size, esc(fmt.Sprintf(format, args...)))
 }
 
-// card draws a card face: a rounded rectangle of fill with its name in two lines at most.
+// card draws a card face: a rounded rectangle of fill with its name in two lines at
+// most, broken at its first space or after its slash.
 func (s *svg) card(x, y, w, h int, fill, ink, name string, kv ...string) {
 	s.open("card", append([]string{"data-card", name}, kv...)...)
 	s.rect(x, y, w, h, fill, "#3f3f46")
 	words := strings.SplitN(name, " ", 2)
+	if before, after, ok := strings.Cut(name, "/"); ok && len(words) == 1 {
+		words = []string{before + "/", after}
+	}
 	for i, word := range words {
 		s.text(x+w/2, y+h/2-6*(len(words)-1)+i*13+4, "middle", ink, 11, "%s", word)
 	}

@@ -42,7 +42,7 @@ func seatName(seat int, bots []string) string {
 
 // seatColours tell seats apart where pieces carry a seat's colour (Kardinal's
 // monasteries and advisors); none of them is a card colour of that game.
-var seatColours = [...]string{"#2563eb", "#f5f5f4", "#1c1917", "#0d9488", "#db2777", "#78716c", "#a3e635", "#7c3aed"}
+var seatColours = [...]string{"#2563eb", "#db2777", "#1c1917", "#0d9488", "#78716c", "#a3e635", "#7c3aed", "#f5f5f4"}
 
 // sum is the number of cards in a pile counted by kind.
 func sum(counts []uint8) int {

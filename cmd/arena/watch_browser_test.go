@@ -1,0 +1,133 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/arena-games/arena/engine"
+	"github.com/arena-games/arena/ladder/service"
+	"github.com/arena-games/arena/ladder/store"
+	"github.com/arena-games/arena/plugins/random"
+	"github.com/arena-games/arena/watch"
+)
+
+// watchedLadder serves a ladder of game holding one recorded game of random players,
+// and returns its address; the game is number 1.
+func watchedLadder(t *testing.T, game string, players int) string {
+	t.Helper()
+	ctx := context.Background()
+	st, err := store.Open(filepath.Join(t.TempDir(), "ladder.db"))
+	require.NoError(t, err)
+	t.Cleanup(func() { st.Close() })
+	var bots []string
+	var ids []int64
+	var seats []engine.Policy
+	var ss []store.Seat
+	for s := range players {
+		b, err := st.AddBot(ctx, store.Bot{Name: fmt.Sprintf("random%d", s), SHA256: fmt.Sprint("sha", s), Builtin: "random"})
+		require.NoError(t, err)
+		bots, ids = append(bots, b.Name), append(ids, b.ID)
+		seats = append(seats, random.New(uint64(10+s)))
+	}
+	rep, err := watch.Record(game, 5, nil, bots, seats)
+	require.NoError(t, err)
+	path := filepath.Join(st.Dir(), "game.jsonl")
+	f, err := os.Create(path)
+	require.NoError(t, err)
+	require.NoError(t, watch.WriteReplay(f, rep))
+	require.NoError(t, f.Close())
+	blk, err := st.NewBlock(ctx, store.Block{Game: game, Seed: 5, Bots: ids, Rotations: 1})
+	require.NoError(t, err)
+	for s := range players {
+		ss = append(ss, store.Seat{Bot: ids[s], Place: rep.Result.Place[s], Score: rep.Result.Score[s], Ending: "ok"})
+	}
+	_, err = st.RecordMatch(ctx, store.Match{Block: blk.ID, Game: game, Seed: 5, Replay: path, Seats: ss, Started: time.Now(), Finished: time.Now()})
+	require.NoError(t, err)
+	svc, err := service.New(service.Config{Store: st, Authors: st, Game: game,
+		Submit: func(context.Context, string, string) (store.Bot, error) {
+			return store.Bot{}, fmt.Errorf("no uploads here")
+		}})
+	require.NoError(t, err)
+	ts := httptest.NewServer(svc.Handler())
+	t.Cleanup(ts.Close)
+	return ts.URL
+}
+
+// A real browser opens a game's page at a step named in its address, steps with the
+// arrow keys and a button, and the drawing and the words beside it change while the
+// page stays the one loaded (a marker set in it survives). A screenshot of each game's
+// table from a seat's point of view is kept (in $ARENA_SCREENSHOTS when set).
+func TestBrowserWatchesAGameStepByStep(t *testing.T) {
+	exe := chromium(t)
+	shots := os.Getenv("ARENA_SCREENSHOTS")
+	if shots == "" {
+		shots = t.TempDir()
+	}
+	for _, c := range []struct {
+		game    string
+		players int
+		at      int // the step the screenshot shows
+	}{{"ivanhoe", 3, 40}, {"kardinal", 4, 60}, {"ninjas", 3, 40}} {
+		t.Run(c.game, func(t *testing.T) {
+			base := watchedLadder(t, c.game, c.players)
+			bctx := browser(t, exe)
+			var step, drawing, before, hash, title string
+			var marker bool
+			var asked []*cdp.Node
+			require.NoError(t, chromedp.Run(bctx,
+				chromedp.EmulateViewport(1500, 1000),
+				chromedp.Navigate(fmt.Sprintf("%s/games/1/watch?seat=0#step=%d", base, c.at)),
+				chromedp.WaitVisible("#table svg", chromedp.ByQuery),
+				chromedp.Text("#step", &step, chromedp.ByQuery),
+				chromedp.Evaluate(`window.loadedOnce = true`, nil),
+				chromedp.OuterHTML("#table svg", &before, chromedp.ByQuery),
+				chromedp.ActionFunc(func(ctx context.Context) error {
+					var buf []byte
+					if err := chromedp.FullScreenshot(&buf, 100).Do(ctx); err != nil {
+						return err
+					}
+					requireNotBlank(t, c.game, buf)
+					return os.WriteFile(filepath.Join(shots, "watch-"+c.game+".png"), buf, 0o644)
+				}),
+			))
+			assert.Equal(t, strconv.Itoa(c.at), step, "the address's #step opens that step")
+			// Step right until the drawing changes: a decision another seat took in
+			// secret may leave this seat's table as it was, but not for long.
+			changed := false
+			for i := 1; i <= 20 && !changed; i++ {
+				require.NoError(t, chromedp.Run(bctx,
+					chromedp.KeyEvent(kb.ArrowRight),
+					chromedp.Poll(fmt.Sprintf(`document.getElementById("step").textContent == "%d"`, c.at+i), nil),
+					chromedp.OuterHTML("#table svg", &drawing, chromedp.ByQuery),
+				))
+				changed = drawing != before
+			}
+			assert.True(t, changed, "20 steps right and the drawing never changed")
+			require.NoError(t, chromedp.Run(bctx,
+				chromedp.Evaluate(`location.hash`, &hash),
+				chromedp.Text("#title", &title, chromedp.ByQuery),
+				chromedp.Click("#nextseat", chromedp.ByQuery),
+				chromedp.WaitVisible("#asked ol li", chromedp.ByQuery),
+				chromedp.Nodes("#asked ol li", &asked, chromedp.ByQueryAll),
+				chromedp.Evaluate(`window.loadedOnce === true`, &marker),
+			))
+			assert.Regexp(t, `^#step=\d+$`, hash, "the address follows the step")
+			assert.Contains(t, title, "after decision")
+			assert.NotEmpty(t, asked, "seat 0's next decision lists its options")
+			assert.True(t, marker, "stepping loaded no page")
+		})
+	}
+	t.Logf("screenshots in %s", shots)
+}
