@@ -24,6 +24,7 @@ import (
 // deadline; a bot keeps the match clock of `arena match`.
 type humanGame struct {
 	g       engine.Game
+	opts    engine.Options // the game's, sent to each bot at the start
 	human   int
 	in      *bufio.Reader
 	out     io.Writer
@@ -46,12 +47,12 @@ var errInputEnded = errors.New("standard input ended before the game did")
 
 // playHuman plays g with the person at seat human and the entrants at the other seats,
 // in order, and prints the result.
-func playHuman(ctx context.Context, g engine.Game, human int, entrants []arena.Entrant, seed uint64, in io.Reader, out io.Writer) error {
+func playHuman(ctx context.Context, g engine.Game, opts engine.Options, human int, entrants []arena.Entrant, seed uint64, in io.Reader, out io.Writer) error {
 	codec, err := protocol.CodecFor(g.Name())
 	if err != nil {
 		return err
 	}
-	h := &humanGame{g: g, human: human, in: bufio.NewReader(in), out: out, bots: make([]*botSeat, g.Players()), matchID: "play"}
+	h := &humanGame{g: g, opts: opts, human: human, in: bufio.NewReader(in), out: out, bots: make([]*botSeat, g.Players()), matchID: "play"}
 	defer h.stop()
 	next := 0
 	for s := range g.Players() {
@@ -113,7 +114,7 @@ func (h *humanGame) start(ctx context.Context, b *botSeat, seat int, launch prot
 	}
 	b.proc = proc
 	start := &botpb.StartRequest{MatchId: h.matchID, Game: h.g.Name(), Seat: int32(seat), Players: int32(h.g.Players()),
-		Seed: seed, DecisionDeadlineUs: clock.Decision.Microseconds(), BankUs: clock.Bank.Microseconds()}
+		Seed: seed, DecisionDeadlineUs: clock.Decision.Microseconds(), BankUs: clock.Bank.Microseconds(), Options: h.opts}
 	if b.conn, err = proc.OpenSeat(ctx, start, clock.Startup); err != nil {
 		h.forfeit(seat, b, "it did not accept the match: "+err.Error())
 	}
@@ -246,5 +247,5 @@ func playWithHuman(c *cli.Context) error {
 	}
 	ctx, stop := interruptible(c.Context, c.App.ErrWriter)
 	defer stop()
-	return playHuman(ctx, g, human, entrants, c.Uint64("seed"), c.App.Reader, c.App.Writer)
+	return playHuman(ctx, g, opts, human, entrants, c.Uint64("seed"), c.App.Reader, c.App.Writer)
 }

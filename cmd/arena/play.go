@@ -21,7 +21,7 @@ func playCommand() *cli.Command {
 			&cli.IntFlag{Name: "players", Aliases: []string{"p"}, Value: 4, Usage: "number of seats"},
 			&cli.Uint64Flag{Name: "seed", Aliases: []string{"s"}, Value: 1, Usage: "seed of the deal and of the random players"},
 			&cli.BoolFlag{Name: "hidden", Usage: "also print what only some seats see (drawn cards, stolen cards)"},
-			&cli.IntFlag{Name: "human", Usage: "play seat `SEAT` yourself at the terminal, choosing among the options listed, against the bots named (no deadline for you)"},
+			&cli.IntFlag{Name: "human", DefaultText: "none", Usage: "play seat `SEAT` yourself at the terminal, choosing among the options listed, against the bots named (no deadline for you)"},
 		}, gameOptionFlags()...),
 		Action: func(c *cli.Context) error {
 			if c.IsSet("human") {
