@@ -45,8 +45,8 @@ type Step struct {
 	Decided *Decided `json:"decided,omitempty"`
 	// Happened is what the point of view saw since the previous step, in words.
 	Happened []string `json:"happened"`
-	// Forfeits are the forfeits announced at this step, in words.
-	Forfeits []string `json:"forfeits,omitempty"`
+	// Forfeits are the seats that forfeited at this step's decision.
+	Forfeits []Forfeit `json:"forfeits,omitempty"`
 	// ToMove is the seat that owes the next decision, or -1 at the end.
 	ToMove int `json:"to_move"`
 	// View is the engine's view of the point of view (its game's own view type) and
@@ -57,6 +57,14 @@ type Step struct {
 	Table string `json:"table"`
 	// Asked is set when the point of view's seat is to move: its options and choice.
 	Asked *Asked `json:"asked,omitempty"`
+}
+
+// Forfeit is a seat's forfeit: how its play ended (timeout, crash...) and the arena's
+// account of it.
+type Forfeit struct {
+	Seat   int    `json:"seat"`
+	Ending string `json:"ending"`
+	Detail string `json:"detail"`
 }
 
 // Decided is a decision as the point of view saw it: the seat always, what it chose
@@ -88,9 +96,9 @@ func Steps(rep *arena.Replay, seat int) (*Game, error) {
 		return nil, err
 	}
 	out := &Game{Match: h.Match, Game: h.Game, Players: h.Players, Bots: h.Bots, Seat: seat}
-	forfeits := map[int][]string{}
+	forfeits := map[int][]Forfeit{}
 	for _, e := range rep.Endings {
-		forfeits[e.N] = append(forfeits[e.N], fmt.Sprintf("seat %d (%s) forfeits: %s %s", e.Seat, h.Bots[e.Seat], e.Ending, e.Detail))
+		forfeits[e.N] = append(forfeits[e.N], Forfeit{Seat: e.Seat, Ending: fmt.Sprint(e.Ending), Detail: e.Detail})
 	}
 	out.Steps = append(out.Steps, step(g, g.Log(), seat, nil))
 	end, err := arena.Resimulate(rep, func(g engine.Game, evs []engine.Event, d arena.Record) {

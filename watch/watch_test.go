@@ -132,3 +132,22 @@ func TestAPointOfViewOutsideTheGameIsAnError(t *testing.T) {
 		assert.ErrorContains(t, err, "seat 0 to 1 or the public one")
 	}
 }
+
+// A forfeit recorded at a decision is told at the step of that decision, from every
+// point of view (a forfeit is public), with its ending and the arena's account.
+func TestForfeitsAreToldAtTheirDecision(t *testing.T) {
+	rep := played(t, "ninjas", 3, 2)
+	timeout := arena.Timeout
+	rep.Endings = append(rep.Endings, arena.Record{Type: "ending", N: 4, Seat: 1, Ending: &timeout, Detail: "no answer before the deadline"})
+	for seat := watch.Public; seat < 3; seat++ {
+		g, err := watch.Steps(rep, seat)
+		require.NoError(t, err)
+		for i, st := range g.Steps {
+			if i == 4 {
+				assert.Equal(t, []watch.Forfeit{{Seat: 1, Ending: "timeout", Detail: "no answer before the deadline"}}, st.Forfeits)
+			} else {
+				assert.Empty(t, st.Forfeits, "step %d", i)
+			}
+		}
+	}
+}

@@ -32,7 +32,9 @@
     var list = el("happened");
     list.textContent = "";
     st.happened.forEach(function (h) { item(list, h); });
-    (st.forfeits || []).forEach(function (f) { item(list, f, "forfeit"); });
+    (st.forfeits || []).forEach(function (f) {
+      item(list, seatName(f.seat) + " forfeits: " + f.ending + " " + f.detail, "forfeit");
+    });
     if (st.happened.length === 0 && !st.forfeits) { item(list, "nothing this point of view could see", "note"); }
     var asked = el("asked");
     asked.textContent = "";
