@@ -16,7 +16,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/arena-games/arena/arena"
 	"github.com/arena-games/arena/engine"
+	"github.com/arena-games/arena/engine/ivanhoe"
+	"github.com/arena-games/arena/engine/kardinal"
+	"github.com/arena-games/arena/engine/ninjas"
 	"github.com/arena-games/arena/ladder/service"
 	"github.com/arena-games/arena/ladder/store"
 	"github.com/arena-games/arena/plugins/random"
@@ -24,8 +28,8 @@ import (
 )
 
 // watchedLadder serves a ladder of game holding one recorded game of random players,
-// and returns its address; the game is number 1.
-func watchedLadder(t *testing.T, game string, players int) string {
+// and returns its address and the game's replay; the game is number 1.
+func watchedLadder(t *testing.T, game string, players int) (string, *arena.Replay) {
 	t.Helper()
 	ctx := context.Background()
 	st, err := store.Open(filepath.Join(t.TempDir(), "ladder.db"))
@@ -62,7 +66,20 @@ func watchedLadder(t *testing.T, game string, players int) string {
 	require.NoError(t, err)
 	ts := httptest.NewServer(svc.Handler())
 	t.Cleanup(ts.Close)
-	return ts.URL
+	return ts.URL, rep
+}
+
+// showing is the first step from seat 0's point of view, from the 30th on, whose view
+// show accepts: a step that shows the game's table at its busiest for the screenshot.
+func showing(t *testing.T, rep *arena.Replay, show func(engine.View) bool) int {
+	g, err := watch.Steps(rep, 0)
+	require.NoError(t, err)
+	for i := 30; i < len(g.Steps); i++ {
+		if show(g.Steps[i].View) {
+			return i
+		}
+	}
+	return 30
 }
 
 // A real browser opens a game's page at a step named in its address, steps with the
@@ -78,17 +95,25 @@ func TestBrowserWatchesAGameStepByStep(t *testing.T) {
 	for _, c := range []struct {
 		game    string
 		players int
-		at      int // the step the screenshot shows
-	}{{"ivanhoe", 3, 40}, {"kardinal", 4, 60}, {"ninjas", 3, 40}} {
+		show    func(engine.View) bool // what the screenshot's step shows
+	}{
+		{"ivanhoe", 3, func(v engine.View) bool {
+			d := v.(*ivanhoe.View).Displays
+			return len(d[0])+len(d[1])+len(d[2]) >= 4
+		}},
+		{"kardinal", 4, func(v engine.View) bool { return v.(*kardinal.View).DrawPile < 20 }},
+		{"ninjas", 3, func(v engine.View) bool { return v.(*ninjas.View).Pending.Kind != ninjas.NoKind }},
+	} {
 		t.Run(c.game, func(t *testing.T) {
-			base := watchedLadder(t, c.game, c.players)
+			base, rep := watchedLadder(t, c.game, c.players)
+			at := showing(t, rep, c.show)
 			bctx := browser(t, exe)
 			var step, drawing, before, hash, title string
 			var marker bool
 			var asked []*cdp.Node
 			require.NoError(t, chromedp.Run(bctx,
 				chromedp.EmulateViewport(1500, 1000),
-				chromedp.Navigate(fmt.Sprintf("%s/games/1/watch?seat=0#step=%d", base, c.at)),
+				chromedp.Navigate(fmt.Sprintf("%s/games/1/watch?seat=0#step=%d", base, at)),
 				chromedp.WaitVisible("#table svg", chromedp.ByQuery),
 				chromedp.Text("#step", &step, chromedp.ByQuery),
 				chromedp.Evaluate(`window.loadedOnce = true`, nil),
@@ -102,14 +127,14 @@ func TestBrowserWatchesAGameStepByStep(t *testing.T) {
 					return os.WriteFile(filepath.Join(shots, "watch-"+c.game+".png"), buf, 0o644)
 				}),
 			))
-			assert.Equal(t, strconv.Itoa(c.at), step, "the address's #step opens that step")
+			assert.Equal(t, strconv.Itoa(at), step, "the address's #step opens that step")
 			// Step right until the drawing changes: a decision another seat took in
 			// secret may leave this seat's table as it was, but not for long.
 			changed := false
 			for i := 1; i <= 20 && !changed; i++ {
 				require.NoError(t, chromedp.Run(bctx,
 					chromedp.KeyEvent(kb.ArrowRight),
-					chromedp.Poll(fmt.Sprintf(`document.getElementById("step").textContent == "%d"`, c.at+i), nil),
+					chromedp.Poll(fmt.Sprintf(`document.getElementById("step").textContent == "%d"`, at+i), nil),
 					chromedp.OuterHTML("#table svg", &drawing, chromedp.ByQuery),
 				))
 				changed = drawing != before
