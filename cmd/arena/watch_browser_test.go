@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 	"github.com/stretchr/testify/assert"
@@ -110,7 +109,7 @@ func TestBrowserWatchesAGameStepByStep(t *testing.T) {
 			bctx := browser(t, exe)
 			var step, drawing, before, hash, title string
 			var marker bool
-			var asked []*cdp.Node
+			var asked int
 			require.NoError(t, chromedp.Run(bctx,
 				chromedp.EmulateViewport(1500, 1000),
 				chromedp.Navigate(fmt.Sprintf("%s/games/1/watch?seat=0#step=%d", base, at)),
@@ -145,12 +144,12 @@ func TestBrowserWatchesAGameStepByStep(t *testing.T) {
 				chromedp.Text("#title", &title, chromedp.ByQuery),
 				chromedp.Click("#nextseat", chromedp.ByQuery),
 				chromedp.WaitVisible("#asked ol li", chromedp.ByQuery),
-				chromedp.Nodes("#asked ol li", &asked, chromedp.ByQueryAll),
+				chromedp.Evaluate(`document.querySelectorAll("#asked ol li").length`, &asked),
 				chromedp.Evaluate(`window.loadedOnce === true`, &marker),
 			))
 			assert.Regexp(t, `^#step=\d+$`, hash, "the address follows the step")
 			assert.Contains(t, title, "after decision")
-			assert.NotEmpty(t, asked, "seat 0's next decision lists its options")
+			assert.Positive(t, asked, "seat 0's next decision lists its options")
 			assert.True(t, marker, "stepping loaded no page")
 		})
 	}
