@@ -78,9 +78,11 @@ var (
 	watchSource string
 	//go:embed watch.js
 	watchScript []byte
-	// watchTmpl is the pages' templates with the watch page's, parsed on first use.
+	// watchTmpl is the pages' templates with the watch page's, parsed on first use. It
+	// is a set of its own: html/template clones no set once it has executed, and tmpl's
+	// may have served pages already.
 	watchTmpl = sync.OnceValue(func() *template.Template {
-		return template.Must(template.Must(tmpl().Clone()).Parse(watchSource))
+		return template.Must(template.Must(template.New("").Funcs(funcs).Parse(pagesSource)).Parse(watchSource))
 	})
 )
 

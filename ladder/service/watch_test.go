@@ -125,6 +125,9 @@ func TestStepsServeEveryPointOfView(t *testing.T) {
 func TestWatchPageLoadsItsStepsOnce(t *testing.T) {
 	site := newSite(t, service.Limits{})
 	id := site.recordGame(t)
+	// The text log first: the watch page is served after the other pages have been.
+	text := do(t, "GET", fmt.Sprintf("%s/games/%d", site.base, id), nil, nil)
+	assert.Contains(t, text.body, fmt.Sprintf(`href="/games/%d/watch"`, id), "the text log links to the drawn one")
 	page := do(t, "GET", fmt.Sprintf("%s/games/%d/watch?seat=1", site.base, id), nil, nil)
 	require.Equal(t, http.StatusOK, page.code, page.body)
 	assert.Contains(t, page.body, fmt.Sprintf(`data-src="/api/games/%d/steps?seat=1"`, id))
@@ -138,6 +141,4 @@ func TestWatchPageLoadsItsStepsOnce(t *testing.T) {
 	bad := do(t, "GET", fmt.Sprintf("%s/games/%d/watch?seat=9", site.base, id), nil, nil)
 	assert.Equal(t, http.StatusBadRequest, bad.code)
 	assert.Contains(t, bad.body, "seat is 0 to 1, or absent for the public view")
-	text := do(t, "GET", fmt.Sprintf("%s/games/%d", site.base, id), nil, nil)
-	assert.Contains(t, text.body, fmt.Sprintf(`href="/games/%d/watch"`, id), "the text log links to the drawn one")
 }
