@@ -72,6 +72,12 @@ func runArena(t *testing.T, dir string, args ...string) result {
 	t.Helper()
 	cmd := exec.Command(filepath.Join(bin, "arena"), args...)
 	cmd.Dir = dir
+	return runCmd(t, cmd)
+}
+
+// runCmd runs cmd to its end and returns its output and exit code.
+func runCmd(t *testing.T, cmd *exec.Cmd) result {
+	t.Helper()
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()

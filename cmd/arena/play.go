@@ -14,17 +14,21 @@ import (
 func playCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "play",
-		Usage:     "play one seeded game in-process between built-in random players and print its log",
-		ArgsUsage: " ",
+		Usage:     "play one seeded game in-process between built-in random players and print its log; with --human, play a seat yourself against bots",
+		ArgsUsage: "[BOT...]  (with --human: the bots of the other seats, in seat order, as `arena match` takes them)",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "game", Value: "ivanhoe", Usage: "the game: " + fmt.Sprint(engine.Names())},
 			&cli.IntFlag{Name: "players", Aliases: []string{"p"}, Value: 4, Usage: "number of seats"},
 			&cli.Uint64Flag{Name: "seed", Aliases: []string{"s"}, Value: 1, Usage: "seed of the deal and of the random players"},
 			&cli.BoolFlag{Name: "hidden", Usage: "also print what only some seats see (drawn cards, stolen cards)"},
+			&cli.IntFlag{Name: "human", DefaultText: "none", Usage: "play seat `SEAT` yourself at the terminal, choosing among the options listed, against the bots named (no deadline for you)"},
 		}, gameOptionFlags()...),
 		Action: func(c *cli.Context) error {
+			if c.IsSet("human") {
+				return playWithHuman(c)
+			}
 			if c.NArg() > 0 {
-				return fmt.Errorf("play takes no arguments, got %q", c.Args().First())
+				return fmt.Errorf("play takes no arguments without --human, got %q", c.Args().First())
 			}
 			opts, err := gameOptions(c, c.String("game"))
 			if err != nil {

@@ -53,21 +53,13 @@ type replayData struct {
 // replayPage re-simulates a recorded game with the arena's replay reader and the
 // engine's Describe functions, and shows it decision by decision.
 func (s *Service) replayPage(r *http.Request) (any, *refusal) {
-	m, rf := s.match(r.Context(), r.PathValue("id"))
+	m, rep, rf := s.readReplay(r)
 	if rf != nil {
 		return nil, rf
-	}
-	f, rf := s.openReplay(m)
-	if rf != nil {
-		return nil, rf
-	}
-	defer f.Close()
-	rep, err := arena.ReadReplay(f)
-	if err != nil {
-		return nil, internal(fmt.Errorf("game %d: %w", m.ID, err))
 	}
 	h := rep.Header
 	seat := -1
+	var err error
 	if v := r.URL.Query().Get("seat"); v != "" && v != "all" {
 		seat, err = strconv.Atoi(v)
 		if err != nil || seat < 0 || seat >= h.Players {

@@ -267,5 +267,6 @@ func (s *Service) Handler() http.Handler {
 	mux := http.NewServeMux()
 	s.pages(mux)
 	s.api(mux)
+	s.watch(mux)
 	return s.guard(mux)
 }

@@ -67,6 +67,7 @@ nav a{margin-right:1em}.chosen{font-weight:bold;color:#063}.hidden{color:#888}.e
 {{define "replay"}}{{template "head" .}}{{with .Data}}
 <h2>Game #{{.Match}} ({{.Game}})</h2>
 <p>{{range $i, $b := .Bots}}seat {{$i}}: {{$b}}; {{end}}</p>
+<p><a id="watch" href="/games/{{.Match}}/watch">watch it drawn, step by step</a></p>
 <p>Point of view: <a href="?seat=all&step={{.Step}}">{{if lt .Seat 0}}<b>all seats</b>{{else}}all seats{{end}}</a>
 {{range .Seats}} <a href="?seat={{.}}&step={{$.Data.Step}}">{{if eq . $.Data.Seat}}<b>seat {{.}}</b>{{else}}seat {{.}}{{end}}</a>{{end}}</p>
 <p class="note">The game is finished, so all of it is public: "all seats" shows every hidden card, option and choice. A seat's view shows what that seat knew while playing: public events, its own private ones and its own options; of the other seats only that they decided and how long they took.</p>

@@ -1,0 +1,123 @@
+// The game page's stepping: it loads a game's steps once (GET /api/games/{id}/steps)
+// and shows one step at a time, its drawing and what happened since the step before,
+// without another page load. The step is kept in the address (#step=N) so that a link
+// opens at it.
+(function () {
+  "use strict";
+  var root = document.getElementById("watch");
+  var el = function (id) { return document.getElementById(id); };
+  var game = null, cur = 0, timer = null;
+
+  function item(list, text, cls) {
+    var li = document.createElement("li");
+    li.textContent = text;
+    if (cls) { li.className = cls; }
+    list.appendChild(li);
+  }
+
+  function seatName(s) { return "seat " + s + " (" + game.bots[s] + ")"; }
+
+  function show(i) {
+    if (!game) { return; }
+    cur = Math.max(0, Math.min(i, game.steps.length - 1));
+    var st = game.steps[cur];
+    // The drawing is the server's SVG of this step's view: every text in it is escaped,
+    // and the page's policy runs no inline script.
+    el("table").innerHTML = st.table;
+    el("slider").value = cur;
+    el("step").textContent = cur;
+    var title = cur === 0 ? "the deal" : "after decision " + (cur - 1) + ", by " + seatName(st.decided.seat);
+    if (st.decided && st.decided.text) { title += ": " + st.decided.text; }
+    el("title").textContent = title;
+    var list = el("happened");
+    list.textContent = "";
+    st.happened.forEach(function (h) { item(list, h); });
+    (st.forfeits || []).forEach(function (f) {
+      item(list, seatName(f.seat) + " forfeits: " + f.ending + " " + f.detail, "forfeit");
+    });
+    if (st.happened.length === 0 && !st.forfeits) { item(list, "nothing this point of view could see", "note"); }
+    var asked = el("asked");
+    asked.textContent = "";
+    if (st.asked) {
+      var h = document.createElement("h3");
+      h.textContent = "its decision: " + (st.asked.fallback ? "played by the fallback (the seat had forfeited)" : st.asked.ms + " ms");
+      asked.appendChild(h);
+      var ol = document.createElement("ol");
+      ol.start = 0;
+      st.asked.options.forEach(function (o, k) { item(ol, o, k === st.asked.chosen ? "chosen" : ""); });
+      asked.appendChild(ol);
+      // A long list scrolls inside its box, to the option chosen.
+      var chosen = ol.children[st.asked.chosen];
+      if (chosen) { ol.scrollTop = chosen.offsetTop - ol.offsetTop - ol.clientHeight / 2; }
+    }
+    el("result").textContent = "";
+    if (cur === game.steps.length - 1 && game.result) {
+      el("result").textContent = game.result.place.map(function (p, s) {
+        return seatName(s) + " placed " + (p + 1) + " (score " + game.result.score[s] + ")";
+      }).join("; ");
+    }
+    history.replaceState(null, "", "#step=" + cur);
+  }
+
+  function hashStep() {
+    var m = /step=(\d+)/.exec(location.hash);
+    return m ? parseInt(m[1], 10) : 0;
+  }
+
+  // find returns the first step after the current one that test accepts, or -1.
+  function find(test) {
+    for (var i = cur + 1; i < game.steps.length; i++) {
+      if (test(game.steps[i])) { return i; }
+    }
+    return -1;
+  }
+
+  function jump(test) {
+    var i = find(test);
+    if (i >= 0) { show(i); }
+  }
+
+  function play() {
+    if (timer) {
+      clearInterval(timer);
+      timer = null;
+      el("play").textContent = "play";
+      return;
+    }
+    el("play").textContent = "pause";
+    timer = setInterval(function () {
+      if (cur >= game.steps.length - 1) { play(); return; }
+      show(cur + 1);
+    }, parseInt(el("speed").value, 10));
+  }
+
+  el("prev").onclick = function () { show(cur - 1); };
+  el("next").onclick = function () { show(cur + 1); };
+  el("slider").oninput = function () { show(parseInt(el("slider").value, 10)); };
+  el("play").onclick = play;
+  el("speed").onchange = function () { if (timer) { play(); play(); } };
+  el("nextseat").onclick = function () {
+    var seat = parseInt(el("seatpick").value, 10);
+    jump(function (st) { return st.to_move === seat; });
+  };
+  el("nextforfeit").onclick = function () { jump(function (st) { return st.forfeits && st.forfeits.length > 0; }); };
+  window.addEventListener("hashchange", function () { if (hashStep() !== cur) { show(hashStep()); } });
+  document.addEventListener("keydown", function (e) {
+    if (!game || e.target.tagName === "INPUT" || e.target.tagName === "SELECT") { return; }
+    var to = {ArrowLeft: cur - 1, ArrowRight: cur + 1, Home: 0, End: game.steps.length - 1}[e.key];
+    if (to !== undefined) { show(to); e.preventDefault(); }
+    if (e.key === " ") { play(); e.preventDefault(); }
+  });
+
+  fetch(root.dataset.src).then(function (r) {
+    if (!r.ok) { return r.text().then(function (t) { throw new Error(t); }); }
+    return r.json();
+  }).then(function (g) {
+    game = g;
+    el("slider").max = game.steps.length - 1;
+    el("last").textContent = game.steps.length - 1;
+    show(hashStep());
+  }).catch(function (err) {
+    el("table").textContent = "The game could not be loaded: " + err.message;
+  });
+})();
