@@ -1,0 +1,75 @@
+package sandbox
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/arena-games/arena/internal/testkit"
+)
+
+// runScript runs the script at path as a bot of the level and returns its stdout.
+func runScript(t *testing.T, level Level, path string) string {
+	t.Helper()
+	box, err := testConfig(t, level).Prepare()
+	require.NoError(t, err)
+	t.Cleanup(box.Cleanup)
+	if level != None {
+		requireLayer(t, box, LandlockFS)
+	}
+	return strings.TrimSpace(string(runInBox(t, box, path, "PATH=/usr/bin:/bin")))
+}
+
+// runInBox runs the program at path in box with env (and the test's child
+// environment) and returns its stdout; it must succeed.
+func runInBox(t *testing.T, box *Box, path string, env ...string) []byte {
+	t.Helper()
+	name, args, env, err := box.Command(path, nil, append(env, testkit.ChildEnv()...))
+	require.NoError(t, err)
+	cmd := exec.Command(name, args...)
+	cmd.Env, cmd.Dir, cmd.SysProcAttr = env, box.Dir, box.SysProcAttr()
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	require.NoError(t, err, "stderr: %s", stderr.String())
+	return out
+}
+
+// A script's interpreter is told its program's path, and Python names that path in
+// every traceback: at every level a script the bot may read gets its own path, so an
+// author reads `File "/home/me/bot.py", line 7`, not `File "/proc/self/fd/8"`.
+func TestAScriptIsGivenItsOwnPath(t *testing.T) {
+	dir := openDir(t)
+	require.NoError(t, os.Chmod(dir, 0o755))
+	prog := filepath.Join(dir, "bot.sh")
+	require.NoError(t, os.WriteFile(prog, []byte("#!/bin/sh\necho \"$0\"\n"), 0o755))
+	for _, level := range []Level{None, Basic, Auto} {
+		t.Run(level.String(), func(t *testing.T) {
+			assert.Equal(t, prog, runScript(t, level, prog))
+		})
+	}
+}
+
+// A program the bot's own user may not read still runs from its sealed copy, under
+// the copy's name: the bot, looking for the file it came from, cannot read it there.
+func TestAPrivateScriptIsNotGivenItsPath(t *testing.T) {
+	dir := openDir(t)
+	require.NoError(t, os.Chmod(dir, 0o755))
+	prog := filepath.Join(dir, "bot.sh")
+	script := "#!/bin/sh\necho \"$0\"\ncat " + prog + " >/dev/null 2>&1 && echo read || echo refused\n"
+	require.NoError(t, os.WriteFile(prog, []byte(script), 0o700))
+	for _, level := range []Level{Basic, Auto} {
+		t.Run(level.String(), func(t *testing.T) {
+			out := runScript(t, level, prog)
+			lines := strings.Split(out, "\n")
+			require.Len(t, lines, 2, out)
+			assert.True(t, strings.HasPrefix(lines[0], "/proc/self/fd/"), "the copy's name: %q", lines[0])
+			assert.Equal(t, "refused", lines[1], "the private file itself")
+		})
+	}
+}
