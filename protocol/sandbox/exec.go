@@ -142,9 +142,32 @@ func Exec(argv []string) error {
 		if os.Getppid() != arena {
 			os.Exit(1)
 		}
-		return reap(prog, argv, env)
+		return missingInterpreter(prog, reap(prog, argv, env))
 	}
-	return syscall.Exec(prog, argv, env)
+	return missingInterpreter(prog, syscall.Exec(prog, argv, env))
+}
+
+// missingInterpreter explains an exec of a script the bot may read that failed: the
+// interpreter its #! line names is out of the bot's view (a virtual environment
+// outside the bot's folder), which the kernel reports as the script missing (hidden at
+// auto) or not allowed (Landlock at basic).
+func missingInterpreter(prog string, err error) error {
+	if !errors.Is(err, unix.ENOENT) && !errors.Is(err, unix.EACCES) {
+		return err
+	}
+	f, ferr := os.Open(prog)
+	if ferr != nil {
+		return err
+	}
+	defer f.Close()
+	head := make([]byte, 256)
+	n, _ := io.ReadFull(f, head)
+	line, _, _ := strings.Cut(string(head[:n]), "\n")
+	fields := strings.Fields(strings.TrimPrefix(line, "#!"))
+	if !strings.HasPrefix(line, "#!") || len(fields) == 0 {
+		return err
+	}
+	return fmt.Errorf("%w: the bot may not run the interpreter on its #! line, %s (give bots its folder to read: --bot-read)", err, fields[0])
 }
 
 func (p *plan) apply() error {

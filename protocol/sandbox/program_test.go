@@ -15,11 +15,15 @@ import (
 
 // runScript runs the script at path as a bot of the level and returns its stdout.
 func runScript(t *testing.T, level Level, path string) string {
+	return runScriptIn(t, testConfig(t, level), path)
+}
+
+func runScriptIn(t *testing.T, c Config, path string) string {
 	t.Helper()
-	box, err := testConfig(t, level).Prepare()
+	box, err := c.Prepare()
 	require.NoError(t, err)
 	t.Cleanup(box.Cleanup)
-	if level != None {
+	if c.Level != None {
 		requireLayer(t, box, LandlockFS)
 	}
 	return strings.TrimSpace(string(runInBox(t, box, path, "PATH=/usr/bin:/bin")))
@@ -29,15 +33,23 @@ func runScript(t *testing.T, level Level, path string) string {
 // environment) and returns its stdout; it must succeed.
 func runInBox(t *testing.T, box *Box, path string, env ...string) []byte {
 	t.Helper()
-	name, args, env, err := box.Command(path, nil, append(env, testkit.ChildEnv()...))
-	require.NoError(t, err)
-	cmd := exec.Command(name, args...)
-	cmd.Env, cmd.Dir, cmd.SysProcAttr = env, box.Dir, box.SysProcAttr()
+	cmd := commandInBox(t, box, path, env...)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	require.NoError(t, err, "stderr: %s", stderr.String())
 	return out
+}
+
+// commandInBox is the command that starts the program at path in box with env (and
+// the test's child environment).
+func commandInBox(t *testing.T, box *Box, path string, env ...string) *exec.Cmd {
+	t.Helper()
+	name, args, env, err := box.Command(path, nil, append(env, testkit.ChildEnv()...))
+	require.NoError(t, err)
+	cmd := exec.Command(name, args...)
+	cmd.Env, cmd.Dir, cmd.SysProcAttr = env, box.Dir, box.SysProcAttr()
+	return cmd
 }
 
 // A script's interpreter is told its program's path, and Python names that path in
@@ -70,6 +82,39 @@ func TestAPrivateScriptIsNotGivenItsPath(t *testing.T) {
 			require.Len(t, lines, 2, out)
 			assert.True(t, strings.HasPrefix(lines[0], "/proc/self/fd/"), "the copy's name: %q", lines[0])
 			assert.Equal(t, "refused", lines[1], "the private file itself")
+		})
+	}
+}
+
+// A script whose interpreter lies outside the bot's view (a virtual environment beside
+// the bot, not in its folder) fails to start with a line that names the interpreter and
+// what to do; given that folder to read, it runs.
+func TestAScriptsMissingInterpreterIsNamed(t *testing.T) {
+	dir := openDir(t)
+	require.NoError(t, os.Chmod(dir, 0o755))
+	runtime := filepath.Join(dir, "venv")
+	interp := filepath.Join(runtime, "bin", "sh")
+	require.NoError(t, os.MkdirAll(filepath.Dir(interp), 0o755))
+	sh, err := os.ReadFile("/bin/sh")
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(interp, sh, 0o755))
+	botDir := filepath.Join(dir, "bot")
+	require.NoError(t, os.Mkdir(botDir, 0o755))
+	prog := filepath.Join(botDir, "bot.sh")
+	require.NoError(t, os.WriteFile(prog, []byte("#!"+interp+"\necho ran\n"), 0o755))
+	for _, level := range []Level{Basic, Auto} {
+		t.Run(level.String(), func(t *testing.T) {
+			c := testConfig(t, level)
+			box, err := c.Prepare()
+			require.NoError(t, err)
+			t.Cleanup(box.Cleanup)
+			requireLayer(t, box, LandlockFS)
+			out, err := commandInBox(t, box, prog, "PATH=/usr/bin:/bin").CombinedOutput()
+			require.Error(t, err, "%s", out)
+			assert.Contains(t, string(out), "the bot may not run the interpreter on its #! line, "+interp+" (give bots its folder to read")
+
+			c.Read = []string{runtime}
+			assert.Equal(t, "ran", runScriptIn(t, c, prog))
 		})
 	}
 }
