@@ -122,6 +122,10 @@ func Exec(argv []string) error {
 		// A sealed copy lies on the kernel's own mount, which Landlock lets the bot
 		// run unasked; the program itself needs a rule.
 		p.Program = prog
+		if progFD >= 0 {
+			// The bot may read it: its mount view shows it at its own path (showProgram).
+			shownProgram = openPath{path, progFD}
+		}
 	}
 	if err := p.apply(); err != nil {
 		return err
@@ -242,6 +246,10 @@ func becomeUser(uid int) error {
 
 // keepProgram holds the program's memory file open until the exec.
 var keepProgram *os.File
+
+// shownProgram is the program the bot may read, open, which its mount view shows at
+// its own path even where a cover hides its folder (showProgram).
+var shownProgram openPath
 
 // openProgram opens the bot's program while the helper may still reach it (the bot's
 // mount namespace may hide its directory, the ladder's store) and returns a path that

@@ -49,6 +49,7 @@ func (p *plan) isolate() error {
 			return err
 		}
 	}
+	showProgram(shownProgram)
 	if p.ReadOnly {
 		if err := readOnlyExcept(p.Own); err != nil {
 			return err
@@ -131,7 +132,36 @@ func cover(path string) error {
 	if err != nil {
 		return fmt.Errorf("hiding %s: %w", path, err)
 	}
+	var covered unix.Stat_t
+	if st.IsDir() && unix.Stat(path, &covered) == nil {
+		coverDevs = append(coverDevs, covered.Dev)
+	}
 	return nil
+}
+
+// coverDevs are the devices of the covers' empty tmpfs: what showProgram may write in.
+var coverDevs []uint64
+
+// showProgram binds the program the bot may read back at its own path when a cover
+// hid it (a bot in a folder below /tmp or /home that is not given whole, because it
+// also holds the run's replays), so that a script's interpreter is given that path
+// (see ownName). Only into a cover's empty tmpfs: the host's own folders get nothing.
+// Where that cannot be, the bot runs its program by the open file's path, as before.
+func showProgram(prog openPath) {
+	if prog.path == "" || !filepath.IsAbs(prog.path) {
+		return
+	}
+	if _, err := os.Lstat(prog.path); !errors.Is(err, os.ErrNotExist) {
+		return
+	}
+	dir := filepath.Dir(prog.path)
+	var st unix.Stat_t
+	for unix.Lstat(dir, &st) != nil {
+		dir = filepath.Dir(dir)
+	}
+	if st.Mode&unix.S_IFMT == unix.S_IFDIR && slices.Contains(coverDevs, st.Dev) {
+		_ = bindBack(prog.fd, prog.path)
+	}
 }
 
 // mountFlags are the per-mount flags a read-only remount must keep: in a user

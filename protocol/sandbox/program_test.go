@@ -118,3 +118,28 @@ func TestAScriptsMissingInterpreterIsNamed(t *testing.T) {
 		})
 	}
 }
+
+// A script in a folder the bot may not read whole (it holds the run's replays, which
+// are hidden) is shown alone at its own path: it gets its name, and the hidden folder
+// and the files beside it stay out of reach.
+func TestAScriptBesideHiddenFilesIsGivenItsPathAlone(t *testing.T) {
+	dir := openDir(t)
+	require.NoError(t, os.Chmod(dir, 0o755))
+	replays := filepath.Join(dir, "arena-replays")
+	require.NoError(t, os.Mkdir(replays, 0o755))
+	secret := filepath.Join(replays, "d0000-r0.jsonl")
+	notes := filepath.Join(dir, "notes")
+	for _, f := range []string{secret, notes} {
+		require.NoError(t, os.WriteFile(f, []byte("the host's"), 0o644))
+	}
+	prog := filepath.Join(dir, "bot.sh")
+	script := "#!/bin/sh\necho \"$0\"\nfor f in " + secret + " " + notes + "; do cat $f >/dev/null 2>&1 && echo read || echo refused; done\n"
+	require.NoError(t, os.WriteFile(prog, []byte(script), 0o755))
+	for _, level := range []Level{Basic, Auto} {
+		t.Run(level.String(), func(t *testing.T) {
+			c := testConfig(t, level)
+			c.Hide = []string{replays}
+			assert.Equal(t, prog+"\nrefused\nrefused", runScriptIn(t, c, prog))
+		})
+	}
+}
