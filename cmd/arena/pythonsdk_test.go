@@ -142,3 +142,38 @@ func lineOf(t *testing.T, lines []string, s string) int {
 	t.Fatalf("no line holds %q", s)
 	return 0
 }
+
+// TestTheGuidesZipappPlays is the guide's route to a ladder: the bot and the package in
+// one file made by the standard library's zipapp, run by the system's Python with no
+// folder given to read, and a raise in it named by the file inside the archive.
+func TestTheGuidesZipappPlays(t *testing.T) {
+	requireOrSkip(t, "Python's gRPC", interpreterHas(t, "python3", "-c", "import grpc, google.protobuf"))
+	root, err := filepath.Abs("../..")
+	require.NoError(t, err)
+	lines := guideBot(t, root)
+	build := t.TempDir()
+	dir := enterableTempDir(t)
+	cmd := exec.Command("cp", "-r", filepath.Join(root, "sdk/python/arena_bot"), build)
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	raising := slicesReplace(lines, "random.choice(options)", "random.choice([])")
+	for name, code := range map[string][]string{"mybot.pyz": lines, "raising.pyz": raising} {
+		writeBot(t, build, "__main__.py", "/usr/bin/env python3", code)
+		zip := exec.Command("/usr/bin/env", "python3", "-m", "zipapp", build, "-p", "/usr/bin/env python3", "-o", filepath.Join(dir, name))
+		zip.Env = []string{"PATH=" + botPATH}
+		out, err := zip.CombinedOutput()
+		require.NoError(t, err, "%s", out)
+		require.NoError(t, os.Chmod(filepath.Join(dir, name), 0o755))
+	}
+	args := []string{"--games", "2", "--startup", "60s", "--decision", "10s", "--bank", "10m"}
+	r := runArena(t, dir, append([]string{"match", filepath.Join(dir, "mybot.pyz"), "random", "--json", "--no-replays"}, args...)...)
+	require.Equal(t, 0, r.code, r.stderr)
+	var rep report
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &rep), r.stdout)
+	assert.Equal(t, 2, rep.Bots[0].Endings["ok"], "%v", rep.Bots[0].Endings)
+
+	r = runArena(t, dir, append([]string{"match", filepath.Join(dir, "raising.pyz"), "random", "--replays", t.TempDir()}, args...)...)
+	where := "in choose at " + filepath.Join(dir, "raising.pyz", "__main__.py") + " line " + strconv.Itoa(lineOf(t, raising, "random.choice([])"))
+	assert.Contains(t, r.stderr, where, r.stderr)
+	requireNoLeftovers(t)
+}
