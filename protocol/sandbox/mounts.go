@@ -49,7 +49,7 @@ func (p *plan) isolate() error {
 			return err
 		}
 	}
-	showProgram(shownProgram)
+	p.showProgram(shownProgram)
 	if p.ReadOnly {
 		if err := readOnlyExcept(p.Own); err != nil {
 			return err
@@ -143,13 +143,20 @@ func cover(path string) error {
 var coverDevs []uint64
 
 // showProgram binds the program the bot may read back at its own path when a cover
-// hid it (a bot in a folder below /tmp or /home that is not given whole, because it
-// also holds the run's replays), so that a script's interpreter is given that path
-// (see ownName). Only into a cover's empty tmpfs: the host's own folders get nothing.
-// Where that cannot be, the bot runs its program by the open file's path, as before.
-func showProgram(prog openPath) {
+// of the host's folders hid it (a bot in a folder below /tmp or /home that is not
+// given whole, because it also holds the run's replays), so that a script's
+// interpreter is given that path (see ownName). Only into a cover's empty tmpfs: the
+// host's own folders get nothing. A program in a folder hidden for itself (the
+// ladder's store) stays hidden, and where the program cannot be shown the bot runs it
+// by the open file's path, as before.
+func (p *plan) showProgram(prog openPath) {
 	if prog.path == "" || !filepath.IsAbs(prog.path) {
 		return
+	}
+	for _, h := range p.Hide {
+		if within(prog.path, h) && !slices.Contains(coveredRoots, h) {
+			return
+		}
 	}
 	if _, err := os.Lstat(prog.path); !errors.Is(err, os.ErrNotExist) {
 		return

@@ -143,3 +143,20 @@ func TestAScriptBesideHiddenFilesIsGivenItsPathAlone(t *testing.T) {
 		})
 	}
 }
+
+// A program in a folder hidden for itself (the ladder's store of every bot's program)
+// is not shown at its path: the bot runs it by the open file's, and the folder stays
+// empty in its view.
+func TestAScriptInAHiddenFolderStaysHidden(t *testing.T) {
+	dir := openDir(t)
+	require.NoError(t, os.Chmod(dir, 0o755))
+	store := filepath.Join(dir, "bots")
+	require.NoError(t, os.Mkdir(store, 0o755))
+	prog := filepath.Join(store, "bot.sh")
+	script := "#!/bin/sh\necho \"$0\"\nls " + store + " | wc -l\n"
+	require.NoError(t, os.WriteFile(prog, []byte(script), 0o755))
+	c := testConfig(t, Auto)
+	c.Hide = []string{store}
+	out := runScriptIn(t, c, prog)
+	assert.Regexp(t, `^/proc/self/fd/\d+\n0$`, out)
+}
