@@ -52,12 +52,19 @@ func commandInBox(t *testing.T, box *Box, path string, env ...string) *exec.Cmd 
 	return cmd
 }
 
+// readableDir is a temporary folder every user may read and enter, as an author's
+// folder is.
+func readableDir(t *testing.T) string {
+	dir := openDir(t)
+	require.NoError(t, os.Chmod(dir, 0o755))
+	return dir
+}
+
 // A script's interpreter is told its program's path, and Python names that path in
 // every traceback: at every level a script the bot may read gets its own path, so an
 // author reads `File "/home/me/bot.py", line 7`, not `File "/proc/self/fd/8"`.
 func TestAScriptIsGivenItsOwnPath(t *testing.T) {
-	dir := openDir(t)
-	require.NoError(t, os.Chmod(dir, 0o755))
+	dir := readableDir(t)
 	prog := filepath.Join(dir, "bot.sh")
 	require.NoError(t, os.WriteFile(prog, []byte("#!/bin/sh\necho \"$0\"\n"), 0o755))
 	for _, level := range []Level{None, Basic, Auto} {
@@ -70,8 +77,7 @@ func TestAScriptIsGivenItsOwnPath(t *testing.T) {
 // A program the bot's own user may not read still runs from its sealed copy, under
 // the copy's name: the bot, looking for the file it came from, cannot read it there.
 func TestAPrivateScriptIsNotGivenItsPath(t *testing.T) {
-	dir := openDir(t)
-	require.NoError(t, os.Chmod(dir, 0o755))
+	dir := readableDir(t)
 	prog := filepath.Join(dir, "bot.sh")
 	script := "#!/bin/sh\necho \"$0\"\ncat " + prog + " >/dev/null 2>&1 && echo read || echo refused\n"
 	require.NoError(t, os.WriteFile(prog, []byte(script), 0o700))
@@ -90,8 +96,7 @@ func TestAPrivateScriptIsNotGivenItsPath(t *testing.T) {
 // the bot, not in its folder) fails to start with a line that names the interpreter and
 // what to do; given that folder to read, it runs.
 func TestAScriptsMissingInterpreterIsNamed(t *testing.T) {
-	dir := openDir(t)
-	require.NoError(t, os.Chmod(dir, 0o755))
+	dir := readableDir(t)
 	runtime := filepath.Join(dir, "venv")
 	interp := filepath.Join(runtime, "bin", "sh")
 	require.NoError(t, os.MkdirAll(filepath.Dir(interp), 0o755))
@@ -123,8 +128,7 @@ func TestAScriptsMissingInterpreterIsNamed(t *testing.T) {
 // are hidden) is shown alone at its own path: it gets its name, and the hidden folder
 // and the files beside it stay out of reach.
 func TestAScriptBesideHiddenFilesIsGivenItsPathAlone(t *testing.T) {
-	dir := openDir(t)
-	require.NoError(t, os.Chmod(dir, 0o755))
+	dir := readableDir(t)
 	replays := filepath.Join(dir, "arena-replays")
 	require.NoError(t, os.Mkdir(replays, 0o755))
 	secret := filepath.Join(replays, "d0000-r0.jsonl")
@@ -148,8 +152,7 @@ func TestAScriptBesideHiddenFilesIsGivenItsPathAlone(t *testing.T) {
 // is not shown at its path: the bot runs it by the open file's, and the folder stays
 // empty in its view.
 func TestAScriptInAHiddenFolderStaysHidden(t *testing.T) {
-	dir := openDir(t)
-	require.NoError(t, os.Chmod(dir, 0o755))
+	dir := readableDir(t)
 	store := filepath.Join(dir, "bots")
 	require.NoError(t, os.Mkdir(store, 0o755))
 	prog := filepath.Join(store, "bot.sh")
