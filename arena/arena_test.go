@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -237,6 +238,8 @@ func TestACrashingBotStopsTheRunPastTheRestartLimit(t *testing.T) {
 	cfg := testConfig(t, 20, testEntrant(t, "crasher", "exit:1"), testEntrant(t, "good", "first"))
 	cfg.MaxRestarts = 2
 	cfg.MaxForfeitShare = -1 // the restart limit, not disqualification, is under test
+	starts := &startCounter{}
+	cfg.Observer = starts
 	rep, err := Run(context.Background(), cfg)
 	var limit *ErrRestartLimit
 	require.True(t, errors.As(err, &limit), "got %v", err)
@@ -249,9 +252,44 @@ func TestACrashingBotStopsTheRunPastTheRestartLimit(t *testing.T) {
 	assert.Contains(t, err.Error(), "exiting on purpose", "the bot's last stderr line is in the message")
 	kept, err := os.ReadFile(filepath.Join(cfg.ReplayDir, "stderr-0-crasher.log"))
 	require.NoError(t, err)
-	assert.Equal(t, 2+limit.Restarts, strings.Count(string(kept), "exiting on purpose"),
-		"stderr of every process is kept: one per seat, and each restart")
+	// One process per seat, each started when its seat is first played (the second
+	// may not be before the limit is reached, as matches run two at a time), and the
+	// restarts.
+	fresh, restarts := starts.of("crasher")
+	assert.Equal(t, limit.Restarts, restarts)
+	assert.Contains(t, []int{1, 2}, fresh)
+	// Every process the arena found crashed (each restart's, and the one past the
+	// limit) left its line; one that never got its first decision, none.
+	crashed := strings.Count(string(kept), "exiting on purpose")
+	assert.GreaterOrEqual(t, crashed, restarts+1, "stderr of every crashed process is kept")
+	assert.LessOrEqual(t, crashed, fresh+restarts)
 	requireNoLeftovers(t)
+}
+
+// startCounter counts each bot's processes started afresh and restarted.
+type startCounter struct {
+	nopObserver
+	mu               sync.Mutex
+	fresh, restarted map[string]int
+}
+
+func (c *startCounter) BotStarted(bot string, restart bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.fresh == nil {
+		c.fresh, c.restarted = map[string]int{}, map[string]int{}
+	}
+	if restart {
+		c.restarted[bot]++
+	} else {
+		c.fresh[bot]++
+	}
+}
+
+func (c *startCounter) of(bot string) (fresh, restarted int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.fresh[bot], c.restarted[bot]
 }
 
 func TestChildrenOfABotAreKilledWithIt(t *testing.T) {

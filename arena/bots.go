@@ -105,10 +105,10 @@ func (b *botProc) get(ctx context.Context, seat int) (*protocol.Process, error) 
 	}
 	restart := old != nil || b.startErr != nil
 	if restart {
+		b.procs[seat] = nil // kept in dead from here on, not stopped again
 		if err := b.countRestart(old); err != nil {
 			return nil, err
 		}
-		b.procs[seat] = nil
 	}
 	p, err := protocol.Launch(ctx, b.entrant.Launch)
 	if ctx.Err() != nil {
@@ -136,10 +136,11 @@ func (b *botProc) countRestart(old *protocol.Process) error {
 		b.obs.BotStopped(b.entrant.Name)
 	}
 	if b.restarts >= b.maxRestarts {
-		b.failed = &ErrRestartLimit{Bot: b.entrant.Name, Restarts: b.restarts, Start: b.startErr}
+		limit := &ErrRestartLimit{Bot: b.entrant.Name, Restarts: b.restarts, Start: b.startErr}
 		if old != nil {
-			b.failed = &ErrRestartLimit{Bot: b.entrant.Name, Restarts: b.restarts, Stderr: old.Stderr()}
+			limit.Start, limit.Stderr = nil, old.Stderr()
 		}
+		b.failed = limit
 		return b.failed
 	}
 	if old != nil {

@@ -68,7 +68,7 @@ var hogged [][]byte
 //	unix:K            at decision K, connects to the unix socket ARENA_TEST_UNIX, plays on
 //	daemon:K          at decision K, starts a setsid daemon that keeps its stderr, plays on
 //	headers           sends 15 MiB of header metadata with its first answer
-//	endhang           never returns from EndMatch (until the arena gives up), and says
+//	endhang           never returns from EndMatch (until its next match starts), and says
 //	                  when a match starts while an EndMatch is still pending
 //
 // What a bot tried and what happened goes to its real stderr as "probe: ..." lines,
@@ -208,9 +208,11 @@ type hostileServer struct {
 	inner botpb.BotServer
 	mode  string
 	k     int
-	// stderr is the real one; pending counts EndMatch calls not yet returned.
+	// stderr is the real one; pending counts EndMatch calls not yet returned, starts
+	// the matches started.
 	stderr  io.Writer
 	pending atomic.Int32
+	starts  atomic.Int32
 }
 
 func (b *hostileServer) StartMatch(ctx context.Context, r *botpb.StartRequest) (*botpb.StartReply, error) {
@@ -220,6 +222,7 @@ func (b *hostileServer) StartMatch(ctx context.Context, r *botpb.StartRequest) (
 	if b.mode == "endhang" && b.pending.Load() > 0 {
 		fmt.Fprintln(b.stderr, "probe: a match started while an EndMatch was pending")
 	}
+	b.starts.Add(1)
 	return b.inner.StartMatch(ctx, r)
 }
 
@@ -230,7 +233,12 @@ func (b *hostileServer) EndMatch(ctx context.Context, r *botpb.EndRequest) (*bot
 		if dl, ok := ctx.Deadline(); ok {
 			fmt.Fprintf(b.stderr, "probe: EndMatch deadline in %d ms\n", time.Until(dl).Milliseconds())
 		}
-		<-ctx.Done()
+		// Past the arena's deadline too: until this process's next match starts (a
+		// process keeps its seat, so that is a few matches later), or a while.
+		started, limit := b.starts.Load(), time.Now().Add(20*time.Second)
+		for b.starts.Load() == started && time.Now().Before(limit) {
+			time.Sleep(10 * time.Millisecond)
+		}
 		return nil, ctx.Err()
 	}
 	return b.inner.EndMatch(ctx, r)

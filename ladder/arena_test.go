@@ -87,9 +87,10 @@ func testBuiltin(name string) (protocol.LaunchConfig, error) {
 
 // testSandbox is the ladder's sandbox in these tests: a submitted bot is a script that
 // starts this binary by its path (script), which lies in go test's build folder under
-// /tmp, a host folder the bots' mount view covers: the bots are given it to read, as
-// an operator gives them a runtime installed outside /usr.
-var testSandbox = sandbox.Config{Read: []string{filepath.Dir(os.Args[0])}}
+// /tmp, a host folder the bots' mount view covers: the bots are given it to read and
+// run, as an operator gives them a runtime installed outside /usr. (The file alone: a
+// test run again as another user keeps its scratch root beside it.)
+var testSandbox = sandbox.Config{Read: []string{os.Args[0]}}
 
 // script writes an executable shell script, standing for a submitted bot program.
 func script(t *testing.T, body string) string {

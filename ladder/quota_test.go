@@ -30,7 +30,9 @@ func TestADiskFillerDoesNotStopTheLadder(t *testing.T) {
 	_, err := AddBot(ctx, st, AddOptions{Name: "filler", Path: filler})
 	require.NoError(t, err)
 
-	sb := Sandbox(sandbox.Config{Limits: sandbox.Limits{Disk: 8 << 20}}, st.Dir())
+	cfg := testSandbox // the filler starts this binary from go test's build folder
+	cfg.Limits = sandbox.Limits{Disk: 8 << 20}
+	sb := Sandbox(cfg, st.Dir())
 	layers, err := sb.Layers()
 	require.NoError(t, err)
 	watched := false

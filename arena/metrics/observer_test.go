@@ -50,7 +50,7 @@ func TestARealRunIsCounted(t *testing.T) {
 	asked := testutil.ToFloat64(m.Decisions.WithLabelValues("ivanhoe", "alpha")) + testutil.ToFloat64(m.Decisions.WithLabelValues("ivanhoe", "beta"))
 	assert.Equal(t, float64(decisions), asked, "every decision of every match was asked of a bot")
 	for _, bot := range []string{"alpha", "beta"} {
-		assert.Equal(t, 1.0, testutil.ToFloat64(m.BotStarts.WithLabelValues(bot)))
+		assert.Equal(t, 2.0, testutil.ToFloat64(m.BotStarts.WithLabelValues(bot)), "one process per seat")
 		assert.Equal(t, 0.0, testutil.ToFloat64(m.BotRestarts.WithLabelValues(bot)))
 		assert.Equal(t, 0.0, testutil.ToFloat64(m.BotProcesses.WithLabelValues(bot)), "stopped at the end")
 		assert.Equal(t, games, testutil.ToFloat64(m.Endings.WithLabelValues(bot, "ok")))

@@ -51,8 +51,12 @@ var sandboxHelper = sync.OnceValues(func() (helperFound, error) {
 })
 
 // logHelper says which helper confines the bots (at info level: `--log-level info`),
-// and warns, in one line, of an arena-sandbox beside the arena that is not used.
-func logHelper(log hclog.Logger) {
+// and warns, in one line, of an arena-sandbox beside the arena that is not used. The
+// level none has none.
+func logHelper(log hclog.Logger, level sandbox.Level) {
+	if level == sandbox.None {
+		return
+	}
 	h, err := sandboxHelper()
 	if err != nil {
 		return

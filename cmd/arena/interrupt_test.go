@@ -94,9 +94,9 @@ func TestInterruptEndsEveryPhase(t *testing.T) {
 		{"play", []string{"match", "random", filepath.Join(bin, "random-bot"), "--games", "100000", "-j", "2", "--no-replays", "--json"},
 			func(stderr string) bool { return strings.Contains(stderr, "d0001-r1") }, true},
 		// The script starts this binary, in go test's build folder under /tmp, which
-		// the bots' mount view covers: they are given it to read.
+		// the bots' mount view covers: they are given it to read and run.
 		{"shutdown", []string{"match", stubborn, "random", "--games", "2", "--shutdown", "60s", "--no-replays", "--json",
-			"--bot-read", filepath.Dir(self)},
+			"--bot-read", self},
 			func(stderr string) bool { return strings.Contains(stderr, "2/2 ") }, false},
 	}
 	for _, p := range phases {

@@ -215,7 +215,7 @@ func blockPlayer(c *cli.Context, st store.Store, sb sandbox.Config, opts engine.
 		restarts = -1 // the flag's 0 means none, the config's 0 means the default
 	}
 	log := hclog.New(&hclog.LoggerOptions{Name: "arena", Level: hclog.LevelFromString(c.String("log-level")), Output: c.App.ErrWriter})
-	logHelper(log)
+	logHelper(log, sb.Level)
 	// A database that keeps the bot programs (shared by many machines) keeps the
 	// replays too.
 	_, shared := st.(store.Programs)

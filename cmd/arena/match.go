@@ -75,7 +75,7 @@ func runMatch(c *cli.Context) error {
 		return err
 	}
 	log := hclog.New(&hclog.LoggerOptions{Name: "arena", Level: hclog.LevelFromString(c.String("log-level")), Output: c.App.ErrWriter})
-	logHelper(log)
+	logHelper(log, sb.Level)
 	progress := newProgress(c.App.ErrWriter)
 	forfeits := newForfeitNotes(c.App.ErrWriter, progress.tty)
 	cfg := arena.Config{

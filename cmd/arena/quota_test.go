@@ -38,7 +38,10 @@ func TestTheDiskQuotaFlagBoundsABotsFiles(t *testing.T) {
 	for _, level := range []string{"basic", "auto"} {
 		t.Run(level, func(t *testing.T) {
 			replays := filepath.Join(dir, level)
-			r := runArena(t, dir, "match", filler, "random", "--games", "2", "--sandbox", level, "--bot-disk", "8", "--replays", replays, "--json")
+			// The filler starts this binary, in go test's build folder, which bots
+			// may not read unless they are given it.
+			r := runArena(t, dir, "match", filler, "random", "--games", "2", "--sandbox", level, "--bot-disk", "8", "--replays", replays, "--json",
+				"--bot-read", self)
 			require.Equal(t, 0, r.code, r.stderr)
 			assert.Contains(t, r.stdout, `"disk-`, "a disk layer is active")
 			kept, err := os.ReadFile(filepath.Join(replays, "stderr-0-filler.log"))

@@ -45,9 +45,13 @@ func sandboxConfig(c *cli.Context) (sandbox.Config, float64, error) {
 		// The machine's probe (once per process) runs while the helper is checked.
 		go sandbox.Detect()
 	}
-	helper, err := sandboxHelper()
-	if err != nil {
-		return sandbox.Config{}, 0, err
+	// The level none runs no helper: it is not looked for (checking one beside the
+	// arena runs it, a few milliseconds of every start).
+	helper := helperFound{}
+	if level != sandbox.None {
+		if helper, err = sandboxHelper(); err != nil {
+			return sandbox.Config{}, 0, err
+		}
 	}
 	share := c.Float64("max-forfeit-share")
 	switch {

@@ -44,7 +44,13 @@ func Rerun(t *testing.T, pattern string) bool {
 	if err := os.Chmod(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	exe := filepath.Join(dir, filepath.Base(os.Args[0]))
+	// The binary's folder apart from TMPDIR: a test may give its bots the binary's
+	// folder to read, and the bots' scratch directories must not lie in it.
+	bin := filepath.Join(dir, "b")
+	if err := os.Mkdir(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	exe := filepath.Join(bin, filepath.Base(os.Args[0]))
 	if err := copyFile(os.Args[0], exe); err != nil {
 		t.Fatal(err)
 	}

@@ -467,3 +467,45 @@ func TestTableDefaults(t *testing.T) {
 		assert.Equal(t, tc.c, s.cfg.C, "%dp %q", tc.players, tc.given)
 	}
 }
+
+// TestTheIvanhoeQuestionCostsTheSameHolderOrNot: asked whether to cancel an action card
+// (R23a), the search spends its budget whether the seat holds Ivanhoe (two options) or
+// not (one): were the one-option answer instant, the pause before the table's next
+// decision would tell every seat who holds the card. Other one-option decisions are
+// answered at once.
+func TestTheIvanhoeQuestionCostsTheSameHolderOrNot(t *testing.T) {
+	cfg, err := ParseSettings("iterations=40")
+	require.NoError(t, err)
+	asked := map[int]int{} // options -> questions seen
+	for seed := uint64(1); seed <= 60 && (asked[1] == 0 || asked[2] == 0); seed++ {
+		g, err := engine.New("ivanhoe", seed, 3)
+		require.NoError(t, err)
+		r := engine.NewRand(seed)
+		for !g.Terminal() && (asked[1] == 0 || asked[2] == 0) {
+			seat := g.ToMove()
+			v := g.View(seat)
+			if iv := v.(*ivanhoe.View); iv.Phase == ivanhoe.PhaseReaction && asked[len(g.Options())] == 0 {
+				s, err := NewSearch("ivanhoe", nil, seed, cfg)
+				require.NoError(t, err)
+				_, err = s.Choose(v, engine.EventsFor(nil, g.Log(), seat, 0), g.Options(), time.Time{})
+				require.NoError(t, err)
+				assert.Equal(t, 40, s.Iterations, "%d option(s)", len(g.Options()))
+				asked[len(g.Options())]++
+			}
+			require.NoError(t, g.Apply(r.Intn(len(g.Options()))))
+		}
+	}
+	require.Positive(t, asked[1], "a question to a seat without Ivanhoe came up")
+	require.Positive(t, asked[2], "a question to the holder came up")
+
+	g := midGame(t, "ivanhoe", 2, 0)
+	for !g.Terminal() && (len(g.Options()) != 1 || hiddenQuestion(g.View(g.ToMove()))) {
+		require.NoError(t, g.Apply(0))
+	}
+	require.False(t, g.Terminal(), "no other one-option decision came up")
+	s, err := NewSearch("ivanhoe", nil, 1, cfg)
+	require.NoError(t, err)
+	_, err = s.Choose(g.View(g.ToMove()), nil, g.Options(), time.Time{})
+	require.NoError(t, err)
+	assert.Zero(t, s.Iterations, "another one-option decision is answered at once")
+}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/arena-games/arena/engine"
+	"github.com/arena-games/arena/engine/ivanhoe"
 	"github.com/arena-games/arena/engine/kardinal"
 	_ "github.com/arena-games/arena/games" // every game and its sampler, for bot processes too
 )
@@ -92,13 +93,22 @@ func (c Config) withTable(game string, players int) Config {
 	return c.withGame(game)
 }
 
+// hiddenQuestion reports a decision whose number of options depends on a card the
+// seat holds: Ivanhoe's question whether to cancel an action (R23a), which offers the
+// cancel only to the holder. The search spends its budget on it even with one option,
+// so that how long the bot takes does not tell the table whether it holds the card.
+func hiddenQuestion(view engine.View) bool {
+	v, ok := view.(*ivanhoe.View)
+	return ok && v.Phase == ivanhoe.PhaseReaction
+}
+
 // Choose searches the decision of the seat of view and returns an index into options.
 // events are every event the seat has seen since the start of the game. The search
 // stops at the configured budget or at stop (the zero time: no such bound),
 // whichever comes first, and always runs at least one iteration.
 func (s *Search) Choose(view engine.View, events []engine.Event, options []engine.Option, stop time.Time) (int, error) {
 	s.Iterations = 0
-	if len(options) <= 1 {
+	if len(options) <= 1 && !hiddenQuestion(view) {
 		return 0, nil
 	}
 	if s.cfg.Time > 0 {

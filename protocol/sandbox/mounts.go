@@ -27,6 +27,9 @@ func (p *plan) isolate() error {
 		return err
 	}
 	defer unix.Close(fd)
+	if err := detachOtherQuotas(p.HideRoot, p.Own); err != nil {
+		return err
+	}
 	read, err := p.coveredReads()
 	defer func() {
 		for _, r := range read {

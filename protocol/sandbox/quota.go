@@ -1,10 +1,13 @@
 package sandbox
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -64,6 +67,42 @@ func (b *Box) unmountDisk() {
 // its removal would empty the tmpfs and leave the mount behind. Not a mount (or not
 // root): nothing to do.
 func unmountStale(dir string) { _ = unix.Unmount(dir, unix.MNT_DETACH) }
+
+// detachOtherQuotas unmounts, in the bot's own mount namespace, the copies it was made
+// with of the other bots' tmpfs mounts below the scratch root: hidden under the cover,
+// a copy would still keep the other bot's files in memory, after that bot ended, for
+// as long as this one lives. The bot's own stays (its directory is bound back from
+// it). A copy that cannot be unmounted is left to the cover.
+func detachOtherQuotas(root, own string) error {
+	points, err := mountPoints()
+	if err != nil {
+		return err
+	}
+	for _, p := range points {
+		if p != own && strings.HasPrefix(p, root+"/") {
+			_ = unix.Unmount(p, unix.MNT_DETACH)
+		}
+	}
+	return nil
+}
+
+// mountPoints lists the mount points of this mount namespace.
+func mountPoints() ([]string, error) {
+	f, err := os.Open("/proc/self/mountinfo")
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		// id parent major:minor root mountpoint options ...
+		if fields := strings.Fields(sc.Text()); len(fields) > 4 {
+			out = append(out, unescapeMount(fields[4]))
+		}
+	}
+	return out, sc.Err()
+}
 
 // DiskQuotaError is why the host stopped a bot with a watched quota.
 type DiskQuotaError struct {

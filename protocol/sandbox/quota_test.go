@@ -119,6 +119,18 @@ func TestTheNoneLevelHasNoDiskQuota(t *testing.T) {
 	assert.False(t, mounted(t, box.Dir))
 }
 
+// A bot's mount namespace starts as a copy of the host's, with every other bot's
+// tmpfs in it: hidden, but kept, with its memory, for as long as the bot lives, after
+// the other bot has ended. The helper unmounts those copies.
+func TestABotsNamespaceKeepsNoOtherBotsQuota(t *testing.T) {
+	other := quotaBox(t, Auto, 8<<20)
+	requireLayer(t, other, DiskQuota)
+	box, f := runProbe(t, Auto)
+	requireLayer(t, box, MountNamespace)
+	assert.Contains(t, f.Mounts, box.Dir, "its own tmpfs, bound back")
+	assert.NotContains(t, f.Mounts, other.Dir)
+}
+
 // mounted reports whether dir is a mount point in this mount namespace.
 func mounted(t *testing.T, dir string) bool {
 	f, err := os.Open("/proc/self/mountinfo")

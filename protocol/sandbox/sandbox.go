@@ -11,11 +11,12 @@
 //     the bot (exec'd in its place, or, as a child subreaper, forked and waited
 //     for), so that the bot inherits every limit: rlimits,
 //     no_new_privs, dropped capabilities, Landlock (reading only a list: the system's
-//     folders, /etc but its private entries, the bot's program and its folder, the
-//     scratch directory, which alone is writable (world.go); no TCP, no signals or
-//     abstract sockets outside its domain), a seccomp filter that allows unix stream
-//     sockets only, no connect and no call of another architecture, each as far as the
-//     kernel has it; a disk quota on the scratch directory (quota.go);
+//     folders, the entries of /etc the C library and interpreters need, the bot's
+//     program and its folder, the scratch directory, which alone is writable
+//     (world.go); no TCP, no signals or abstract sockets outside its domain), a
+//     seccomp filter that allows unix stream sockets only, no connect and no call of
+//     another architecture, each as far as the kernel has it; a disk quota on the
+//     scratch directory (quota.go);
 //   - strict (root, or user namespaces for the namespaces): network, PID and mount
 //     namespaces of its own (the tree read-only but the scratch directory; the paths
 //     of Config.Hide, the host's /home, /root, /tmp, /run and /var and the other

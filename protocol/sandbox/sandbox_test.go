@@ -88,6 +88,8 @@ type facts struct {
 	Signal     string           `json:"signal"`
 	BigFile    string           `json:"big_file"`
 	PrivateEtc string           `json:"private_etc"`
+	// Mounts are the mount points of the bot's mount namespace.
+	Mounts []string `json:"mounts"`
 }
 
 func probeSelf() {
@@ -181,6 +183,7 @@ func probeIdentityAndWorld(f *facts) {
 		c.Close()
 	}
 	f.Sockets = attack.Sockets("")
+	f.Mounts, _ = mountPoints()
 	probeTheHost(f)
 }
 
@@ -658,6 +661,45 @@ func BenchmarkLandlockRuleset(b *testing.B) {
 				unix.Close(fd)
 			}
 		})
+	}
+}
+
+// TestABotReadsItsFolderButNotTheStoresOtherPrograms: a script finds the files beside
+// it (its modules), but a program in the ladder's store, whose folder holds every other
+// bot's program, reads nothing beside itself. Both folders are open to all, so that
+// only the sandbox decides.
+func TestABotReadsItsFolderButNotTheStoresOtherPrograms(t *testing.T) {
+	script := "#!/bin/sh\ncat \"$SIBLING\" 2>&1\nexit 0\n"
+	for _, level := range []Level{Basic, Auto} {
+		for _, stored := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/stored=%v", level, stored), func(t *testing.T) {
+				dir := openDir(t)
+				bot := filepath.Join(dir, "bot")
+				require.NoError(t, os.WriteFile(bot, []byte(script), 0o755))
+				sibling := filepath.Join(dir, "other")
+				require.NoError(t, os.WriteFile(sibling, []byte("the other's program"), 0o644))
+				c := testConfig(t, level)
+				if stored {
+					c.Hide = []string{dir}
+				}
+				box, err := c.Prepare()
+				require.NoError(t, err)
+				defer box.Cleanup()
+				requireLayer(t, box, LandlockFS)
+				name, args, env, err := box.Command(bot, nil, []string{"PATH=/usr/bin:/bin", "SIBLING=" + sibling})
+				require.NoError(t, err)
+				cmd := exec.Command(name, args...)
+				cmd.Env, cmd.Dir, cmd.SysProcAttr = env, box.Dir, box.SysProcAttr()
+				out, err := cmd.CombinedOutput()
+				require.NoError(t, err, "%s", out)
+				if !stored {
+					assert.Equal(t, "the other's program", string(out), "its own folder is its to read")
+					return
+				}
+				assert.NotContains(t, string(out), "the other's program")
+				assert.Regexp(t, "Permission denied|No such file", string(out))
+			})
+		}
 	}
 }
 
