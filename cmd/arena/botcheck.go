@@ -35,7 +35,7 @@ func botCheckCommand() *cli.Command {
 			&cli.DurationFlag{Name: "decision", Value: d.Decision, Usage: "time allowed per decision"},
 			&cli.DurationFlag{Name: "startup", Value: d.Startup, Usage: "time allowed for the bot to start"},
 			&cli.DurationFlag{Name: "shutdown", Value: d.Shutdown, Usage: "time allowed for the bot to exit when asked"},
-		}, sandboxFlags()[:1]...),
+		}, sandboxFlags()[0], botReadFlag()),
 		Action: runBotCheck,
 	}
 }

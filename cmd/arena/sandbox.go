@@ -20,8 +20,14 @@ func sandboxFlags() []cli.Flag {
 		&cli.Int64Flag{Name: "bot-memory", Value: sandbox.DefaultLimits.Memory >> 20, Usage: "memory of one bot process in MiB (cgroup; else an address-space limit 2 GiB above)"},
 		&cli.IntFlag{Name: "bot-processes", Value: sandbox.DefaultLimits.Processes, Usage: "processes and threads of one bot process (pids cgroup, or RLIMIT_NPROC when not root)"},
 		&cli.Int64Flag{Name: "bot-disk", Value: sandbox.DefaultLimits.Disk >> 20, Usage: "what one bot process may keep in its scratch directory, all files together, in MiB (a tmpfs of that size when root, else the arena measures the directory and stops a bot past it)"},
-		&cli.StringSliceFlag{Name: "bot-read", Usage: "a folder (or file) every bot may read and run beside the system's, such as a language runtime outside /usr (repeat for more; see docs/sandbox.md)"},
+		botReadFlag(),
 	}
+}
+
+// botReadFlag gives bots a folder to read: a Python virtual environment, say, which
+// a bot's first line names as its interpreter.
+func botReadFlag() cli.Flag {
+	return &cli.StringSliceFlag{Name: "bot-read", Usage: "a folder (or file) every bot may read and run beside the system's, such as a language runtime outside /usr or a Python virtual environment (repeat for more; see docs/sandbox.md)"}
 }
 
 // maxBotDisk is the largest --bot-disk, 1 TiB: far past any bot's need, and its bytes

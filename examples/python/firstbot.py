@@ -3,12 +3,11 @@
 most of, plays its strongest card until it leads the tournament, then ends its turn.
 
     go run ./cmd/arena match examples/python/firstbot.py random --games 20
-"""
-import os
-import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)), "../../sdk/python"))
-import arena_bot  # noqa: E402
+arena_bot is the SDK's package: installed (docs/authors.md), or, in the repository,
+the link examples/python/arena_bot to sdk/python/arena_bot beside this file.
+"""
+import arena_bot
 
 IVANHOE = arena_bot.GAMES["ivanhoe"]
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A random bot in every game: the SDK's smallest example."""
-import os, random, sys
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)), "../../sdk/python"))
+import random
+
 import arena_bot
 
 

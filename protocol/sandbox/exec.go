@@ -110,11 +110,11 @@ func Exec(argv []string) error {
 			return err
 		}
 	}
-	prog := path
+	prog, progFD := path, -1
 	if p.UID != 0 || p.Own != "" {
 		// Opened while the helper may still read it: the bot's own user may not, and
 		// its mount namespace may hide the program's directory (the ladder's store).
-		if prog, err = openProgram(path); err != nil {
+		if prog, progFD, err = openProgram(path); err != nil {
 			return err
 		}
 	}
@@ -122,9 +122,16 @@ func Exec(argv []string) error {
 		// A sealed copy lies on the kernel's own mount, which Landlock lets the bot
 		// run unasked; the program itself needs a rule.
 		p.Program = prog
+		if progFD >= 0 {
+			// The bot may read it: its mount view shows it at its own path (showProgram).
+			shownProgram = openPath{path, progFD}
+		}
 	}
 	if err := p.apply(); err != nil {
 		return err
+	}
+	if keepProgram == nil && progFD >= 0 {
+		prog = ownName(path, progFD)
 	}
 	if p.Subreaper {
 		// A change of user clears the thread's parent-death signal, and this helper
@@ -139,9 +146,32 @@ func Exec(argv []string) error {
 		if os.Getppid() != arena {
 			os.Exit(1)
 		}
-		return reap(prog, argv, env)
+		return missingInterpreter(prog, reap(prog, argv, env))
 	}
-	return syscall.Exec(prog, argv, env)
+	return missingInterpreter(prog, syscall.Exec(prog, argv, env))
+}
+
+// missingInterpreter explains an exec of a script the bot may read that failed: the
+// interpreter its #! line names is out of the bot's view (a virtual environment
+// outside the bot's folder), which the kernel reports as the script missing (hidden at
+// auto) or not allowed (Landlock at basic).
+func missingInterpreter(prog string, err error) error {
+	if !errors.Is(err, unix.ENOENT) && !errors.Is(err, unix.EACCES) {
+		return err
+	}
+	f, ferr := os.Open(prog)
+	if ferr != nil {
+		return err
+	}
+	defer f.Close()
+	head := make([]byte, 256)
+	n, _ := io.ReadFull(f, head)
+	line, _, _ := strings.Cut(string(head[:n]), "\n")
+	fields := strings.Fields(strings.TrimPrefix(line, "#!"))
+	if !strings.HasPrefix(line, "#!") || len(fields) == 0 {
+		return err
+	}
+	return fmt.Errorf("%w: the bot may not run the interpreter on its #! line, %s (give bots its folder to read: --bot-read)", err, fields[0])
 }
 
 func (p *plan) apply() error {
@@ -217,15 +247,19 @@ func becomeUser(uid int) error {
 // keepProgram holds the program's memory file open until the exec.
 var keepProgram *os.File
 
+// shownProgram is the program the bot may read, open, which its mount view shows at
+// its own path even where a cover hides its folder (showProgram).
+var shownProgram openPath
+
 // openProgram opens the bot's program while the helper may still reach it (the bot's
 // mount namespace may hide its directory, the ladder's store) and returns a path that
-// execs it. A program its own user could not read and run is copied into a sealed
-// memory file: the bot runs it without being able to open (or change) the file it
-// came from.
-func openProgram(path string) (string, error) {
+// execs it, and the open file. A program its own user could not read and run is
+// copied into a sealed memory file: the bot runs it without being able to open (or
+// change) the file it came from.
+func openProgram(path string) (string, int, error) {
 	src, err := os.Open(path)
 	if err != nil {
-		return "", err
+		return "", -1, err
 	}
 	defer src.Close()
 	if st, err := src.Stat(); err == nil && st.Mode()&0o005 == 0o005 {
@@ -234,24 +268,43 @@ func openProgram(path string) (string, error) {
 		// interpreter opens its program by this path.
 		fd, err := unix.Open(path, unix.O_PATH, 0)
 		if err != nil {
-			return "", err
+			return "", -1, err
 		}
-		return fmt.Sprintf("/proc/self/fd/%d", fd), nil
+		return fmt.Sprintf("/proc/self/fd/%d", fd), fd, nil
 	}
 	// Not close-on-exec: a script's interpreter opens its program by this path.
 	fd, err := unix.MemfdCreate(filepath.Base(path), unix.MFD_ALLOW_SEALING)
 	if err != nil {
-		return "", fmt.Errorf("memfd: %w", err)
+		return "", -1, fmt.Errorf("memfd: %w", err)
 	}
 	keepProgram = os.NewFile(uintptr(fd), path)
 	if _, err := io.Copy(keepProgram, src); err != nil {
-		return "", fmt.Errorf("copying %s: %w", path, err)
+		return "", -1, fmt.Errorf("copying %s: %w", path, err)
 	}
 	seals := unix.F_SEAL_SEAL | unix.F_SEAL_SHRINK | unix.F_SEAL_GROW | unix.F_SEAL_WRITE
 	if _, err := unix.FcntlInt(uintptr(fd), unix.F_ADD_SEALS, seals); err != nil {
-		return "", fmt.Errorf("sealing: %w", err)
+		return "", -1, fmt.Errorf("sealing: %w", err)
 	}
-	return fmt.Sprintf("/proc/self/fd/%d", fd), nil
+	return fmt.Sprintf("/proc/self/fd/%d", fd), fd, nil
+}
+
+// ownName is the path to exec the open program (fd) by, once the bot's layers apply:
+// its own path when the bot reaches there, as its own user and in its own view, the
+// very file the helper opened; else the open file's /proc/self/fd path. A script's
+// interpreter is given this path: Python names it in tracebacks and sets sys.path
+// from it, so an author's file reads as its own name, not as /proc/self/fd/8.
+// Nothing is checked less: the exec still passes the kernel's and Landlock's checks
+// as the bot, and a file swapped in between could only be one the bot may run anyway.
+func ownName(path string, fd int) string {
+	var want, got unix.Stat_t
+	// A relative path would name another file once the bot's view changes directory.
+	if !filepath.IsAbs(path) || unix.Fstat(fd, &want) != nil || unix.Stat(path, &got) != nil || got.Dev != want.Dev || got.Ino != want.Ino {
+		return fmt.Sprintf("/proc/self/fd/%d", fd)
+	}
+	// The interpreter opens its program by its own path now: the open file need not
+	// follow it into the bot.
+	unix.Close(fd)
+	return path
 }
 
 // dropBoundingSet empties the bounding set, so that exec, even as uid 0, grants

@@ -52,6 +52,7 @@ func (p *plan) isolate() error {
 			return err
 		}
 	}
+	p.showProgram(shownProgram)
 	if p.ReadOnly {
 		if err := readOnlyExcept(p.Own); err != nil {
 			return err
@@ -134,7 +135,43 @@ func cover(path string) error {
 	if err != nil {
 		return fmt.Errorf("hiding %s: %w", path, err)
 	}
+	var covered unix.Stat_t
+	if st.IsDir() && unix.Stat(path, &covered) == nil {
+		coverDevs = append(coverDevs, covered.Dev)
+	}
 	return nil
+}
+
+// coverDevs are the devices of the covers' empty tmpfs: what showProgram may write in.
+var coverDevs []uint64
+
+// showProgram binds the program the bot may read back at its own path when a cover
+// of the host's folders hid it (a bot in a folder below /tmp or /home that is not
+// given whole, because it also holds the run's replays), so that a script's
+// interpreter is given that path (see ownName). Only into a cover's empty tmpfs: the
+// host's own folders get nothing. A program in a folder hidden for itself (the
+// ladder's store) stays hidden, and where the program cannot be shown the bot runs it
+// by the open file's path, as before.
+func (p *plan) showProgram(prog openPath) {
+	if prog.path == "" || !filepath.IsAbs(prog.path) {
+		return
+	}
+	for _, h := range p.Hide {
+		if within(prog.path, h) && !slices.Contains(coveredRoots, h) {
+			return
+		}
+	}
+	if _, err := os.Lstat(prog.path); !errors.Is(err, os.ErrNotExist) {
+		return
+	}
+	dir := filepath.Dir(prog.path)
+	var st unix.Stat_t
+	for unix.Lstat(dir, &st) != nil {
+		dir = filepath.Dir(dir)
+	}
+	if st.Mode&unix.S_IFMT == unix.S_IFDIR && slices.Contains(coverDevs, st.Dev) {
+		_ = bindBack(prog.fd, prog.path)
+	}
 }
 
 // mountFlags are the per-mount flags a read-only remount must keep: in a user

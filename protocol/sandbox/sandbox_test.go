@@ -270,14 +270,7 @@ func runProbeIn(t *testing.T, c Config, env ...string) (*Box, facts) {
 	exe, _ := os.Executable()
 	env = append(env, "PATH=/usr/bin:/bin", probeEnv+"=1", "PROBE_ADDR="+ln.Addr().String(), "PROBE_OUTSIDE="+outside,
 		"PROBE_SECRET="+secret, "PROBE_HOST_FILE="+hostFile, "PROBE_HOST_SOCKET="+sock, "PROBE_HOST_PID="+strconv.Itoa(os.Getpid()))
-	name, args, env, err := box.Command(exe, nil, append(env, testkit.ChildEnv()...))
-	require.NoError(t, err)
-	cmd := exec.Command(name, args...)
-	cmd.Env, cmd.Dir, cmd.SysProcAttr = env, box.Dir, box.SysProcAttr()
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	require.NoError(t, err, "stderr: %s", stderr.String())
+	out := runInBox(t, box, exe, env...)
 	var f facts
 	require.NoError(t, json.Unmarshal(out, &f), string(out))
 	if f.HostSocket == "connected" {

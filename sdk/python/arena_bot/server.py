@@ -11,6 +11,7 @@ from concurrent import futures
 
 import grpc
 
+from . import blame
 from .games import GAMES, Event, Option
 from .pb import bot_pb2, controller_pb2, health_pb2
 
@@ -107,9 +108,10 @@ class BotService:
             context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"this SDK does not know game {req.game!r}")
         try:
             bot = self.factory(match)
-        except Exception:
+        except Exception as e:
             traceback.print_exc(file=sys.stderr)
-            context.abort(grpc.StatusCode.INTERNAL, "the bot failed to start its match (see its stderr)")
+            context.abort(grpc.StatusCode.INTERNAL,
+                          f"the bot failed to start its match: {blame.describe(e)} (traceback on its stderr)")
         with self.mu:
             self.seats[(req.match_id, req.seat)] = _Seat(bot, match)
         return bot_pb2.StartReply()
@@ -147,9 +149,9 @@ class BotService:
         with seat.lock:
             try:
                 choice = seat.bot.choose(view, events, options)
-            except Exception:
+            except Exception as e:
                 traceback.print_exc(file=sys.stderr)
-                context.abort(grpc.StatusCode.INTERNAL, "the bot raised an exception (see its stderr)")
+                context.abort(grpc.StatusCode.INTERNAL, f"the bot raised {blame.describe(e)} (traceback on its stderr)")
         if isinstance(choice, Option):
             choice = choice.index
         if not isinstance(choice, int) or isinstance(choice, bool):

@@ -37,7 +37,7 @@ class BotProcess:
 
     def __init__(self, body, cookie=True):
         self.dir = tempfile.mkdtemp(prefix="arena-sdk-test-")
-        script = os.path.join(self.dir, "bot.py")
+        self.script = script = os.path.join(self.dir, "bot.py")
         with open(script, "w") as f:
             f.write(f"import sys\nsys.path.insert(0, {SDK!r})\nimport arena_bot\n" + textwrap.dedent(body))
         env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "PLUGIN_UNIX_SOCKET_DIR": self.dir,
@@ -163,8 +163,49 @@ arena_bot.serve(choose)
         with self.assertRaises(grpc.RpcError) as e:
             list(match(iter([decide_request("m1", 1)]), timeout=CALL_TIMEOUT))
         self.assertEqual(e.exception.code(), grpc.StatusCode.INTERNAL)
+        # The status is the forfeit's detail: what went wrong and where, in the author's file.
+        self.assertIn(f"ValueError: bad bot, in choose at {bot.script} line 6", e.exception.details())
         bot.proc.kill()
-        self.assertIn("ValueError: bad bot", bot.proc.stderr.read())
+        self.assertIn(f'File "{bot.script}", line 6, in choose', bot.proc.stderr.read())
+
+    def test_exception_in_a_library_names_the_authors_line(self):
+        bot, ch = self.start("""
+import random
+def choose(view, events, options):
+    return random.choice([])
+arena_bot.serve(choose)
+""")
+        self.start_match(ch, "m1")
+        match = stub(ch, "arena.bot.v1.Bot", "Match", bot_pb2.DecideRequest, bot_pb2.DecideReply, stream=True)
+        with self.assertRaises(grpc.RpcError) as e:
+            list(match(iter([decide_request("m1", 1)]), timeout=CALL_TIMEOUT))
+        # random.py raised it, but the line to fix is the bot's.
+        self.assertIn(f"IndexError: Cannot choose from an empty sequence, in choose at {bot.script} line 7",
+                      e.exception.details())
+
+    def test_exception_starting_a_match_names_the_authors_line(self):
+        _, ch = self.start("""
+class Broken(arena_bot.Bot):
+    def __init__(self, match):
+        raise KeyError("no table")
+arena_bot.serve(Broken)
+""")
+        with self.assertRaises(grpc.RpcError) as e:
+            self.start_match(ch, "m1")
+        self.assertIn("KeyError: 'no table', in __init__ at ", e.exception.details())
+        self.assertIn("bot.py line 7", e.exception.details())
+
+    def test_exception_before_serving_ends_stderr_with_the_authors_line(self):
+        # The arena quotes the last line of a dead bot's stderr as its crash.
+        bot = BotProcess("""
+table = {}
+size = table["size"]
+arena_bot.serve(lambda view, events, options: 0)
+""")
+        self.addCleanup(bot.close)
+        self.assertEqual(bot.proc.wait(timeout=START_TIMEOUT), 1)
+        last = bot.proc.stderr.read().strip().splitlines()[-1]
+        self.assertEqual(f"arena_bot: the bot raised KeyError: 'size', in <module> at {bot.script} line 6", last)
 
     def test_class_bot_keeps_state_per_match(self):
         _, ch = self.start("""
