@@ -1,7 +1,10 @@
 package service
 
 import (
+	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -295,7 +298,9 @@ func stepPage(game int64, seat, step int) string {
 
 // forfeitSteps reads a game's replay for the decision at which each forfeited seat
 // forfeited, as the game page numbers its steps (a forfeit after the last decision
-// shows at the last). A game without a readable replay has none.
+// shows at the last). A game without a readable replay has none. Only the ending
+// records are decoded (the arena writes each record's type first): a page of 200
+// games costs a read of each replay, not a parse.
 func (s *Service) forfeitSteps(m store.Match) map[int]int {
 	out := map[int]int{}
 	f, rf := s.openReplay(m)
@@ -303,13 +308,24 @@ func (s *Service) forfeitSteps(m store.Match) map[int]int {
 		return out
 	}
 	defer f.Close()
-	rep, err := arena.ReadReplay(f)
-	if err != nil {
-		return out
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	decisions := 0
+	var endings []arena.Record
+	for sc.Scan() {
+		switch line := sc.Bytes(); {
+		case bytes.HasPrefix(line, []byte(`{"type":"decision"`)):
+			decisions++
+		case bytes.HasPrefix(line, []byte(`{"type":"ending"`)):
+			var e arena.Record
+			if json.Unmarshal(line, &e) == nil {
+				endings = append(endings, e)
+			}
+		}
 	}
-	for _, e := range rep.Endings {
+	for _, e := range endings {
 		if _, seen := out[e.Seat]; !seen {
-			out[e.Seat] = max(0, min(e.N, len(rep.Decisions)-1))
+			out[e.Seat] = max(0, min(e.N, decisions-1))
 		}
 	}
 	return out
