@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -34,7 +35,13 @@ type botProc struct {
 	failed   error
 	// startErr is the last launch that failed: the bot's fault, typed for its seats.
 	startErr *protocol.StartError
-	dead     []*protocol.Process // crashed processes, killed again at the end for their children
+	dead     []deadProc // crashed and stopped processes, for their stderr
+}
+
+// deadProc is a process that ended, with the seat it played.
+type deadProc struct {
+	seat int
+	p    *protocol.Process
 }
 
 // ErrRestartLimit is returned when a bot crashed more often than the run allows.
@@ -106,7 +113,7 @@ func (b *botProc) get(ctx context.Context, seat int) (*protocol.Process, error) 
 	restart := old != nil || b.startErr != nil
 	if restart {
 		b.procs[seat] = nil // kept in dead from here on, not stopped again
-		if err := b.countRestart(old); err != nil {
+		if err := b.countRestart(seat, old); err != nil {
 			return nil, err
 		}
 	}
@@ -128,11 +135,11 @@ func (b *botProc) get(ctx context.Context, seat int) (*protocol.Process, error) 
 	return p, nil
 }
 
-// countRestart counts one more restart, after the process old exited (nil: after a
-// start that failed), or fails the entrant for good past the limit.
-func (b *botProc) countRestart(old *protocol.Process) error {
+// countRestart counts one more restart, after the process old of seat exited (nil:
+// after a start that failed), or fails the entrant for good past the limit.
+func (b *botProc) countRestart(seat int, old *protocol.Process) error {
 	if old != nil {
-		b.dead = append(b.dead, old)
+		b.dead = append(b.dead, deadProc{seat, old})
 		b.obs.BotStopped(b.entrant.Name)
 	}
 	if b.restarts >= b.maxRestarts {
@@ -164,7 +171,7 @@ func (b *botProc) stop(ctx context.Context, grace time.Duration) {
 		}
 		wg.Go(func() { p.Stop(ctx, grace) })
 		// Kept in dead so that its stderr is still saved beside the replays.
-		b.dead = append(b.dead, p)
+		b.dead = append(b.dead, deadProc{seat, p})
 		b.procs[seat] = nil
 		b.obs.BotStopped(b.entrant.Name)
 	}
@@ -185,14 +192,45 @@ const keptStderr = 64 << 10
 // stderr is the last bytes of what the entrant's processes wrote to stderr, one after
 // the other.
 func (b *botProc) stderr() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	var parts []string
-	for _, p := range append(append([]*protocol.Process(nil), b.dead...), b.procs...) {
-		if p != nil && p.Stderr() != "" {
-			parts = append(parts, p.Stderr())
+	return joinStderr(b.stderrOf(-1))
+}
+
+// stderrBySeat is stderr per seat: what the processes that played each seat wrote.
+func (b *botProc) stderrBySeat() map[int]string {
+	out := map[int]string{}
+	for seat := range b.seats() {
+		if s := joinStderr(b.stderrOf(seat)); s != "" {
+			out[seat] = s
 		}
 	}
+	return out
+}
+
+func (b *botProc) seats() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return len(b.procs)
+}
+
+// stderrOf lists what each process of seat (-1: of every seat) wrote, ended ones
+// first, in the order they ended.
+func (b *botProc) stderrOf(seat int) []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	all := slices.Clone(b.dead)
+	for s, p := range b.procs {
+		all = append(all, deadProc{s, p})
+	}
+	var parts []string
+	for _, d := range all {
+		if d.p != nil && (seat < 0 || d.seat == seat) && d.p.Stderr() != "" {
+			parts = append(parts, d.p.Stderr())
+		}
+	}
+	return parts
+}
+
+func joinStderr(parts []string) string {
 	all := strings.Join(parts, "\n--- another process ---\n")
 	if len(all) > keptStderr {
 		all = all[len(all)-keptStderr:]

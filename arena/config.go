@@ -67,7 +67,12 @@ type Config struct {
 	// StderrDir receives each bot's stderr when ReplayDir is empty (with replays, the
 	// stderr files go beside them); empty keeps none.
 	StderrDir string
-	Logger    hclog.Logger
+	// StderrPerSeat keeps each entrant's stderr per seat, in stderr-E-NAME-seat-S.log,
+	// instead of in one stderr-E-NAME.log: a run of one deal (a ladder's block) plays
+	// each entrant once in each seat, with a process of its own, so a seat's file is
+	// what the bot wrote in one game.
+	StderrPerSeat bool
+	Logger        hclog.Logger
 	// Sandbox confines every bot process (see package sandbox); the zero value is the
 	// strongest level the machine supports, without the helper command unless
 	// Sandbox.Helper is set. Sandbox.Limits.CPUTime defaults to the run's banks.

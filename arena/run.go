@@ -301,9 +301,15 @@ func (r *runner) stopBots(ctx context.Context) {
 			if dir == "" {
 				return
 			}
+			name := fmt.Sprintf("stderr-%d-%s", i, strings.Map(safeRune, b.entrant.Name))
+			if r.cfg.StderrPerSeat {
+				for seat, tail := range b.stderrBySeat() {
+					_ = os.WriteFile(filepath.Join(dir, fmt.Sprintf("%s-seat-%d.log", name, seat)), []byte(tail), 0o644)
+				}
+				return
+			}
 			if tail := b.stderr(); tail != "" {
-				name := fmt.Sprintf("stderr-%d-%s.log", i, strings.Map(safeRune, b.entrant.Name))
-				_ = os.WriteFile(filepath.Join(dir, name), []byte(tail), 0o644)
+				_ = os.WriteFile(filepath.Join(dir, name+".log"), []byte(tail), 0o644)
 			}
 		}()
 	}

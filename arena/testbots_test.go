@@ -134,6 +134,11 @@ func serveTestBot(mode string) {
 		for x := uint64(1); ; x = x*6364136223846793005 + 1 {
 			spun.Store(x)
 		}
+	case "seats":
+		protocol.ServeMatches(func(m protocol.Match) engine.Policy {
+			fmt.Fprintf(realStderr, "test bot: playing seat %d of %s\n", m.Seat, m.ID)
+			return first
+		})
 	case "noisy":
 		for i := 0; i < 50; i++ {
 			fmt.Fprintln(os.Stderr, `{"@message": 1, "@level": 7}`)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/arena-games/arena/arena"
 	"github.com/arena-games/arena/engine"
@@ -28,6 +29,11 @@ type SmokeError struct {
 	Ending string
 	Detail string
 	Stderr string
+	// Start, for a program that never started as a bot, says how its start failed
+	// (its Kind is the author's business; its Bot and Err name server paths).
+	Start *protocol.StartError
+	// Startup is how long the program had for its handshake.
+	Startup time.Duration
 }
 
 func (e *SmokeError) Error() string {
@@ -60,7 +66,8 @@ func Smoke(ctx context.Context, game string, lc protocol.LaunchConfig, opponent 
 	// started has no file; its start error kept its last line).
 	stderr, _ := os.ReadFile(filepath.Join(dir, "stderr-0-"+smokeCandidate+".log"))
 	fail := func(ending, detail string) error {
-		return &SmokeError{Game: game, Ending: ending, Detail: detail, Stderr: string(stderr[max(0, len(stderr)-SmokeStderrBytes):])}
+		return &SmokeError{Game: game, Ending: ending, Detail: detail, Stderr: string(stderr[max(0, len(stderr)-SmokeStderrBytes):]),
+			Startup: arena.DefaultClock.Startup}
 	}
 	// With no restarts allowed, a candidate that crashed or never started ends the
 	// run at its next game.
@@ -70,7 +77,9 @@ func Smoke(ctx context.Context, game string, lc protocol.LaunchConfig, opponent 
 		if len(stderr) == 0 {
 			stderr = []byte(rl.Start.Stderr)
 		}
-		return fail("no start", rl.Error())
+		e := fail("no start", rl.Error()).(*SmokeError)
+		e.Start = rl.Start
+		return e
 	case errors.As(err, &rl) && rl.Bot == smokeCandidate:
 		return fail(arena.Crash.String(), rl.Error())
 	case err != nil:

@@ -115,46 +115,10 @@ func botCommand() *cli.Command {
 				Action: botAdd,
 			},
 			&cli.Command{
-				Name:  "list",
-				Usage: "list the bots of the ladder",
-				Flags: []cli.Flag{&cli.BoolFlag{Name: "all", Usage: "also list retired versions"}, dbFlag()},
-				Action: func(c *cli.Context) error {
-					if c.NArg() > 0 {
-						return fmt.Errorf("bot list takes no arguments, got %q", c.Args().First())
-					}
-					st, err := openLadderToRead(c)
-					if err != nil {
-						return err
-					}
-					defer st.Close()
-					bots, err := st.Bots(c.Context, c.Bool("all"))
-					if err != nil {
-						return err
-					}
-					if len(bots) == 0 {
-						fmt.Fprintln(c.App.Writer, "no bots yet: arena bot add PATH --name NAME")
-						return nil
-					}
-					held, err := suspensions(c, st)
-					if err != nil {
-						return err
-					}
-					tw := tabwriter.NewWriter(c.App.Writer, 0, 0, 2, ' ', 0)
-					fmt.Fprintln(tw, "bot\tversion\tprogram\tsha256\tadded\tstatus")
-					for _, b := range bots {
-						status, program := "active", b.Path
-						if !b.Active() {
-							status = "retired " + b.Retired.Local().Format("2006-01-02 15:04")
-						} else if x, ok := held[b.ID]; ok {
-							status = "suspended: " + x.Reason
-						}
-						if b.Builtin != "" {
-							program = "built-in " + b.Builtin
-						}
-						fmt.Fprintf(tw, "%s\tv%d\t%s\t%.12s\t%s\t%s\n", b.Name, b.Version, program, b.SHA256, b.Added.Local().Format("2006-01-02 15:04"), status)
-					}
-					return tw.Flush()
-				},
+				Name:   "list",
+				Usage:  "list the bots of the ladder",
+				Flags:  []cli.Flag{&cli.BoolFlag{Name: "all", Usage: "also list retired versions"}, dbFlag()},
+				Action: botList,
 			},
 			botNameCommand("retire", "retire a bot: it plays no more, its games stay in the ratings", "retired",
 				store.Store.RetireBot),
@@ -162,6 +126,55 @@ func botCommand() *cli.Command {
 				"reactivated", store.Store.ReactivateBot),
 		),
 	}
+}
+
+// botList prints the ladder's bots, with their authors on a served ladder.
+func botList(c *cli.Context) error {
+	if c.NArg() > 0 {
+		return fmt.Errorf("bot list takes no arguments, got %q", c.Args().First())
+	}
+	st, err := openLadderToRead(c)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	bots, err := st.Bots(c.Context, c.Bool("all"))
+	if err != nil {
+		return err
+	}
+	if len(bots) == 0 {
+		fmt.Fprintln(c.App.Writer, "no bots yet: arena bot add PATH --name NAME")
+		return nil
+	}
+	held, err := suspensions(c, st)
+	if err != nil {
+		return err
+	}
+	// Bots an author submitted to a served ladder are theirs; the
+	// operator's are nobody's ("-").
+	owners, err := st.Owners(c.Context)
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(c.App.Writer, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "bot\tversion\tauthor\tprogram\tsha256\tadded\tstatus")
+	for _, b := range bots {
+		status, program := "active", b.Path
+		if !b.Active() {
+			status = "retired " + b.Retired.Local().Format("2006-01-02 15:04")
+		} else if x, ok := held[b.ID]; ok {
+			status = "suspended: " + x.Reason
+		}
+		if b.Builtin != "" {
+			program = "built-in " + b.Builtin
+		}
+		author := owners[b.Name]
+		if author == "" {
+			author = "-"
+		}
+		fmt.Fprintf(tw, "%s\tv%d\t%s\t%s\t%.12s\t%s\t%s\n", b.Name, b.Version, author, program, b.SHA256, b.Added.Local().Format("2006-01-02 15:04"), status)
+	}
+	return tw.Flush()
 }
 
 // addOptions are those of every bot that joins the ladder, by `bot add` or submitted

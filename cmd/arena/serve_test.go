@@ -178,7 +178,7 @@ func TestServeAnAuthorSubmitsAndWatches(t *testing.T) {
 	assert.Contains(t, bot.body, "<polygon", "the rating's band over time")
 	// Tables are drawn at random: annbot may have met either bot so far.
 	assert.Regexp(t, `(heuristic|random) v1</a></td><td>\d+</td><td>[\d.]+%`, bot.body, "the score against an opponent")
-	assert.Regexp(t, `<td>ok</td><td>\d+</td>`, bot.body, "the endings")
+	assert.Regexp(t, `<td>ok</td><td><a href="/games\?bot=annbot&amp;ending=ok&amp;version=1">\d+</a></td>`, bot.body, "the endings, each linked to its games")
 
 	games := call(t, nil, "GET", s.base+"/games", "", "", nil)
 	require.Equal(t, 200, games.code)
@@ -223,7 +223,7 @@ func TestServeAnAuthorSubmitsAndWatches(t *testing.T) {
 func TestServeRefusesWhatItShould(t *testing.T) {
 	dir, db, ann, bob := newLadder(t)
 	// The upload limit holds the test's Go bot (19 MiB) below it.
-	s := startServe(t, dir, db, "--upload-limit", "24", "--submissions-per-day", "4", "--bots-per-author", "1")
+	s := startServe(t, dir, db, "--upload-limit", "24", "--submissions-per-day", "6", "--bots-per-author", "1")
 	// No token, a wrong one, a malformed header: 401 on every author route.
 	routes := []struct{ method, path string }{
 		{"GET", "/api/bots"}, {"POST", "/api/bots"}, {"POST", "/api/bots/random/retire"},
@@ -274,10 +274,21 @@ func TestServeRefusesWhatItShould(t *testing.T) {
 	ct, body = upload(t, "annbot", script, nil)
 	r = call(t, nil, "POST", s.base+"/api/bots", ann, ct, body)
 	assert.Equal(t, 400, r.code, r.body)
-	assert.Contains(t, r.body, "bot annbot failed its smoke test: in a game of ivanhoe its seat ended with no start")
+	assert.Contains(t, r.body, "bot annbot failed its smoke test: it exited before its go-plugin handshake: a bot keeps running in ServeMatches (Go) or arena_bot.serve (Python) until the arena stops it")
 	assert.Contains(t, r.body, "\n<script>alert(\"smoke\")</script>\n", "the bot's stderr")
-	for _, server := range []string{dir, "/tmp/", "/bots/", "plugin"} {
+	for _, server := range []string{dir, "/tmp/", "/bots/", "Unrecognized remote plugin message", "exec format error"} {
 		assert.NotContains(t, r.body, server)
+	}
+	// A file that cannot run is told what it is, before any sandbox starts it.
+	for program, says := range map[string]string{
+		"\xcf\xfa\xed\xfe\x07\x00\x00\x01\x03\x00\x00\x00": "(this is a Mach-O executable, for macOS: build with GOOS=linux GOARCH=amd64)",
+		"print('a bot')\n": "(this is a script without a #! line",
+	} {
+		ct, body = upload(t, "annbot", []byte(program), nil)
+		r = call(t, nil, "POST", s.base+"/api/bots", ann, ct, body)
+		assert.Equal(t, 400, r.code, r.body)
+		assert.Contains(t, r.body, "bot annbot was not added: the program is not a Linux amd64 executable "+says)
+		assert.NotContains(t, r.body, dir)
 	}
 
 	// Operator's bots and other authors' bots are not one's own.
@@ -312,9 +323,9 @@ func TestServeRefusesWhatItShould(t *testing.T) {
 	assert.Contains(t, r.body, "smoke test")
 
 	// Limits: one bot name per author here (the failures above hold none: a working
-	// bot takes it), four submissions a day (the API's and the form's smoke-test
-	// failures and the working bot count; the oversize and malformed ones, and those
-	// refused for their name, do not).
+	// bot takes it), six submissions a day (the API's and the form's smoke-test
+	// failures, the two files that cannot run and the working bot count; the
+	// oversize and malformed ones, and those refused for their name, do not).
 	noisy, err := os.ReadFile(filepath.Join(bin, "noisybot"))
 	require.NoError(t, err)
 	ct, body = upload(t, "annbot", noisy, nil)
@@ -324,7 +335,7 @@ func TestServeRefusesWhatItShould(t *testing.T) {
 	r = call(t, nil, "POST", s.base+"/api/bots", ann, ct, body)
 	assert.Equal(t, 403, r.code, "bots per author: %s", r.body)
 	var last reply
-	for range 4 {
+	for range 2 {
 		ct, body = upload(t, "annbot", script, nil)
 		last = call(t, nil, "POST", s.base+"/api/bots", ann, ct, body)
 	}

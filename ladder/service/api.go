@@ -19,13 +19,14 @@ import (
 	"github.com/arena-games/arena/ladder/store"
 )
 
-// api mounts the routes of programs (`arena bot submit`, scripts).
-func (s *Service) api(mux *http.ServeMux) {
-	mux.HandleFunc("GET /api/standings", func(w http.ResponseWriter, r *http.Request) {
+// api mounts the routes of programs (`arena bot submit`, scripts), each described
+// in the service's OpenAPI document (openapi.json).
+func (s *Service) api(mux *routes) {
+	mux.handle("GET /api/standings", func(w http.ResponseWriter, r *http.Request) {
 		t, _ := s.standings()
 		writeJSON(w, http.StatusOK, standingsJSON(t))
 	})
-	mux.HandleFunc("GET /api/bots", s.authed(func(w http.ResponseWriter, r *http.Request, a store.Author) {
+	mux.handle("GET /api/bots", s.authed(func(w http.ResponseWriter, r *http.Request, a store.Author) {
 		bots, rf := s.mine(r.Context(), a)
 		if rf != nil {
 			s.fail(w, r, rf)
@@ -33,7 +34,7 @@ func (s *Service) api(mux *http.ServeMux) {
 		}
 		writeJSON(w, http.StatusOK, bots)
 	}))
-	mux.HandleFunc("POST "+apiUpload, s.authed(func(w http.ResponseWriter, r *http.Request, a store.Author) {
+	mux.handle("POST "+apiUpload, s.authed(func(w http.ResponseWriter, r *http.Request, a store.Author) {
 		b, rf := s.submitRequest(r, a)
 		if rf != nil {
 			s.fail(w, r, rf)
@@ -42,7 +43,7 @@ func (s *Service) api(mux *http.ServeMux) {
 		writeJSON(w, http.StatusCreated, b)
 	}))
 	for action, activate := range map[string]bool{"retire": false, "activate": true} {
-		mux.HandleFunc("POST /api/bots/{name}/"+action, s.authed(func(w http.ResponseWriter, r *http.Request, a store.Author) {
+		mux.handle("POST /api/bots/{name}/"+action, s.authed(func(w http.ResponseWriter, r *http.Request, a store.Author) {
 			b, rf := s.retire(r.Context(), a, r.PathValue("name"), activate)
 			if rf != nil {
 				s.fail(w, r, rf)
@@ -51,8 +52,21 @@ func (s *Service) api(mux *http.ServeMux) {
 			writeJSON(w, http.StatusOK, b)
 		}))
 	}
-	mux.HandleFunc("GET /api/bots/{name}/stderr", s.authed(s.stderr))
-	mux.HandleFunc("GET /api/games/{id}/replay", s.authed(s.replayFile))
+	mux.handle("GET /api/bots/{name}/stderr", s.authed(s.stderr))
+	mux.handle("GET /api/games/{id}/replay", s.authed(s.replayFile))
+	mux.handle("GET /api/games/{id}/stderr", s.authed(s.gameStderr))
+	mux.handle("GET /api/games", func(w http.ResponseWriter, r *http.Request) {
+		page, rf := s.gamesJSON(r)
+		if rf != nil {
+			s.fail(w, r, rf)
+			return
+		}
+		writeJSON(w, http.StatusOK, page)
+	})
+	mux.handle("GET /api/openapi.json", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(openAPI)
+	})
 }
 
 // authed runs h for requests with a valid token.
@@ -116,7 +130,7 @@ func (s *Service) submitRequest(r *http.Request, a store.Author) (BotJSON, *refu
 	}
 	defer f.Close()
 	if hdr.Size > s.cfg.Limits.Upload {
-		return BotJSON{}, refuse(http.StatusRequestEntityTooLarge, fmt.Sprintf("the upload is larger than the limit of %d bytes", s.cfg.Limits.Upload))
+		return BotJSON{}, tooLarge("the upload", s.cfg.Limits.Upload)
 	}
 	b, rf := s.Submit(r.Context(), a, r.FormValue("name"), f)
 	return botJSON(b), rf
@@ -169,54 +183,6 @@ func (s *Service) Submit(ctx context.Context, a store.Author, name string, progr
 	return b, rf
 }
 
-// add writes the program to a file of its own and adds it through the configured
-// Submit. A failed smoke test tells the author how their bot's seat ended and what
-// it wrote to stderr (its last 4 KiB), and nothing of the arena or the server.
-func (s *Service) add(ctx context.Context, name string, program io.Reader) (store.Bot, *refusal) {
-	dir, err := os.MkdirTemp("", "arena-upload-")
-	if err != nil {
-		return store.Bot{}, internal(err)
-	}
-	defer os.RemoveAll(dir)
-	path := filepath.Join(dir, "program")
-	if err := writeProgram(path, program); err != nil {
-		return store.Bot{}, internal(err)
-	}
-	b, err := s.cfg.Submit(ctx, name, path)
-	var smoke *ladder.SmokeError
-	switch {
-	case errors.Is(err, store.ErrDuplicate):
-		return b, refuse(http.StatusConflict, "this program is already the newest version of "+name)
-	case errors.As(err, &smoke):
-		return b, refuse(http.StatusBadRequest, smokeMessage(name, smoke))
-	case err != nil:
-		return b, internal(err)
-	}
-	return b, nil
-}
-
-// smokeMessage is what an author reads of their bot's failed smoke test.
-func smokeMessage(name string, e *ladder.SmokeError) string {
-	msg := fmt.Sprintf("bot %s failed its smoke test: in a game of %s its seat ended with %s; nothing was added", name, e.Game, e.Ending)
-	out := strings.ToValidUTF8(strings.TrimRight(e.Stderr, "\n"), "\uFFFD")
-	if out == "" {
-		return msg + ". It wrote nothing to stderr."
-	}
-	return fmt.Sprintf("%s. What it wrote to stderr (its last %d bytes at most):\n%s", msg, ladder.SmokeStderrBytes, out)
-}
-
-func writeProgram(path string, r io.Reader) error {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o755)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(f, r); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
-}
-
 // retire retires (or, with activate, reactivates) the author's bot.
 func (s *Service) retire(ctx context.Context, a store.Author, name string, activate bool) (BotJSON, *refusal) {
 	if rf := s.owned(ctx, a, name); rf != nil {
@@ -248,70 +214,6 @@ func (s *Service) retire(ctx context.Context, a store.Author, name string, activ
 	return botJSON(b), nil
 }
 
-// stderrBlocks is how many of a bot's latest blocks its stderr download covers.
-const stderrBlocks = 20
-
-// stderr sends what the author's bot wrote to stderr in its latest blocks, as an
-// attachment of plain text: it is the bot's own output and never rendered as a page.
-func (s *Service) stderr(w http.ResponseWriter, r *http.Request, a store.Author) {
-	name := r.PathValue("name")
-	if rf := s.owned(r.Context(), a, name); rf != nil {
-		s.fail(w, r, rf)
-		return
-	}
-	versions, err := s.versions(r.Context(), name)
-	if err != nil {
-		s.fail(w, r, internal(err))
-		return
-	}
-	labels := map[int64]string{}
-	for _, b := range versions {
-		labels[b.ID] = fmt.Sprintf("%s v%d", b.Name, b.Version)
-	}
-	type blockDir struct {
-		block int64
-		dir   string
-		label string
-	}
-	var dirs []blockDir
-	seen := map[int64]bool{}
-	err = s.cfg.Store.Matches(r.Context(), s.cfg.Game, func(m store.Match) error {
-		for _, st := range m.Seats {
-			if l, ok := labels[st.Bot]; ok && !seen[m.Block] && m.Replay != "" {
-				seen[m.Block] = true
-				dirs = append(dirs, blockDir{m.Block, filepath.Dir(m.Replay), l})
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		s.fail(w, r, internal(err))
-		return
-	}
-	dirs = dirs[max(0, len(dirs)-stderrBlocks):]
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	w.Header().Set("Content-Disposition", `attachment; filename="`+name+`-stderr.txt"`)
-	for _, d := range dirs {
-		// The runner names the file after the entrant (its label, with '/' and
-		// control characters replaced), so the label finds it.
-		files, _ := filepath.Glob(filepath.Join(d.dir, "stderr-*-"+globEscape(d.label)+".log"))
-		for _, f := range files {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				continue
-			}
-			fmt.Fprintf(w, "=== block %d, %s ===\n", d.block, d.label)
-			w.Write(data)
-			fmt.Fprintln(w)
-		}
-	}
-}
-
-func globEscape(s string) string {
-	r := strings.NewReplacer(`*`, `\*`, `?`, `\?`, `[`, `\[`, `\`, `\\`)
-	return r.Replace(s)
-}
-
 // match finds a recorded game by its ID (404 when there is none).
 func (s *Service) match(ctx context.Context, idText string) (store.Match, *refusal) {
 	id, err := strconv.ParseInt(idText, 10, 64)
@@ -338,23 +240,12 @@ func (s *Service) match(ctx context.Context, idText string) (store.Match, *refus
 
 // replayFile sends a game's replay file to an author whose bot played in it.
 func (s *Service) replayFile(w http.ResponseWriter, r *http.Request, a store.Author) {
-	m, rf := s.match(r.Context(), r.PathValue("id"))
+	m, seats, rf := s.myGame(r, a)
+	if rf == nil && len(seats) == 0 {
+		rf = refuse(http.StatusForbidden, "none of your bots played in this game")
+	}
 	if rf != nil {
 		s.fail(w, r, rf)
-		return
-	}
-	names, err := s.cfg.Authors.Owned(r.Context(), a.ID)
-	if err != nil {
-		s.fail(w, r, internal(err))
-		return
-	}
-	bots, err := s.cfg.Store.Bots(r.Context(), true)
-	if err != nil {
-		s.fail(w, r, internal(err))
-		return
-	}
-	if !playedIn(m, bots, names) {
-		s.fail(w, r, refuse(http.StatusForbidden, "none of your bots played in this game"))
 		return
 	}
 	f, rf := s.openReplay(m)
@@ -368,21 +259,34 @@ func (s *Service) replayFile(w http.ResponseWriter, r *http.Request, a store.Aut
 	io.Copy(w, f)
 }
 
-func playedIn(m store.Match, bots []store.Bot, names []string) bool {
-	mine := map[int64]bool{}
+// myGame is the game of the request's {id} and the seats in it of a's bots, by
+// seat (none when a has no part in it).
+func (s *Service) myGame(r *http.Request, a store.Author) (store.Match, map[int]store.Bot, *refusal) {
+	m, rf := s.match(r.Context(), r.PathValue("id"))
+	if rf != nil {
+		return m, nil, rf
+	}
+	names, err := s.cfg.Authors.Owned(r.Context(), a.ID)
+	if err != nil {
+		return m, nil, internal(err)
+	}
+	bots, err := s.cfg.Store.Bots(r.Context(), true)
+	if err != nil {
+		return m, nil, internal(err)
+	}
+	mine := map[int64]store.Bot{}
 	for _, b := range bots {
-		for _, n := range names {
-			if b.Name == n {
-				mine[b.ID] = true
-			}
+		if slices.Contains(names, b.Name) {
+			mine[b.ID] = b
 		}
 	}
-	for _, st := range m.Seats {
-		if mine[st.Bot] {
-			return true
+	seats := map[int]store.Bot{}
+	for seat, st := range m.Seats {
+		if b, ok := mine[st.Bot]; ok {
+			seats[seat] = b
 		}
 	}
-	return false
+	return m, seats, nil
 }
 
 // openReplay opens a game's replay, which must lie in the store's directory.

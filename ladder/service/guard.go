@@ -83,7 +83,7 @@ func (s *Service) admit(w http.ResponseWriter, r *http.Request) *refusal {
 		limit, most, what = s.cfg.Limits.Upload, s.cfg.Limits.Upload+uploadSlack, "the upload"
 	}
 	if r.ContentLength > most {
-		return refuse(http.StatusRequestEntityTooLarge, fmt.Sprintf("%s is larger than the limit of %d bytes", what, limit))
+		return tooLarge(what, limit)
 	}
 	if r.ContentLength == 0 {
 		return nil
@@ -112,13 +112,13 @@ func (s *Service) admit(w http.ResponseWriter, r *http.Request) *refusal {
 
 // bodyRefusal says why a body could not be read, or nil when it was.
 func bodyRefusal(err error, what string, limit int64) *refusal {
-	var tooLarge *http.MaxBytesError
+	var overLimit *http.MaxBytesError
 	var ne net.Error
 	switch {
 	case err == nil:
 		return nil
-	case errors.As(err, &tooLarge):
-		return refuse(http.StatusRequestEntityTooLarge, fmt.Sprintf("%s is larger than the limit of %d bytes", what, limit))
+	case errors.As(err, &overLimit):
+		return tooLarge(what, limit)
 	case errors.Is(err, os.ErrDeadlineExceeded) || errors.As(err, &ne) && ne.Timeout():
 		return refuse(http.StatusRequestTimeout, what+" came too slowly; send it again at a steady pace")
 	case what == "the upload":

@@ -42,6 +42,7 @@ func (s *Service) pages(mux *http.ServeMux) {
 	})
 	mux.HandleFunc("GET /me/bots/{name}/stderr", s.authed(s.stderr))
 	mux.HandleFunc("GET /me/games/{id}/replay", s.authed(s.replayFile))
+	mux.HandleFunc("GET /me/games/{id}/stderr", s.authed(s.gameStderr))
 }
 
 // page renders the template name with what fill returns, or the refusal as a page.
@@ -53,7 +54,7 @@ func (s *Service) page(name string, fill func(*http.Request) (any, *refusal)) ht
 			return
 		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		if err := tmpl().ExecuteTemplate(w, name, pageData{Game: s.cfg.Game, Data: data}); err != nil {
+		if err := tmpl().ExecuteTemplate(w, name, pageData{Game: s.cfg.Game, Data: data, Author: s.viewer(r)}); err != nil {
 			fmt.Fprintf(w, "<p>%s</p>", template.HTMLEscapeString(s.public(r, internal(err))))
 		}
 	}
@@ -62,6 +63,23 @@ func (s *Service) page(name string, fill func(*http.Request) (any, *refusal)) ht
 type pageData struct {
 	Game string
 	Data any
+	// Author is the logged-in author's name, for the nav; empty for anyone else.
+	Author string
+}
+
+// viewer is the name of the author whose session the browser holds. It spends none
+// of the address's failed logins: showing a page is not a login, and a session ID
+// (32 random bytes) cannot be guessed a page at a time.
+func (s *Service) viewer(r *http.Request) string {
+	c, err := r.Cookie(sessionCookie)
+	if err != nil || c.Value == "" {
+		return ""
+	}
+	a, err := s.cfg.Authors.SessionAuthor(r.Context(), HashToken(c.Value))
+	if err != nil {
+		return ""
+	}
+	return a.Name
 }
 
 // errorPage shows a refusal as a page, with its status.
@@ -69,7 +87,7 @@ func (s *Service) errorPage(w http.ResponseWriter, r *http.Request, rf *refusal)
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	refusalHeaders(w, r, rf)
 	w.WriteHeader(rf.status)
-	_ = tmpl().ExecuteTemplate(w, "error", pageData{Game: s.cfg.Game, Data: s.public(r, rf)})
+	_ = tmpl().ExecuteTemplate(w, "error", pageData{Game: s.cfg.Game, Data: s.public(r, rf), Author: s.viewer(r)})
 }
 
 type meData struct {
@@ -195,6 +213,7 @@ type botData struct {
 	Report ladder.BotReport
 	Chart  template.HTML
 	Labels map[int64]string
+	Games  botForfeits
 }
 
 func (s *Service) botPage(r *http.Request) (any, *refusal) {
@@ -209,7 +228,11 @@ func (s *Service) botPage(r *http.Request) (any, *refusal) {
 		}
 		return nil, internal(err)
 	}
-	return botData{Report: rep, Chart: ratingChart(rep.History)}, nil
+	games, rf := s.botForfeits(r.Context(), rep.Bot, rep.Endings)
+	if rf != nil {
+		return nil, rf
+	}
+	return botData{Report: rep, Chart: ratingChart(rep.History), Games: games}, nil
 }
 
 // ratingChart draws the official rating over the ladder's history with its band.
@@ -250,45 +273,4 @@ func ratingChart(h []ladder.RatingPoint) template.HTML {
 	}
 	return template.HTML(fmt.Sprintf(`<svg class="chart" width="%.0f" height="%.0f" role="img" aria-label="rating over time"><rect width="100%%" height="100%%" fill="#f7f7f7"/><polygon points="%s" fill="#9bd" fill-opacity="0.6"/><polyline points="%s" fill="none" stroke="#c30" stroke-width="2"/><text x="4" y="12" font-size="11">%.0f</text><text x="4" y="%.0f" font-size="11">%.0f</text></svg>`,
 		w, ht, band.String(), line.String(), hi, ht-3, lo))
-}
-
-type gameRow struct {
-	store.Match
-	Names []string
-}
-
-func (s *Service) gamesPage(r *http.Request) (any, *refusal) {
-	bots, err := s.cfg.Store.Bots(r.Context(), true)
-	if err != nil {
-		return nil, internal(err)
-	}
-	names := map[int64]string{}
-	for _, b := range bots {
-		names[b.ID] = fmt.Sprintf("%s v%d", b.Name, b.Version)
-	}
-	const recent = 50
-	var rows []gameRow
-	err = s.cfg.Store.Matches(r.Context(), s.cfg.Game, func(m store.Match) error {
-		g := gameRow{Match: m}
-		for _, st := range m.Seats {
-			t := fmt.Sprintf("%s: place %d", names[st.Bot], st.Place+1)
-			if st.Ending != "ok" {
-				t += " (" + st.Ending + ")"
-			}
-			g.Names = append(g.Names, t)
-		}
-		rows = append(rows, g)
-		if len(rows) > 2*recent {
-			rows = append(rows[:0], rows[len(rows)-recent:]...)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, internal(err)
-	}
-	rows = rows[max(0, len(rows)-recent):]
-	for i, j := 0, len(rows)-1; i < j; i, j = i+1, j-1 {
-		rows[i], rows[j] = rows[j], rows[i]
-	}
-	return rows, nil
 }

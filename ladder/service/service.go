@@ -126,6 +126,8 @@ type Service struct {
 	mu     sync.Mutex
 	tables []ladder.Table
 	fitted time.Time
+	// apiRoutes are the patterns the API mounted.
+	apiRoutes []string
 }
 
 // New makes a service; call Refit to fill the standings.
@@ -264,9 +266,24 @@ func (s *Service) versions(ctx context.Context, name string) ([]store.Bot, error
 
 // Handler is the service's HTTP handler.
 func (s *Service) Handler() http.Handler {
-	mux := http.NewServeMux()
-	s.pages(mux)
+	mux := &routes{mux: http.NewServeMux()}
+	s.pages(mux.mux)
 	s.api(mux)
 	s.watch(mux)
-	return s.guard(mux)
+	s.mu.Lock()
+	s.apiRoutes = mux.patterns
+	s.mu.Unlock()
+	return s.guard(mux.mux)
+}
+
+// routes mounts handlers and remembers their patterns, so that a test holds the
+// OpenAPI document to the routes that exist.
+type routes struct {
+	mux      *http.ServeMux
+	patterns []string
+}
+
+func (rt *routes) handle(pattern string, h http.HandlerFunc) {
+	rt.mux.HandleFunc(pattern, h)
+	rt.patterns = append(rt.patterns, pattern)
 }

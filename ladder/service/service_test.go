@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -23,6 +24,7 @@ import (
 	"github.com/arena-games/arena/ladder"
 	"github.com/arena-games/arena/ladder/service"
 	"github.com/arena-games/arena/ladder/store"
+	"github.com/arena-games/arena/protocol"
 )
 
 var ctx = context.Background()
@@ -42,6 +44,12 @@ type ladderSite struct {
 // The programs the stand-in for `bot add` knows: one that fails its smoke test (the
 // arena's account of it names a server path; the bot wrote "boom" to stderr), one
 // whose adding fails on the server's side, and any other, which is added.
+// startFails are programs whose start the stand-in fails, each in its way.
+var startFails = map[string]protocol.StartKind{
+	"#!/bin/sh\n# silent\n": protocol.StartSilent, "#!/bin/sh\n# exits\n": protocol.StartExited,
+	"#!/bin/sh\n# talks on stdout\n": protocol.StartJunk, "#!/bin/sh\n# another protocol\n": protocol.StartVersion,
+}
+
 const (
 	smokeFails   = "#!/bin/sh\nexit 3\n"
 	serverFails  = "#!/bin/sh\n# the disk is full\n"
@@ -95,8 +103,12 @@ func (site *ladderSite) add(ctx context.Context, name, path string) (store.Bot, 
 	case serverFails:
 		return store.Bot{}, errors.New("copying " + serverSecret + ": no space left on device")
 	}
+	if kind, ok := startFails[string(data)]; ok {
+		start := &protocol.StartError{Kind: kind, Bot: serverSecret, Err: errors.New("plugin at " + serverSecret + " failed")}
+		return store.Bot{}, &ladder.SmokeError{Game: "ivanhoe", Ending: "no start", Detail: start.Error(), Start: start, Startup: 10 * time.Second}
+	}
 	sum := sha256.Sum256(data)
-	return site.st.AddBot(ctx, store.Bot{Name: name, SHA256: hex.EncodeToString(sum[:]), Builtin: "random"})
+	return site.st.AddBot(ctx, store.Bot{Name: name, SHA256: hex.EncodeToString(sum[:]), Path: "bots/" + hex.EncodeToString(sum[:6])})
 }
 
 type reply struct {

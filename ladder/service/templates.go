@@ -24,18 +24,21 @@ var funcs = template.FuncMap{
 		}
 		return formatPct(x)
 	},
+	"size": formatSize,
 	"time": func(t interface{ Format(string) string }) string { return t.Format("2006-01-02 15:04:05") },
 }
 
 // tmpl is parsed on first use, not at start: every program of the arena's binary (a
 // bot it serves among them) would pay the 0.4 ms and 2,400 allocations of parsing it.
-var tmpl = sync.OnceValue(func() *template.Template { return template.Must(template.New("").Funcs(funcs).Parse(pagesSource)) })
+var tmpl = sync.OnceValue(func() *template.Template {
+	return template.Must(template.Must(template.New("").Funcs(funcs).Parse(pagesSource)).Parse(gamesSource))
+})
 
 const pagesSource = `
 {{define "head"}}<!doctype html><html><head><meta charset="utf-8"><title>arena ladder: {{.Game}}</title>
 <style>body{font-family:sans-serif;margin:1.5em;color:#222}table{border-collapse:collapse}td,th{padding:3px 8px;border-bottom:1px solid #ddd;text-align:left}
-nav a{margin-right:1em}.chosen{font-weight:bold;color:#063}.hidden{color:#888}.err{color:#a00;white-space:pre-wrap}.note{color:#555;font-size:90%}</style></head>
-<body><nav><a href="/">standings</a><a href="/games">recent games</a><a href="/me">my bots</a><a href="/login">log in</a></nav><h1>{{.Game}}</h1>{{end}}
+nav a{margin-right:1em}nav form{display:inline}.chosen{font-weight:bold;color:#063}.hidden{color:#888}.err{color:#a00;white-space:pre-wrap}.note{color:#555;font-size:90%}</style></head>
+<body><nav><a href="/">standings</a><a href="/games">games</a><a href="/me">my bots</a>{{if .Author}}<span id="who">logged in as {{.Author}}</span> <form method="post" action="/logout"><button id="logout">log out</button></form>{{else}}<a href="/login">log in</a>{{end}}</nav><h1>{{.Game}}</h1>{{end}}
 {{define "foot"}}</body></html>{{end}}
 
 {{define "error"}}{{template "head" .}}<p class="err" id="error">{{.Data}}</p>{{template "foot"}}{{end}}
@@ -56,13 +59,8 @@ nav a{margin-right:1em}.chosen{font-weight:bold;color:#063}.hidden{color:#888}.e
 <h3>Rating over time (95% band)</h3>{{if .History}}{{$.Data.Chart}}{{else}}<p>No games yet.</p>{{end}}
 <h3>Against each opponent</h3><table><tr><th>opponent</th><th>meetings</th><th>score</th></tr>
 {{range .Opponents}}<tr><td><a href="/bots/{{.Bot.ID}}">{{.Bot.Name}} v{{.Bot.Version}}</a></td><td>{{.Games}}</td><td>{{pct .Score}}</td></tr>{{end}}</table>
-<h3>Endings</h3><table id="endings"><tr><th>ending</th><th>games</th></tr>{{range $k, $v := .Endings}}<tr><td>{{$k}}</td><td>{{$v}}</td></tr>{{end}}</table>
-{{end}}{{template "foot"}}{{end}}
-
-{{define "games"}}{{template "head" .}}<h2>Recent games</h2>
-<table id="games"><tr><th>game</th><th>block</th><th>rotation</th><th>finished</th><th>seats (place)</th></tr>
-{{range .Data}}<tr><td><a href="/games/{{.ID}}">#{{.ID}}</a></td><td>{{.Block}}</td><td>{{.Rotation}}</td><td>{{time .Finished}}</td>
-<td>{{range .Names}}{{.}}; {{end}}</td></tr>{{end}}</table>{{template "foot"}}{{end}}
+<h3>Endings</h3><table id="endings"><tr><th>ending</th><th>games</th></tr>{{range $k, $v := .Endings}}<tr><td>{{$k}}</td><td><a href="{{index $.Data.Games.ByEnding $k}}">{{$v}}</a></td></tr>{{end}}</table>
+{{end}}{{template "botgames" .Data.Games}}{{template "foot"}}{{end}}
 
 {{define "replay"}}{{template "head" .}}{{with .Data}}
 <h2>Game #{{.Match}} ({{.Game}})</h2>
@@ -98,6 +96,5 @@ decision <span id="step">{{.Step}}</span> of {{.Steps}}
 <h3>Submit a bot</h3>
 <form method="post" action="/me/submit" enctype="multipart/form-data" id="submit"><input type="hidden" name="csrf" value="{{.CSRF}}">
 <label>name <input name="name" id="name"></label> <label>program <input type="file" name="program" id="program"></label> <button id="send">submit</button></form>
-<p class="note">Limits: {{.Limits.Upload}} bytes per program, {{.Limits.PerDay}} submissions a day, {{.Limits.Bots}} bots. A bot is smoke-tested in the sandbox before it is added.</p>
-<form method="post" action="/logout"><button>log out</button></form>{{end}}{{template "foot"}}{{end}}
+<p class="note">Limits: {{size .Limits.Upload}} per program, {{.Limits.PerDay}} submissions a day, {{.Limits.Bots}} bots. A bot is smoke-tested in the sandbox before it is added.</p>{{end}}{{template "foot"}}{{end}}
 `

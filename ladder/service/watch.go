@@ -20,14 +20,14 @@ import (
 // of view that draws its table and steps through it in the browser, the page's script,
 // and the steps as JSON. Like the game page they are public: every game the ladder
 // shows is over.
-func (s *Service) watch(mux *http.ServeMux) {
-	mux.HandleFunc("GET /games/{id}/watch", s.watchPage)
-	mux.HandleFunc("GET /watch.js", func(w http.ResponseWriter, r *http.Request) {
+func (s *Service) watch(mux *routes) {
+	mux.mux.HandleFunc("GET /games/{id}/watch", s.watchPage)
+	mux.mux.HandleFunc("GET /watch.js", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-cache")
 		_, _ = w.Write(watchScript)
 	})
-	mux.HandleFunc("GET /api/games/{id}/steps", func(w http.ResponseWriter, r *http.Request) {
+	mux.handle("GET /api/games/{id}/steps", func(w http.ResponseWriter, r *http.Request) {
 		g, rf := s.watchSteps(r)
 		if rf != nil {
 			s.fail(w, r, rf)

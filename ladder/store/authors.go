@@ -41,6 +41,9 @@ type Authors interface {
 	CountSubmission(ctx context.Context, author int64) error
 	// Owned lists the bot names an author owns.
 	Owned(ctx context.Context, author int64) ([]string, error)
+	// Owners maps every owned bot name to its author's name (a revoked author's
+	// too: their bots keep playing).
+	Owners(ctx context.Context) (map[string]string, error)
 	// Submissions counts the author's submissions since a moment.
 	Submissions(ctx context.Context, author int64, since time.Time) (int, error)
 }

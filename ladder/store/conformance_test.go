@@ -502,6 +502,9 @@ func TestStoreAuthors(t *testing.T) {
 			names, err = as.Owned(ctx, bob.ID)
 			require.NoError(t, err)
 			assert.Empty(t, names)
+			owners, err := as.Owners(ctx)
+			require.NoError(t, err)
+			assert.Equal(t, map[string]string{"annbot": "ann"}, owners, "the operator's bots have no author")
 		})
 		t.Run("of racing claims of one name, from two connections, one author wins", func(t *testing.T) {
 			other := authorsOf(t, be.open(t, db))

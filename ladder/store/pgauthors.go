@@ -106,6 +106,21 @@ func (p *Postgres) Owned(ctx context.Context, author int64) ([]string, error) {
 	return pgx.CollectRows(rows, pgx.RowTo[string])
 }
 
+// Owners maps each owned bot name to its author's name.
+func (p *Postgres) Owners(ctx context.Context) (map[string]string, error) {
+	rows, err := p.pool.Query(ctx, `SELECT o.name, a.name FROM bot_owners o JOIN authors a ON a.id = o.author_id`)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	var bot, author string
+	_, err = pgx.ForEachRow(rows, []any{&bot, &author}, func() error {
+		out[bot] = author
+		return nil
+	})
+	return out, err
+}
+
 // Submissions counts the author's submissions since a moment.
 func (p *Postgres) Submissions(ctx context.Context, author int64, since time.Time) (int, error) {
 	var n int

@@ -116,6 +116,24 @@ func (s *SQLite) Owned(ctx context.Context, author int64) ([]string, error) {
 	return out, rows.Err()
 }
 
+// Owners maps each owned bot name to its author's name.
+func (s *SQLite) Owners(ctx context.Context) (map[string]string, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT o.name, a.name FROM bot_owners o JOIN authors a ON a.id = o.author_id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var bot, author string
+		if err := rows.Scan(&bot, &author); err != nil {
+			return nil, err
+		}
+		out[bot] = author
+	}
+	return out, rows.Err()
+}
+
 // Submissions counts the author's submissions since a moment.
 func (s *SQLite) Submissions(ctx context.Context, author int64, since time.Time) (int, error) {
 	var n int
