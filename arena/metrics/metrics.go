@@ -59,7 +59,12 @@ type Metrics struct {
 	SandboxLayer    *prometheus.GaugeVec   // layer
 	RunsStopped     *prometheus.CounterVec // reason
 	Disqualified    *prometheus.CounterVec // bot
-	SPRT            *prometheus.GaugeVec   // bot, quantity
+	SPRTLLR         *prometheus.GaugeVec   // bot
+	SPRTBound       *prometheus.GaugeVec   // bot, bound
+	SPRTPairs       *prometheus.CounterVec // bot
+	// RunFinished is 1 once the run ended without a fault (StopDone, StopSPRT,
+	// StopInterrupted), so that its target going away after is no outage.
+	RunFinished prometheus.Gauge
 	// LiveRating is the ladder's live Elo after each game this process recorded.
 	LiveRating *prometheus.GaugeVec // game, bot, version
 	// GamesRecorded counts the games this process recorded into a ladder; the
@@ -134,9 +139,12 @@ func NewLabelled(mode string, labels prometheus.Labels) *Metrics {
 		RunsStopped: counter("arena_runs_stopped_total",
 			"Runs of this process that ended, by reason: done, interrupted, sprt, disqualified, restart_limit, error.", "reason"),
 		Disqualified: counter("arena_bot_disqualified_total", "Times a bot was disqualified for forfeiting too large a share of its matches.", "bot"),
-		SPRT: gauge("arena_sprt",
-			"The live sequential test of arena match --sprt: quantity llr (log-likelihood ratio), lower and upper (its bounds), pairs (deal pairs counted).",
-			"bot", "quantity"),
+		SPRTLLR:      gauge("arena_sprt_llr", "The log-likelihood ratio of the live sequential test of arena match --sprt, after the last deal pair.", "bot"),
+		SPRTBound: gauge("arena_sprt_bound",
+			"The bounds of the LLR of arena match --sprt: the test accepts H1 at bound upper, H0 at bound lower.", "bot", "bound"),
+		SPRTPairs: counter("arena_sprt_pairs_total", "Deal pairs the sequential test of arena match --sprt counted.", "bot"),
+		RunFinished: prometheus.NewGauge(prometheus.GaugeOpts{Name: "arena_run_finished",
+			Help: "1 once this process's run ended without a fault (done, sprt, interrupted), else 0: the target going away after it is no outage."}),
 		LiveRating: gauge("arena_ladder_live_elo",
 			"A ladder bot's live Elo after the last game this process recorded (follows recent form; the official fit is arena_ladder_rating_elo).",
 			"game", "bot", "version"),
@@ -150,7 +158,7 @@ func NewLabelled(mode string, labels prometheus.Labels) *Metrics {
 	build.WithLabelValues(version, revision, runtime.Version(), mode).Set(1)
 	for _, c := range []prometheus.Collector{m.MatchesStarted, m.MatchesFinished, m.MatchDuration, m.MatchesInFlight,
 		m.Decisions, m.DecisionLatency, m.BankUsed, m.Bank, m.Endings, m.BotStarts, m.BotRestarts, m.BotProcesses,
-		m.SandboxLayer, m.RunsStopped, m.Disqualified, m.SPRT, m.LiveRating, m.GamesRecorded, build,
+		m.SandboxLayer, m.RunsStopped, m.Disqualified, m.SPRTLLR, m.SPRTBound, m.SPRTPairs, m.RunFinished, m.LiveRating, m.GamesRecorded, build,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{})} {
 		reg.MustRegister(c)
 	}
