@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"net/url"
 	"os"
 	"os/signal"
@@ -21,6 +22,7 @@ import (
 	"github.com/arena-games/arena/arena/metrics"
 	"github.com/arena-games/arena/ladder"
 	"github.com/arena-games/arena/ladder/ladderprom"
+	"github.com/arena-games/arena/ladder/service"
 	"github.com/arena-games/arena/ladder/store"
 	"github.com/arena-games/arena/protocol/sandbox"
 )
@@ -131,6 +133,15 @@ func (s *metricsServer) watch(col prometheus.Collector) {
 	if s != nil {
 		_ = s.reg.Register(col) // once each: a second of the same is refused, not a panic
 	}
+}
+
+// instrumentHTTP counts the web service's answers on these metrics; without metrics
+// it is h.
+func (s *metricsServer) instrumentHTTP(h http.Handler) http.Handler {
+	if s == nil {
+		return h
+	}
+	return service.Instrument(h, s.reg)
 }
 
 // describePlayer sets the bank and sandbox layer series from a ladder's player, as a

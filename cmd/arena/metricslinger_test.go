@@ -38,6 +38,17 @@ func arenaLines(body, prefix string) string {
 	return strings.Join(out, "\n")
 }
 
+// clubLadder makes the ladder club.db in dir, of random and heuristic, and returns
+// its path.
+func clubLadder(t *testing.T, dir string) string {
+	db := dir + "/club.db"
+	for _, b := range []string{"random", "heuristic"} {
+		r := runArena(t, dir, "bot", "add", b, "--db", db)
+		require.Equal(t, 0, r.code, r.stderr)
+	}
+	return db
+}
+
 // metricsURL waits for a process to say where it serves its metrics.
 func metricsURL(t *testing.T, p *proc) string {
 	t.Helper()
@@ -60,11 +71,7 @@ func metricsURL(t *testing.T, p *proc) string {
 // signal finds no server, without the final values it finds no interrupted run.
 func TestMetricsLingerAfterAnInterrupt(t *testing.T) {
 	dir := t.TempDir()
-	db := dir + "/club.db"
-	for _, b := range []string{"random", "heuristic"} {
-		r := runArena(t, dir, "bot", "add", b, "--db", db)
-		require.Equal(t, 0, r.code, r.stderr)
-	}
+	db := clubLadder(t, dir)
 	for _, c := range []struct {
 		name   string
 		sig    syscall.Signal

@@ -101,6 +101,7 @@ func ladderServe(c *cli.Context) error {
 		return fmt.Errorf("--addr %s: %w", c.String("addr"), err)
 	}
 	srv := svc.Server()
+	srv.Handler = ls.ms.instrumentHTTP(srv.Handler)
 	srv.BaseContext = func(net.Listener) context.Context { return ctx }
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
