@@ -4,7 +4,7 @@
 // layer, reason, mode; never a match id, seed or file name.
 //
 // These are the series of one process: counters start at 0 with it and go stale when
-// it ends. What a ladder's database knows (totals, ratings) is exported as gauges read
+// it ends. What a ladder's database knows (totals, ratings) is exported as series read
 // from the store, by package ladder/ladderprom.
 package metrics
 
@@ -68,7 +68,7 @@ type Metrics struct {
 	// LiveRating is the ladder's live Elo after each game this process recorded.
 	LiveRating *prometheus.GaugeVec // game, bot, version
 	// GamesRecorded counts the games this process recorded into a ladder; the
-	// ladder's totals are the store's gauges (arena_ladder_games).
+	// ladder's totals are the store's counters (arena_ladder_bot_games_total).
 	GamesRecorded *prometheus.CounterVec // game, bot, version
 
 	bank float64 // seconds, for BankUsed
@@ -149,7 +149,7 @@ func NewLabelled(mode string, labels prometheus.Labels) *Metrics {
 			"A ladder bot's live Elo after the last game this process recorded (follows recent form; the official fit is arena_ladder_rating_elo).",
 			"game", "bot", "version"),
 		GamesRecorded: counter("arena_ladder_games_recorded_total",
-			"Games a bot played that this process recorded into the ladder (the ladder's own totals: arena_ladder_games).", "game", "bot", "version"),
+			"Games a bot played that this process recorded into the ladder (the ladder's own totals: arena_ladder_bot_games_total).", "game", "bot", "version"),
 	}
 	mode = modeOr(mode)
 	build := gauge("arena_build_info", "Always 1; the labels say which arena build is running and in which mode (match, ladder).",

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/arena-games/arena/internal/poll"
+	"github.com/arena-games/arena/ladder/store/pgtest"
 )
 
 // scrape reads a process's /metrics; "" while it does not answer.
@@ -116,4 +117,38 @@ func TestMetricsLingerAfterAnInterrupt(t *testing.T) {
 			assert.Empty(t, scrape(url), "nothing serves after the exit")
 		})
 	}
+}
+
+// TestWorkerSaysWhyItStopped: a real worker of a PostgreSQL ladder, stopped by
+// systemd's SIGTERM, lingers with its stop reason and a clean end on its series
+// (labelled with its ladder and worker ID), and the next SIGTERM ends it at once.
+func TestWorkerSaysWhyItStopped(t *testing.T) {
+	db := pgtest.URL(t)
+	dir := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", dir+"/cache")
+	for _, b := range []string{"random", "heuristic"} {
+		r := runArena(t, dir, "bot", "add", b, "--db", db)
+		require.Equal(t, 0, r.code, r.stderr)
+	}
+	co := startProc(t, dir, "", "ladder", "serve", "--game", "ivanhoe", "--addr", "127.0.0.1:0", "--db", db, "--refresh", "1s")
+	w := startProc(t, dir, "", "worker", "--db", db, "-j", "1", "--ladder-name", "club", "--metrics-addr", "127.0.0.1:0", "--metrics-linger", "10m")
+	url := metricsURL(t, w)
+	require.True(t, poll.Within(time.Minute, func() bool { return strings.Contains(w.text(), "worker playing ") }), w.text())
+	require.NoError(t, w.cmd.Process.Signal(syscall.SIGTERM))
+	poll.Until(t, "the worker's linger", func() bool { return strings.Contains(w.text(), "serving metrics on") })
+	body := arenaLines(scrape(url), "arena_run")
+	assert.Regexp(t, `arena_runs_stopped_total\{ladder="club",reason="interrupted",worker="\d+"\} 1`, body)
+	assert.Regexp(t, `arena_run_finished\{ladder="club",worker="\d+"\} 1`, body)
+	assert.Contains(t, w.text(), "worker stopped;")
+
+	time.Sleep(sameSignal) // past the window in which a second signal is the first one again
+	require.NoError(t, w.cmd.Process.Signal(syscall.SIGTERM))
+	select {
+	case <-w.done:
+	case <-time.After(30 * time.Second): // a linger of 10 minutes would not end
+		t.Fatalf("still lingering after a second SIGTERM: %s", w.text())
+	}
+	_ = w.cmd.Wait() // 0 when the linger ends first, 130 when the second signal's quit does
+	assert.Empty(t, scrape(url), "nothing serves after the exit")
+	co.stop(t, "coordinating the")
 }

@@ -168,11 +168,10 @@ func runWorker(c *cli.Context) error {
 	err = w.StopAndCancel(stopCtx)
 	ms.stopped(err, err == nil, false)
 	unregister() // before the linger: a lingering worker takes no blocks
-	ms.linger(ctx, c.Duration("metrics-linger"), c.App.ErrWriter)
-	if err != nil {
-		return err
+	if err == nil {
+		fmt.Fprintln(c.App.ErrWriter, "worker stopped; the blocks it was playing went back to the queue")
 	}
+	ms.linger(ctx, c.Duration("metrics-linger"), c.App.ErrWriter)
 	// Stopping is how a worker ends (systemd's SIGTERM): exit 0.
-	fmt.Fprintln(c.App.ErrWriter, "worker stopped; the blocks it was playing went back to the queue")
-	return nil
+	return err
 }
