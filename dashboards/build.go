@@ -40,7 +40,9 @@ type panel struct {
 	steps                   []step
 	min, max                *float64
 	queries                 []target
-	// band: the panel draws its "upper" series filled down to its "lower" one.
+	// band: the panel draws its series named "... upper" and "... lower" as thin
+	// dashed lines around the estimate (one pair per ladder and game, so no fill
+	// between two named series).
 	band bool
 	// repeat names the variable the panel repeats for.
 	repeat string
@@ -140,9 +142,9 @@ func (p panel) render(id, x, y int) map[string]any {
 	}
 	overrides := []any{}
 	if p.band {
-		overrides = append(overrides,
-			override("upper", map[string]any{"custom.fillBelowTo": "lower", "custom.lineWidth": 0, "custom.fillOpacity": 20}),
-			override("lower", map[string]any{"custom.lineWidth": 0, "custom.hideFrom": map[string]any{"legend": true, "tooltip": false, "viz": false}}))
+		overrides = append(overrides, map[string]any{"matcher": map[string]any{"id": "byRegexp", "options": " (upper|lower)$"},
+			"properties": []any{map[string]any{"id": "custom.lineWidth", "value": 1},
+				map[string]any{"id": "custom.lineStyle", "value": map[string]any{"fill": "dash", "dash": []int{10, 10}}}}})
 	}
 	out := map[string]any{
 		"id": id, "type": p.kind, "title": p.title, "description": p.desc, "datasource": dsRef,
@@ -155,16 +157,6 @@ func (p panel) render(id, x, y int) map[string]any {
 		out["repeat"], out["repeatDirection"], out["maxPerRow"] = p.repeat, "h", 3
 	}
 	return out
-}
-
-func override(name string, props map[string]any) map[string]any {
-	var ps []any
-	for _, k := range []string{"custom.fillBelowTo", "custom.lineWidth", "custom.fillOpacity", "custom.hideFrom"} {
-		if v, ok := props[k]; ok {
-			ps = append(ps, map[string]any{"id": k, "value": v})
-		}
-	}
-	return map[string]any{"matcher": map[string]any{"id": "byName", "options": name}, "properties": ps}
 }
 
 // Generate renders every dashboard: file name to JSON.

@@ -110,16 +110,17 @@ func TestFleetDashboardAgainstARealPrometheus(t *testing.T) {
 		return err == nil && n == 1
 	}, "a scrape of the full queue")
 	everyQueryReturnsData(t, api, fleet, at, time.Since(setup))
+	all := map[string]string{"job": ".*", "ladder": ".*", "host": ".*"}
 
-	assert.Equal(t, float64(depth), scalar(t, api, panelExpr(t, fleet, "Blocks queued", 0), at), "the coordinator keeps --queue-depth blocks waiting")
-	oldest := scalar(t, api, panelExpr(t, fleet, "Oldest queued block", 0), at)
+	assert.Equal(t, float64(depth), scalar(t, api, Substitute(panelExpr(t, fleet, "Blocks queued", 0), all), at), "the coordinator keeps --queue-depth blocks waiting")
+	oldest := scalar(t, api, Substitute(panelExpr(t, fleet, "Oldest queued block", 0), all), at)
 	assert.Greater(t, oldest, 0.0)
 	assert.Less(t, oldest, time.Since(setup).Seconds(), "no block is older than the test")
-	workers := vector(t, api, Substitute(panelExpr(t, fleet, "Workers", 0), map[string]string{"host": ".*"}), at, "worker")
+	workers := vector(t, api, Substitute(panelExpr(t, fleet, "Workers", 0), all), at, "worker")
 	require.Len(t, workers, 1, "the one worker")
 	require.Contains(t, workers, id, "the coordinator's worker label is the one the worker labels its own series with")
 	assert.Contains(t, []float64{0, 1}, workers[id], "alive, or gone once frozen 30 s")
-	rate := vector(t, api, Substitute(panelExpr(t, fleet, "Games per second per worker", 0), map[string]string{"host": ".*"}), at, "worker")
+	rate := vector(t, api, Substitute(panelExpr(t, fleet, "Games per second per worker", 0), all), at, "worker")
 	gamesInWindow(t, db, id, scrapedAt(t, api, id, at), rate[id])
 }
 

@@ -23,12 +23,15 @@ import (
 )
 
 // TestDashboardsAgainstARealPrometheus runs a real match, a real match with a bot that
-// crash-loops and a real ladder (restarted once, so that its database holds more than
-// the serving process played), all with --metrics-addr, has a real Prometheus (Debian's
+// crash-loops and two real ladders of two games with the same bots under the one
+// arena-ladder job (each restarted once, so that its database holds more than the
+// serving process played), all with --metrics-addr, has a real Prometheus (Debian's
 // package) scrape them on loopback with the shipped alerting rules, and checks:
-//   - every query of every dashboard panel and variable parses and returns data;
+//   - every query of every dashboard panel and variable parses and returns data, with
+//     every variable at "All" (two ladders sharing bot names in every join);
 //   - the panels' values agree with what the test knows happened: matches per second
-//     over the run, the crashing bot's share of forfeited seats, games per ladder bot;
+//     over the run, the crashing bot's share of forfeited seats, games per bot of each
+//     ladder and game, one value per ladder where a panel used to take the max;
 //   - the crash-loop alert goes pending for the crashing bot.
 //
 // .ci/run installs Prometheus and sets ARENA_REQUIRE_PROMETHEUS=1 so that a missing
@@ -42,28 +45,31 @@ func TestDashboardsAgainstARealPrometheus(t *testing.T) {
 		out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput()
 		require.NoError(t, err, "%s", out)
 	}
-	matchAddr, crashAddr, ladderAddr := testkit.FreeAddr(t), testkit.FreeAddr(t), testkit.FreeAddr(t)
+	matchAddr, crashAddr := testkit.FreeAddr(t), testkit.FreeAddr(t)
+	ladders := []*ladderRun{{name: "club", game: "ivanhoe", addr: testkit.FreeAddr(t)}, {name: "kk", game: "ninjas", addr: testkit.FreeAddr(t)}}
 	api, promLog := startPrometheus(t, promBin, dir, fmt.Sprintf(`
   - job_name: arena-match
     static_configs:
       - targets: [%q, %q]
   - job_name: arena-ladder
     static_configs:
-      - targets: [%q]
-`, matchAddr, crashAddr, ladderAddr))
+      - targets: [%q, %q]
+`, matchAddr, crashAddr, ladders[0].addr, ladders[1].addr))
 
-	// A ladder of two built-in bots with a first run's games in its database, then a
-	// second run serving metrics beside the matches.
-	db := filepath.Join(dir, "ladder.db")
-	for _, args := range [][]string{{"bot", "add", "random"}, {"bot", "add", "heuristic"},
-		{"ladder", "run", "--game", "ivanhoe", "--matches", "6"}} {
-		out, err := exec.Command(arenaBin, append(args, "--db", db)...).CombinedOutput()
-		require.NoError(t, err, "%s", out)
+	// Two ladders of the same two built-in bots, each with a first run's games in its
+	// database, then a second run serving metrics beside the matches. Every process
+	// lingers after its run until the test interrupts it, so that its final series stay
+	// live for the checks however long a loaded machine takes.
+	for _, l := range ladders {
+		l.db = filepath.Join(dir, l.name+".db")
+		for _, args := range [][]string{{"bot", "add", "random"}, {"bot", "add", "heuristic"},
+			{"ladder", "run", "--game", l.game, "--matches", "6"}} {
+			out, err := exec.Command(arenaBin, append(args, "--db", l.db)...).CombinedOutput()
+			require.NoError(t, err, "%s", out)
+		}
+		l.proc = start(t, dir, arenaBin, "ladder", "run", "--game", l.game, "--for", "10s", "--db", l.db, "--refresh", "1s",
+			"--metrics-addr", l.addr, "--metrics-linger", "10m")
 	}
-	// Every process lingers after its run until the test interrupts it, so that its
-	// final series stay live for the checks however long a loaded machine takes.
-	ladder := start(t, dir, arenaBin, "ladder", "run", "--game", "ivanhoe", "--for", "10s", "--db", db, "--refresh", "1s",
-		"--metrics-addr", ladderAddr, "--metrics-linger", "10m")
 	crash := start(t, dir, arenaBin, "match", crashBin, "random", "--games", strconv.Itoa(crashGames), "-j", "1", "--sprt", "0,5",
 		"--no-replays", "--max-restarts", "100000", "--max-forfeit-share", "0", "--metrics-addr", crashAddr, "--metrics-linger", "10m")
 	t.Logf("setup took %s", time.Since(setup).Round(time.Millisecond))
@@ -89,7 +95,7 @@ func TestDashboardsAgainstARealPrometheus(t *testing.T) {
 	require.Equal(t, 1, n, "too few scrapes during the run; prometheus said: %s", promLog.String())
 
 	everyQueryReturnsData(t, api, ds, end, time.Since(setup))
-	ladderGamesPerBot(t, api, ds, ladder, ladderAddr, arenaBin, db)
+	ladderPanelsPerLadder(t, api, ds, ladders, arenaBin)
 
 	require.NoError(t, match.cmd.Process.Signal(os.Interrupt)) // ends the linger; the report follows
 	require.NoError(t, match.cmd.Wait(), match.stderr.String())
@@ -130,7 +136,7 @@ func startPrometheus(t *testing.T, promBin, dir, scrapes string) (api string, lo
 // scrape from its ends, and rate() extrapolates across at most that (2 s in 10).
 func panelValueChecks(t *testing.T, api string, ds []Dashboard, games int, elapsed float64, inst string, end time.Time) {
 	expr := panelExpr(t, ds, "Matches finished per second", 0)
-	expr = strings.Replace(expr, `{job=~"$job"`, `{`+inst, 1)
+	expr = strings.Replace(expr, `{job=~"$job", instance=~"$instance"`, `{`+inst, 1)
 	window := fmt.Sprintf("%ds", int(math.Round(elapsed)))
 	got := scalar(t, api, Substitute(expr, map[string]string{"game": "ivanhoe", "__rate_interval": window}), end)
 	want := float64(games) / elapsed
@@ -142,16 +148,17 @@ func panelValueChecks(t *testing.T, api string, ds []Dashboard, games int, elaps
 // that ended minutes ago on a loaded machine still has its increases in them.
 func everyQueryReturnsData(t *testing.T, api string, ds []Dashboard, end time.Time, span time.Duration) {
 	window := fmt.Sprintf("%ds", int(span.Seconds())+1)
-	values := map[string]string{"game": "ivanhoe", "bot": ".*", "job": ".*", "host": ".*", "__rate_interval": window, "__interval": "10s", "__range": window}
+	values := map[string]string{"game": ".*", "bot": ".*", "job": ".*", "instance": ".*", "ladder": ".*", "host": ".*",
+		"__rate_interval": window, "__interval": "10s", "__range": window}
 	for _, d := range ds {
 		for _, v := range d.Templating.List {
 			if v.Type == "datasource" {
 				continue
 			}
 			q := strings.TrimSuffix(strings.TrimPrefix(Substitute(v.Definition, values), "label_values("), ")")
-			parts := strings.Split(q, ", ")
-			require.Len(t, parts, 2, "variable %s: label_values(selector, label)", v.Name)
-			labels := labelValues(t, api, parts[0], parts[1], end)
+			i := strings.LastIndex(q, ", ")
+			require.Positive(t, i, "variable %s: label_values(selector, label)", v.Name)
+			labels := labelValues(t, api, q[:i], q[i+2:], end)
 			assert.NotEmpty(t, labels, "%s: variable %s has no values", d.File, v.Name)
 		}
 		for _, p := range d.Panels {
@@ -220,7 +227,7 @@ func crashingBotForfeitShare(t *testing.T, api string, ds []Dashboard, crash *pr
 	}
 	require.Equal(t, crashGames, seats, "one progress line per match: %s", crash.stderr.String())
 	require.Greater(t, forfeits, 3, "the bot crashed in several matches")
-	expr := strings.ReplaceAll(panelExpr(t, ds, "Share of seats forfeited", 0), `job=~"$job"`, inst)
+	expr := strings.ReplaceAll(panelExpr(t, ds, "Share of seats forfeited", 0), `job=~"$job", instance=~"$instance"`, inst)
 	got := scalar(t, api, Substitute(expr, map[string]string{"bot": "crashbot", "__rate_interval": "5m"}), at)
 	want := float64(forfeits) / float64(seats)
 	// Seats that ended before Prometheus's first scrape of the run are in the first
@@ -234,30 +241,58 @@ func crashingBotForfeitShare(t *testing.T, api string, ds []Dashboard, crash *pr
 	assert.InDelta(t, want, got, tol, "share of crashbot's seats forfeited: panel %.3f, true %d/%d", got, forfeits, seats)
 }
 
-// ladderGamesPerBot: once the serving ladder run has ended, the games-per-bot panel
-// equals the standings' games (both runs' games, from the database) exactly.
-func ladderGamesPerBot(t *testing.T, api string, ds []Dashboard, ladder *proc, addr, arenaBin, db string) {
-	_, at := afterTheRun(t, api, ladder, fmt.Sprintf(`instance=%q`, addr))
-	out, err := exec.Command(arenaBin, "ladder", "standings", "--json", "--game", "ivanhoe", "--db", db).Output()
-	require.NoError(t, err)
-	var tables []struct {
-		Standings []struct {
-			Bot   string `json:"bot"`
-			Games int    `json:"games"`
-		} `json:"standings"`
+// ladderRun is one of the test's ladders: its name, game, database, metrics address
+// and serving process.
+type ladderRun struct {
+	name, game, db, addr string
+	proc                 *proc
+}
+
+// ladderPanelsPerLadder: once both serving ladder runs have ended, the games-per-bot
+// panel equals each ladder's standings' games (both runs' games, from the database)
+// exactly, bot by bot and ladder by ladder though the bots share their names, and the
+// panels that used to take the max over ladders show one value for each ladder.
+func ladderPanelsPerLadder(t *testing.T, api string, ds []Dashboard, ladders []*ladderRun, arenaBin string) {
+	var at time.Time
+	for _, l := range ladders {
+		_, at = afterTheRun(t, api, l.proc, fmt.Sprintf(`instance=%q`, l.addr))
 	}
-	require.NoError(t, json.Unmarshal(out, &tables), "%s", out)
-	require.Len(t, tables, 1)
-	expr := Substitute(panelExpr(t, ds, "Games per bot", 0), map[string]string{"game": "ivanhoe", "bot": ".*"})
-	got := vector(t, api, expr, at, "bot")
-	recorded := 0
-	for _, s := range tables[0].Standings {
-		assert.Equal(t, float64(s.Games), got[s.Bot], "games of %s: panel vs standings", s.Bot)
-		recorded += s.Games
+	all := map[string]string{"job": ".*", "instance": ".*", "ladder": ".*", "game": ".*", "bot": ".*"}
+	got := map[string]float64{}
+	for _, s := range samples(t, api, Substitute(panelExpr(t, ds, "Games per bot", 0), all), at) {
+		got[s.Metric["ladder"]+" "+s.Metric["game"]+" "+s.Metric["bot"]] = s.value(t)
 	}
-	assert.Greater(t, recorded, 12, "the first run's 6 games each and the second run's")
-	require.NoError(t, ladder.cmd.Process.Signal(os.Interrupt))
-	require.NoError(t, ladder.cmd.Wait(), ladder.stderr.String())
+	want := map[string]float64{}
+	for _, l := range ladders {
+		out, err := exec.Command(arenaBin, "ladder", "standings", "--json", "--game", l.game, "--db", l.db).Output()
+		require.NoError(t, err)
+		var tables []struct {
+			Standings []struct {
+				Bot   string `json:"bot"`
+				Games int    `json:"games"`
+			} `json:"standings"`
+		}
+		require.NoError(t, json.Unmarshal(out, &tables), "%s", out)
+		require.Len(t, tables, 1)
+		recorded := 0
+		for _, s := range tables[0].Standings {
+			want[l.name+" "+l.game+" "+s.Bot] = float64(s.Games)
+			recorded += s.Games
+		}
+		assert.Greater(t, recorded, 12, "%s: the first run's 6 games each and the second run's", l.name)
+	}
+	assert.Equal(t, want, got, "games per bot: panel vs standings, by ladder, game and bot")
+	for _, title := range []string{"Since the last game", "Active bots", "Refit age", "Last refit", "Official Elo with 95% interval: $bot"} {
+		var seen []string
+		for _, s := range samples(t, api, Substitute(panelExpr(t, ds, title, 0), map[string]string{"job": ".*", "instance": ".*", "ladder": ".*", "game": ".*", "bot": "heuristic"}), at) {
+			seen = append(seen, s.Metric["ladder"]+" "+s.Metric["game"])
+		}
+		assert.ElementsMatch(t, []string{"club ivanhoe", "kk ninjas"}, seen, "%s: one value per ladder", title)
+	}
+	for _, l := range ladders {
+		require.NoError(t, l.proc.cmd.Process.Signal(os.Interrupt))
+		require.NoError(t, l.proc.cmd.Wait(), l.proc.stderr.String())
+	}
 }
 
 // afterTheRun waits until p's run has ended (it says it lingers) and Prometheus has
@@ -362,6 +397,19 @@ func instant(api, expr string, at time.Time) ([]sample, error) {
 	}
 	err = json.Unmarshal(r.Data, &data)
 	return data.Result, err
+}
+
+// samples runs an instant query that must succeed.
+func samples(t *testing.T, api, expr string, at time.Time) []sample {
+	res, err := instant(api, expr, at)
+	require.NoError(t, err, expr)
+	return res
+}
+
+func (s sample) value(t *testing.T) float64 {
+	v, err := strconv.ParseFloat(s.Value[1].(string), 64)
+	require.NoError(t, err)
+	return v
 }
 
 // query runs an instant query and returns the number of series with a number in it.

@@ -4,7 +4,7 @@
 // layer, reason, mode; never a match id, seed or file name.
 //
 // These are the series of one process: counters start at 0 with it and go stale when
-// it ends. What a ladder's database knows (totals, ratings) is exported as gauges read
+// it ends. What a ladder's database knows (totals, ratings) is exported as series read
 // from the store, by package ladder/ladderprom.
 package metrics
 
@@ -59,11 +59,16 @@ type Metrics struct {
 	SandboxLayer    *prometheus.GaugeVec   // layer
 	RunsStopped     *prometheus.CounterVec // reason
 	Disqualified    *prometheus.CounterVec // bot
-	SPRT            *prometheus.GaugeVec   // bot, quantity
+	SPRTLLR         *prometheus.GaugeVec   // bot
+	SPRTBound       *prometheus.GaugeVec   // bot, bound
+	SPRTPairs       *prometheus.CounterVec // bot
+	// RunFinished is 1 once the run ended without a fault (StopDone, StopSPRT,
+	// StopInterrupted), so that its target going away after is no outage.
+	RunFinished prometheus.Gauge
 	// LiveRating is the ladder's live Elo after each game this process recorded.
 	LiveRating *prometheus.GaugeVec // game, bot, version
 	// GamesRecorded counts the games this process recorded into a ladder; the
-	// ladder's totals are the store's gauges (arena_ladder_games).
+	// ladder's totals are the store's counters (arena_ladder_bot_games_total).
 	GamesRecorded *prometheus.CounterVec // game, bot, version
 
 	bank float64 // seconds, for BankUsed
@@ -134,14 +139,17 @@ func NewLabelled(mode string, labels prometheus.Labels) *Metrics {
 		RunsStopped: counter("arena_runs_stopped_total",
 			"Runs of this process that ended, by reason: done, interrupted, sprt, disqualified, restart_limit, error.", "reason"),
 		Disqualified: counter("arena_bot_disqualified_total", "Times a bot was disqualified for forfeiting too large a share of its matches.", "bot"),
-		SPRT: gauge("arena_sprt",
-			"The live sequential test of arena match --sprt: quantity llr (log-likelihood ratio), lower and upper (its bounds), pairs (deal pairs counted).",
-			"bot", "quantity"),
+		SPRTLLR:      gauge("arena_sprt_llr", "The log-likelihood ratio of the live sequential test of arena match --sprt, after the last deal pair.", "bot"),
+		SPRTBound: gauge("arena_sprt_bound",
+			"The bounds of the LLR of arena match --sprt: the test accepts H1 at bound upper, H0 at bound lower.", "bot", "bound"),
+		SPRTPairs: counter("arena_sprt_pairs_total", "Deal pairs the sequential test of arena match --sprt counted.", "bot"),
+		RunFinished: prometheus.NewGauge(prometheus.GaugeOpts{Name: "arena_run_finished",
+			Help: "1 once this process's run ended without a fault (done, sprt, interrupted), else 0: the target going away after it is no outage."}),
 		LiveRating: gauge("arena_ladder_live_elo",
 			"A ladder bot's live Elo after the last game this process recorded (follows recent form; the official fit is arena_ladder_rating_elo).",
 			"game", "bot", "version"),
 		GamesRecorded: counter("arena_ladder_games_recorded_total",
-			"Games a bot played that this process recorded into the ladder (the ladder's own totals: arena_ladder_games).", "game", "bot", "version"),
+			"Games a bot played that this process recorded into the ladder (the ladder's own totals: arena_ladder_bot_games_total).", "game", "bot", "version"),
 	}
 	mode = modeOr(mode)
 	build := gauge("arena_build_info", "Always 1; the labels say which arena build is running and in which mode (match, ladder).",
@@ -150,7 +158,7 @@ func NewLabelled(mode string, labels prometheus.Labels) *Metrics {
 	build.WithLabelValues(version, revision, runtime.Version(), mode).Set(1)
 	for _, c := range []prometheus.Collector{m.MatchesStarted, m.MatchesFinished, m.MatchDuration, m.MatchesInFlight,
 		m.Decisions, m.DecisionLatency, m.BankUsed, m.Bank, m.Endings, m.BotStarts, m.BotRestarts, m.BotProcesses,
-		m.SandboxLayer, m.RunsStopped, m.Disqualified, m.SPRT, m.LiveRating, m.GamesRecorded, build,
+		m.SandboxLayer, m.RunsStopped, m.Disqualified, m.SPRTLLR, m.SPRTBound, m.SPRTPairs, m.RunFinished, m.LiveRating, m.GamesRecorded, build,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{})} {
 		reg.MustRegister(c)
 	}

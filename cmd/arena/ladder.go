@@ -18,6 +18,7 @@ import (
 	"github.com/arena-games/arena/arena"
 	"github.com/arena-games/arena/engine"
 	"github.com/arena-games/arena/ladder"
+	"github.com/arena-games/arena/ladder/ladderprom"
 	"github.com/arena-games/arena/ladder/store"
 	"github.com/arena-games/arena/protocol/sandbox"
 )
@@ -48,7 +49,7 @@ func blockPlayFlags() []cli.Flag {
 
 // ladderMoreFlags are the metrics, game option and sandbox flags of run and serve.
 func ladderMoreFlags() []cli.Flag {
-	return append(append(metricsFlags(ladderMetricsAddr), gameOptionFlags()...), ladderSandboxFlags()...)
+	return append(append(append(metricsFlags(ladderMetricsAddr), ladderNameFlag()), gameOptionFlags()...), ladderSandboxFlags()...)
 }
 
 func ladderCommand() *cli.Command {
@@ -184,6 +185,8 @@ func newLadderSession(ctx context.Context, c *cli.Context, st ladderStore) (ls *
 	}
 	if ms != nil {
 		player.Observer = ms.ladderObserver()
+		ms.describePlayer(player)
+		ms.watch(ladderprom.Replays(filepath.Join(st.Dir(), "replays")))
 	}
 	cfg := ladder.RunConfig{Store: lst, Player: player, Game: game, Players: c.Int("players"), Parallel: c.Int("jobs"),
 		Seed: seed, MaxForfeitShare: share,

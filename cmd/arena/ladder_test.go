@@ -266,15 +266,18 @@ func TestLadderMetricsOutliveARestart(t *testing.T) {
 	resp.Body.Close()
 	require.NoError(t, err)
 	for _, want := range []string{
-		fmt.Sprintf(`arena_ladder_games{bot="heuristic",game="ivanhoe",version="1"} %d`, total),
-		fmt.Sprintf(`arena_ladder_games_recorded{game="ivanhoe"} %d`, total),
-		fmt.Sprintf(`arena_ladder_games_recorded_total{bot="heuristic",game="ivanhoe",version="1"} %d`, second),
-		`arena_ladder_rating_elo{bot="random",game="ivanhoe",kind="official",version="1"} 0`,
-		`arena_ladder_rating_elo_upper{bot="heuristic",game="ivanhoe",version="1"}`,
-		`arena_ladder_refit_failed 0`,
-		`arena_seat_endings_total{bot="heuristic",ending="ok"}`,
+		fmt.Sprintf(`arena_ladder_bot_games_total{bot="heuristic",game="ivanhoe",ladder="ladder",version="1"} %d`, total),
+		fmt.Sprintf(`arena_ladder_games_total{game="ivanhoe",ladder="ladder"} %d`, total),
+		fmt.Sprintf(`arena_ladder_games_recorded_total{bot="heuristic",game="ivanhoe",ladder="ladder",version="1"} %d`, second),
+		`arena_ladder_rating_elo{bot="random",game="ivanhoe",kind="official",ladder="ladder",version="1"} 0`,
+		`arena_ladder_rating_elo_upper{bot="heuristic",game="ivanhoe",ladder="ladder",version="1"}`,
+		`arena_ladder_refit_failed{game="ivanhoe",ladder="ladder"} 0`,
+		`arena_seat_endings_total{bot="heuristic",ending="ok",ladder="ladder"}`,
 		`mode="ladder"`,
-		`arena_runs_stopped_total{reason="done"} 1`,
+		`arena_runs_stopped_total{ladder="ladder",reason="done"} 1`,
+		// The bank and the sandbox's layers, as a match exports them.
+		`arena_clock_bank_seconds{ladder="ladder"} 60`,
+		`arena_sandbox_layer_active{ladder="ladder",layer="no-new-privs"} `, // 0 or 1: the machine says
 	} {
 		assert.Contains(t, string(body), want)
 	}

@@ -5,7 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"os/signal"
+	"path/filepath"
 	"strconv"
+	"strings"
+	"syscall"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -13,7 +20,9 @@ import (
 
 	"github.com/arena-games/arena/arena"
 	"github.com/arena-games/arena/arena/metrics"
+	"github.com/arena-games/arena/ladder"
 	"github.com/arena-games/arena/ladder/ladderprom"
+	"github.com/arena-games/arena/ladder/service"
 	"github.com/arena-games/arena/ladder/store"
 	"github.com/arena-games/arena/protocol/sandbox"
 )
@@ -22,7 +31,8 @@ import (
 type metricsServer struct {
 	srv *metrics.Server
 	m   *metrics.Metrics
-	exp *ladderprom.Exporter // a ladder's store series, or nil
+	reg prometheus.Registerer // m's registry, with the process's labels
+	exp *ladderprom.Exporter  // a ladder's store series, or nil
 	log io.Writer
 }
 
@@ -44,6 +54,32 @@ func metricsFlags(addr string) []cli.Flag {
 	}
 }
 
+// ladderNameFlag names a ladder on its series (label ladder), so that the series of
+// many ladders stay apart in one Prometheus.
+func ladderNameFlag() cli.Flag {
+	return &cli.StringFlag{Name: "ladder-name", DefaultText: "the database's name: its file's without the extension, or a postgres:// URL's database",
+		Usage: "the ladder's name on its metrics (label ladder)"}
+}
+
+// ladderName is --ladder-name, else the name of the database --db names.
+func ladderName(c *cli.Context) string {
+	if n := c.String("ladder-name"); n != "" {
+		return n
+	}
+	path, err := ladderPath(c)
+	if err != nil {
+		return "ladder"
+	}
+	if store.IsPostgresURL(path) {
+		if u, err := url.Parse(path); err == nil && strings.Trim(u.Path, "/") != "" {
+			return strings.Trim(u.Path, "/")
+		}
+		return "postgres"
+	}
+	base := filepath.Base(path)
+	return strings.TrimSuffix(base, filepath.Ext(base))
+}
+
 // startMetrics serves /metrics of a process in mode (and of extra) when --metrics-addr
 // is set; nil otherwise.
 func startMetrics(c *cli.Context, mode string, extra ...prometheus.Gatherer) (*metricsServer, error) {
@@ -62,7 +98,7 @@ func startLabelledMetrics(c *cli.Context, mode string, labels prometheus.Labels,
 		return nil, fmt.Errorf("--metrics-addr %s: %w", addr, err)
 	}
 	fmt.Fprintf(c.App.ErrWriter, "metrics on http://%s/metrics\n", srv.Addr)
-	return &metricsServer{srv: srv, m: m, log: c.App.ErrWriter}, nil
+	return &metricsServer{srv: srv, m: m, reg: prometheus.WrapRegistererWith(labels, m.Registry), log: c.App.ErrWriter}, nil
 }
 
 // metricsAddr is --metrics-addr, else the mode's default port with --metrics, else "".
@@ -83,14 +119,41 @@ func metricsAddr(c *cli.Context, mode string) string {
 // --metrics-addr (or --metrics) is set; nil otherwise. Every series is labelled
 // worker="ID", the ID the worker registered under (store.WorkerRegistry), which is
 // also the worker label of the coordinator's per-worker series: a worker's games, as
-// the database saw them, sit beside its own view of them. The sandbox layer series
-// are set from layers. Hook the runner with s.ladderObserver().
-func serveWorkerMetrics(c *cli.Context, worker int64, layers []sandbox.Status) (*metricsServer, error) {
-	s, err := startLabelledMetrics(c, metrics.ModeWorker, prometheus.Labels{"worker": strconv.FormatInt(worker, 10)})
+// the database saw them, sit beside its own view of them. The bank and sandbox layer
+// series are the player's. Hook the runner with s.ladderObserver().
+func serveWorkerMetrics(c *cli.Context, worker int64, player *ladder.ArenaPlayer) (*metricsServer, error) {
+	s, err := startLabelledMetrics(c, metrics.ModeWorker, prometheus.Labels{"worker": strconv.FormatInt(worker, 10), "ladder": ladderName(c)})
+	s.describePlayer(player)
+	return s, err
+}
+
+// watch exports what col reads (a connection pool's use, the replays' disk) beside
+// the process's series, with its labels.
+func (s *metricsServer) watch(col prometheus.Collector) {
 	if s != nil {
+		_ = s.reg.Register(col) // once each: a second of the same is refused, not a panic
+	}
+}
+
+// instrumentHTTP counts the web service's answers on these metrics; without metrics
+// it is h.
+func (s *metricsServer) instrumentHTTP(h http.Handler) http.Handler {
+	if s == nil {
+		return h
+	}
+	return service.Instrument(h, s.reg)
+}
+
+// describePlayer sets the bank and sandbox layer series from a ladder's player, as a
+// match sets them from its configuration.
+func (s *metricsServer) describePlayer(p *ladder.ArenaPlayer) {
+	if s == nil {
+		return
+	}
+	s.m.SetBank(p.Clock.Bank)
+	if layers, err := p.Sandbox.Layers(); err == nil {
 		s.sandboxLayers(layers)
 	}
-	return s, err
 }
 
 // ladderObserver is the runner's observer of a ladder's games on these metrics (bot
@@ -148,21 +211,46 @@ func (s *metricsServer) stopped(err error, interrupted, sprt bool) {
 		reason = metrics.StopSPRT
 	}
 	s.m.RunsStopped.WithLabelValues(reason).Inc()
+	if reason == metrics.StopDone || reason == metrics.StopSPRT || reason == metrics.StopInterrupted {
+		s.m.RunFinished.Set(1)
+	}
 }
 
-// linger keeps serving for d after the run (or until interrupted), then stops.
+// linger keeps serving for d after the run, so that a scrape sees how it ended, then
+// stops. A run stopped by Ctrl-C or SIGTERM lingers too (its end, interrupted, and the
+// matches it aborted are what an operator looks for): the next signal ends the linger,
+// as the first one does after a run that ended on its own (ctx). A signal within
+// sameSignal of the linger's start is the one GNU timeout sends twice.
 func (s *metricsServer) linger(ctx context.Context, d time.Duration, w io.Writer) {
 	if s == nil {
 		return
 	}
 	defer s.srv.Close()
-	if d <= 0 || ctx.Err() != nil {
+	if d <= 0 {
 		return
 	}
-	fmt.Fprintf(w, "serving metrics on http://%s/metrics for %s more (Ctrl-C to stop)\n", s.srv.Addr, d)
-	select {
-	case <-time.After(d):
-	case <-ctx.Done():
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	done, again := ctx.Done(), ""
+	if ctx.Err() != nil { // stopped already: only the next signal ends the linger
+		done, again = nil, " again"
+	}
+	fmt.Fprintf(w, "serving metrics on http://%s/metrics for %s more (Ctrl-C%s to stop)\n", s.srv.Addr, d, again)
+	began := time.Now()
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	for {
+		select {
+		case <-timer.C:
+			return
+		case <-done:
+			return
+		case <-sigs:
+			if time.Since(began) >= sameSignal {
+				return
+			}
+		}
 	}
 }
 
@@ -174,17 +262,26 @@ func serveLadderMetrics(ctx context.Context, c *cli.Context, st store.Store, gam
 	if metricsAddr(c, metrics.ModeLadder) == "" {
 		return nil, st, nil
 	}
-	exp, st := ladderprom.New(st, game)
-	s, err := startMetrics(c, metrics.ModeLadder, exp.Gatherer())
+	name := ladderName(c)
+	exp, st := ladderprom.New(st, game, name)
+	s, err := startLabelledMetrics(c, metrics.ModeLadder, prometheus.Labels{"ladder": name}, exp.Gatherer())
 	if err != nil {
 		return nil, st, err
 	}
 	s.exp = exp
+	exp.OnRetired = s.forget
 	go func() {
 		s.refit(ctx)
 		repeat(ctx, c.Duration("refresh"), func() { s.refit(ctx) })
 	}()
 	return s, st, nil
+}
+
+// forget deletes the series of a retired bot version this process keeps.
+func (s *metricsServer) forget(b store.Bot) {
+	v := strconv.Itoa(b.Version)
+	s.m.GamesRecorded.DeletePartialMatch(prometheus.Labels{"bot": b.Name, "version": v})
+	s.m.LiveRating.DeletePartialMatch(prometheus.Labels{"bot": b.Name, "version": v})
 }
 
 // repeat calls f every d (never when d <= 0) until ctx ends.

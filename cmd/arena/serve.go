@@ -15,6 +15,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-games/arena/ladder"
+	"github.com/arena-games/arena/ladder/ladderprom"
 	"github.com/arena-games/arena/ladder/queue"
 	"github.com/arena-games/arena/ladder/service"
 	"github.com/arena-games/arena/ladder/store"
@@ -100,6 +101,7 @@ func ladderServe(c *cli.Context) error {
 		return fmt.Errorf("--addr %s: %w", c.String("addr"), err)
 	}
 	srv := svc.Server()
+	srv.Handler = ls.ms.instrumentHTTP(srv.Handler)
 	srv.BaseContext = func(net.Listener) context.Context { return ctx }
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
@@ -108,6 +110,7 @@ func ladderServe(c *cli.Context) error {
 
 	if pg, ok := st.(*store.Postgres); ok {
 		if err := coordinate(ctx, c, ls, pg, changed); err != nil {
+			ls.ms.stopped(err, false, false)
 			_ = srv.Close()
 			return err
 		}
@@ -115,6 +118,7 @@ func ladderServe(c *cli.Context) error {
 		playRounds(ctx, c, ls, svc, changed)
 	}
 
+	ls.ms.stopped(nil, ctx.Err() != nil && c.Context.Err() == nil, false)
 	shut, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
 	_ = srv.Shutdown(shut)
@@ -143,6 +147,8 @@ func coordinate(ctx context.Context, c *cli.Context, ls *ladderSession, pg *stor
 		return fmt.Errorf("ladder database %s: %w", pg.Path(), err)
 	}
 	defer pool.Close()
+	ls.ms.watch(ladderprom.Pool("queue", pool.Stat))
+	ls.ms.watch(ladderprom.Pool("store", pg.PoolStat))
 	co, err := queue.NewCoordinator(pool, queue.CoordinatorConfig{Store: pg, Schedule: ls.cfg, Depth: c.Int("queue-depth"),
 		Rescan: c.Duration("refresh"), Log: c.App.ErrWriter})
 	if err != nil {

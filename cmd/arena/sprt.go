@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/prometheus/client_golang/prometheus"
-
 	"github.com/arena-games/arena/arena"
 	"github.com/arena-games/arena/arena/metrics"
 	"github.com/arena-games/arena/ladder/rating"
@@ -18,8 +16,8 @@ import (
 // second, one pentanomial count per deal (both seatings), stopping the run when the
 // test decides.
 type sprtRun struct {
-	// gauge, when set, is the metrics' SPRT series of the tested bot.
-	gauge    *prometheus.GaugeVec
+	// m, when set, holds the metrics' SPRT series of the tested bot.
+	m        *metrics.Metrics
 	bot      string
 	test     rating.SPRT
 	penta    rating.Pentanomial
@@ -68,9 +66,9 @@ func (s *sprtRun) stop(deal arena.DealBlock) bool {
 		return true
 	}
 	s.llr, s.decision, s.err = s.test.Decide(s.penta)
-	if s.gauge != nil {
-		s.gauge.WithLabelValues(s.bot, "llr").Set(s.llr)
-		s.gauge.WithLabelValues(s.bot, "pairs").Set(float64(s.penta.Pairs()))
+	if s.m != nil {
+		s.m.SPRTLLR.WithLabelValues(s.bot).Set(s.llr)
+		s.m.SPRTPairs.WithLabelValues(s.bot).Inc()
 	}
 	return s.err != nil || s.decision != rating.Continue
 }
@@ -105,12 +103,12 @@ func (s *sprtRun) json() *sprtJSON {
 
 // publish puts the test's bounds on m and its LLR and pairs after every deal.
 func (s *sprtRun) publish(m *metrics.Metrics, bot string) {
-	s.gauge, s.bot = m.SPRT, bot
+	s.m, s.bot = m, bot
 	lo, hi := s.test.Bounds()
-	m.SPRT.WithLabelValues(bot, "lower").Set(lo)
-	m.SPRT.WithLabelValues(bot, "upper").Set(hi)
-	m.SPRT.WithLabelValues(bot, "llr").Set(0)
-	m.SPRT.WithLabelValues(bot, "pairs").Set(0)
+	m.SPRTBound.WithLabelValues(bot, "lower").Set(lo)
+	m.SPRTBound.WithLabelValues(bot, "upper").Set(hi)
+	m.SPRTLLR.WithLabelValues(bot).Set(0)
+	m.SPRTPairs.WithLabelValues(bot)
 }
 
 func (s *sprtRun) write(w io.Writer, first string) error {

@@ -78,9 +78,10 @@ func TestLadderSuspendsABotThatTimesOutAndLocksTheDatabase(t *testing.T) {
 	require.NoError(t, err)
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	assert.Contains(t, string(body), `arena_ladder_bot_suspended{bot="slow",version="1"} 1`)
-	assert.Contains(t, string(body), `arena_ladder_bot_suspended{bot="random",version="1"} 0`)
-	assert.Contains(t, string(body), `arena_ladder_active_bots 2`, "a suspended bot does not play")
+	assert.Contains(t, string(body), `arena_ladder_bot_suspended{bot="slow",game="ivanhoe",ladder="ladder",version="1"} 1`)
+	assert.Contains(t, string(body), `arena_ladder_bot_suspended{bot="random",game="ivanhoe",ladder="ladder",version="1"} 0`)
+	assert.Contains(t, string(body), `arena_ladder_active_bots{game="ivanhoe",ladder="ladder"} 2`, "a suspended bot does not play")
+	assert.Contains(t, string(body), `arena_ladder_suspended_bots{game="ivanhoe",ladder="ladder"} 1`)
 	require.NoError(t, k.cmd.Process.Signal(syscall.SIGINT))
 	go func() {
 		for range k.lines {

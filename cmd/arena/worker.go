@@ -14,6 +14,7 @@ import (
 	"github.com/arena-games/arena/arena/metrics"
 	"github.com/arena-games/arena/engine"
 	"github.com/arena-games/arena/ladder"
+	"github.com/arena-games/arena/ladder/ladderprom"
 	"github.com/arena-games/arena/ladder/queue"
 	"github.com/arena-games/arena/ladder/store"
 )
@@ -31,7 +32,7 @@ func workerCommand() *cli.Command {
 			&cli.StringFlag{Name: "game", Usage: "with --board or --deck: also play this game's blocks on that file (games on their defaults are always played)"},
 			&cli.DurationFlag{Name: "lease", Value: defaultLease, Usage: "how long a block may run before the queue hands it to another worker (give every worker of a ladder the same)"},
 			&cli.DurationFlag{Name: "job-timeout", DefaultText: "the longest a block can take at these clock flags", Usage: "stop playing a block after this long; its next attempt plays the rest"},
-		), append(append(gameOptionFlags(), ladderSandboxFlags()...), metricsFlags(workerMetricsAddr)...)...),
+		), append(append(gameOptionFlags(), ladderSandboxFlags()...), append(metricsFlags(workerMetricsAddr), ladderNameFlag())...)...),
 		Action: runWorker,
 	}
 }
@@ -129,16 +130,19 @@ func runWorker(c *cli.Context) error {
 	if err != nil {
 		return fmt.Errorf("registering the worker: %w", err)
 	}
-	defer func() { gone(); <-left }()
-	layers, _ := player.Sandbox.Layers()
-	ms, err := serveWorkerMetrics(c, me.ID, layers)
+	unregister := func() { gone(); <-left }
+	defer unregister()
+	ms, err := serveWorkerMetrics(c, me.ID, player)
 	if err != nil {
 		return err
 	}
 	if ms != nil {
-		defer ms.srv.Close()
+		defer ms.srv.Close() // the linger closes it too, on the way out of a stop
 		player.Observer = ms.ladderObserver()
 	}
+	ms.watch(ladderprom.Pool("queue", pool.Stat))
+	ms.watch(ladderprom.Pool("store", pg.PoolStat))
+	ms.watch(ladderprom.Replays(filepath.Join(st.Dir(), "replays")))
 	w, err := queue.NewWorker(pool, queue.WorkerConfig{Store: pg, Player: player, Options: opts, Slots: c.Int("jobs"), Worker: me.ID,
 		Lease: c.Duration("lease"), Timeout: timeout, Log: c.App.ErrWriter,
 		OnGame: func(m store.Match) {
@@ -161,10 +165,13 @@ func runWorker(c *cli.Context) error {
 	// ended are kept, and their jobs go back to the queue for the rest.
 	stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
 	defer cancel()
-	if err := w.StopAndCancel(stopCtx); err != nil {
-		return err
+	err = w.StopAndCancel(stopCtx)
+	ms.stopped(err, err == nil, false)
+	unregister() // before the linger: a lingering worker takes no blocks
+	if err == nil {
+		fmt.Fprintln(c.App.ErrWriter, "worker stopped; the blocks it was playing went back to the queue")
 	}
+	ms.linger(ctx, c.Duration("metrics-linger"), c.App.ErrWriter)
 	// Stopping is how a worker ends (systemd's SIGTERM): exit 0.
-	fmt.Fprintln(c.App.ErrWriter, "worker stopped; the blocks it was playing went back to the queue")
-	return nil
+	return err
 }

@@ -22,6 +22,8 @@ var (
 		"How long ago the oldest block waiting in the work queue was enqueued (0 for none), by the database's clock.", nil, nil)
 	descGivenUp = prometheus.NewDesc("arena_ladder_queue_given_up",
 		"Blocks whose job failed its last attempt: they stay open and unplayed until an operator looks (the workers' logs say why).", nil, nil)
+	descRetrying = prometheus.NewDesc("arena_ladder_queue_retrying",
+		"Queued blocks whose job failed an attempt and waits to be retried (the workers' logs say why).", nil, nil)
 	descAlive = prometheus.NewDesc("arena_ladder_workers_alive",
 		"Workers that have not stopped and heartbeat within the last 30 s (three heartbeats), read from the database.", nil, nil)
 	descWorkerAlive = prometheus.NewDesc("arena_ladder_worker_alive",
@@ -35,7 +37,7 @@ var (
 		"Games a worker plays at once, as it registered.", []string{"worker", "host"}, nil)
 )
 
-var fleetDescs = []*prometheus.Desc{descQueued, descOldest, descGivenUp, descAlive, descWorkerAlive, descHeartbeatAge, descWorkerRate, descWorkerSlots}
+var fleetDescs = []*prometheus.Desc{descQueued, descOldest, descGivenUp, descRetrying, descAlive, descWorkerAlive, descHeartbeatAge, descWorkerRate, descWorkerSlots}
 
 // fleetState is the last good read of a store's Fleet.
 type fleetState struct {
@@ -71,6 +73,7 @@ func (e *Exporter) collectFleet(ch chan<- prometheus.Metric) {
 	gauge(descQueued, float64(f.Queued))
 	gauge(descOldest, f.OldestQueued.Seconds())
 	gauge(descGivenUp, float64(f.GivenUp))
+	gauge(descRetrying, float64(f.Retrying))
 	gauge(descAlive, float64(f.Alive))
 	for _, w := range f.Workers {
 		id := strconv.FormatInt(w.ID, 10)

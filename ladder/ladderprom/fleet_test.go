@@ -53,40 +53,40 @@ func TestFleetSeriesFromTheDatabase(t *testing.T) {
 	require.NoError(t, err)
 	conn.Close(ctx)
 
-	e, _ := New(st, "ivanhoe")
+	e, _ := New(st, "ivanhoe", "club")
 	want := fmt.Sprintf(`
 # HELP arena_ladder_queue_depth Blocks waiting in the shared ladder's work queue (enqueued, not yet taken by a worker, or waiting to be retried), read from the database.
 # TYPE arena_ladder_queue_depth gauge
-arena_ladder_queue_depth 2
+arena_ladder_queue_depth{ladder="club"} 2
 # HELP arena_ladder_workers_alive Workers that have not stopped and heartbeat within the last 30 s (three heartbeats), read from the database.
 # TYPE arena_ladder_workers_alive gauge
-arena_ladder_workers_alive 1
+arena_ladder_workers_alive{ladder="club"} 1
 # HELP arena_ladder_worker_alive 1 for a worker heartbeating (within 30 s), 0 for one gone silent without stopping; a worker gone longer than a day, or stopped over a minute ago, is not listed.
 # TYPE arena_ladder_worker_alive gauge
-arena_ladder_worker_alive{host="m1",worker="%[1]d"} 1
-arena_ladder_worker_alive{host="m2",worker="%[2]d"} 0
+arena_ladder_worker_alive{host="m1",ladder="club",worker="%[1]d"} 1
+arena_ladder_worker_alive{host="m2",ladder="club",worker="%[2]d"} 0
 # HELP arena_ladder_worker_games_per_second Games a worker recorded in the last minute, per second, read from the database.
 # TYPE arena_ladder_worker_games_per_second gauge
-arena_ladder_worker_games_per_second{host="m1",worker="%[1]d"} 0.05
-arena_ladder_worker_games_per_second{host="m2",worker="%[2]d"} 0
+arena_ladder_worker_games_per_second{host="m1",ladder="club",worker="%[1]d"} 0.05
+arena_ladder_worker_games_per_second{host="m2",ladder="club",worker="%[2]d"} 0
 # HELP arena_ladder_worker_slots Games a worker plays at once, as it registered.
 # TYPE arena_ladder_worker_slots gauge
-arena_ladder_worker_slots{host="m1",worker="%[1]d"} 16
-arena_ladder_worker_slots{host="m2",worker="%[2]d"} 2
+arena_ladder_worker_slots{host="m1",ladder="club",worker="%[1]d"} 16
+arena_ladder_worker_slots{host="m2",ladder="club",worker="%[2]d"} 2
 `, busy.ID, silent.ID)
 	require.NoError(t, testutil.GatherAndCompare(e.Gatherer(), strings.NewReader(want),
 		"arena_ladder_queue_depth", "arena_ladder_workers_alive", "arena_ladder_worker_alive", "arena_ladder_worker_games_per_second", "arena_ladder_worker_slots"))
 
 	got := gathered(t, e)
 	// Read some time after they were set: a minute of margin holds far beyond CI's load.
-	assert.InDelta(t, 630, got["arena_ladder_queue_oldest_age_seconds"], 30)
-	assert.InDelta(t, 330, got[fmt.Sprintf(`arena_ladder_worker_heartbeat_age_seconds{host="m2",worker="%d"}`, silent.ID)], 30)
+	assert.InDelta(t, 630, got[`arena_ladder_queue_oldest_age_seconds{ladder="club"}`], 30)
+	assert.InDelta(t, 330, got[fmt.Sprintf(`arena_ladder_worker_heartbeat_age_seconds{host="m2",ladder="club",worker="%d"}`, silent.ID)], 30)
 }
 
 // TestNoFleetSeriesWithoutWorkers: a store of one machine has no queue and no
 // workers, and says nothing of them.
 func TestNoFleetSeriesWithoutWorkers(t *testing.T) {
-	e, _ := New(ladderWith(t, 2), "ivanhoe")
+	e, _ := New(ladderWith(t, 2), "ivanhoe", "club")
 	got := gathered(t, e)
 	require.NotEmpty(t, got)
 	for k := range got {

@@ -7,10 +7,15 @@
 // (store.FleetReader) also the work queue's depth and the age of its oldest block, and
 // the workers: how many are alive, which went silent, and the games per second of each.
 //
-// The totals are gauges read through the store.Store interface at scrape time (any
+// The totals are counters read through the store.Store interface at scrape time (any
 // store, not only SQLite); the ratings come from the last refit (Exporter.Refit), which
 // the owner of the ladder runs at start and every so often. A store wrapped by Count
 // counts the errors of every store call as arena_ladder_store_errors_total.
+//
+// Every series carries the ladder's name (label ladder) and the store's series the game
+// too, so that one Prometheus keeps many ladders of many games apart. Only versions
+// that play are listed: a retired version's series end with its retirement, so that a
+// ladder's series do not grow with every version ever submitted.
 package ladderprom
 
 import (
@@ -36,11 +41,15 @@ const minScanGap = time.Second
 
 // Exporter is a prometheus.Collector over a ladder's store.
 type Exporter struct {
-	st       store.Store
-	game     string
-	registry *prometheus.Registry
-	errs     *prometheus.CounterVec // op
-	refits   *prometheus.CounterVec // outcome
+	st   store.Store
+	game string
+	// OnRetired, when set, is called once for each version this exporter saw retired,
+	// so that the owner can delete the version's series of its own.
+	OnRetired func(b store.Bot)
+	retired   map[int64]bool
+	registry  *prometheus.Registry
+	errs      *prometheus.CounterVec // op
+	refits    *prometheus.CounterVec // outcome
 
 	mu       sync.Mutex
 	scanned  time.Time
@@ -77,11 +86,11 @@ type fitResult struct {
 	tables []ladder.Table
 }
 
-// New exports st's ladder of game ("" for every game) on a registry of its own, and
-// returns st wrapped so that its errors are counted there too: the ladder's owner
-// should use the wrapped store for everything.
-func New(st store.Store, game string) (*Exporter, store.Store) {
-	e := &Exporter{game: game, registry: prometheus.NewRegistry(),
+// New exports st's ladder of game ("" for every game) on a registry of its own, every
+// series labelled ladder=name, and returns st wrapped so that its errors are counted
+// there too: the ladder's owner should use the wrapped store for everything.
+func New(st store.Store, game, name string) (*Exporter, store.Store) {
+	e := &Exporter{game: game, registry: prometheus.NewRegistry(), retired: map[int64]bool{},
 		errs: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "arena_ladder_store_errors_total",
 			Help: "Calls to the ladder's store that failed, by operation (record, read, new_block...), since this process started."}, []string{"op"}),
 		refits: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "arena_ladder_refits_total",
@@ -94,7 +103,7 @@ func New(st store.Store, game string) (*Exporter, store.Store) {
 	e.refits.WithLabelValues("error")
 	e.st = counted{Store: st, errs: e.errs}
 	e.fleet.src, _ = st.(store.FleetReader)
-	e.registry.MustRegister(e, e.errs, e.refits)
+	prometheus.WrapRegistererWith(prometheus.Labels{"ladder": name}, e.registry).MustRegister(e, e.errs, e.refits)
 	return e, e.st
 }
 
@@ -121,43 +130,47 @@ func (e *Exporter) Refit(ctx context.Context) error {
 }
 
 var (
-	descGames = prometheus.NewDesc("arena_ladder_games",
-		"Games a bot version played on the ladder, read from the ladder's database.", []string{"game", "bot", "version"}, nil)
-	descForfeits = prometheus.NewDesc("arena_ladder_forfeits",
-		"Recorded games in which a bot version forfeited its seat (timeout, crash, illegal, protocol), read from the database.", []string{"game", "bot", "version"}, nil)
-	descScore = prometheus.NewDesc("arena_ladder_score",
-		"Sum of a bot version's recorded game scores (fraction of opponents finished ahead of, ties half): divided by arena_ladder_games it is the score rate.",
-		[]string{"game", "bot", "version"}, nil)
-	descMatches = prometheus.NewDesc("arena_ladder_games_recorded",
-		"Games recorded on the ladder, read from the database.", []string{"game"}, nil)
+	gameBot  = []string{"game", "bot", "version"}
+	gameOnly = []string{"game"}
+
+	descGames = prometheus.NewDesc("arena_ladder_bot_games_total",
+		"Games a bot version that plays played on the ladder, read from the ladder's database.", gameBot, nil)
+	descForfeits = prometheus.NewDesc("arena_ladder_bot_forfeits_total",
+		"Recorded games in which a bot version that plays forfeited its seat (timeout, crash, illegal, protocol), read from the database.", gameBot, nil)
+	descScore = prometheus.NewDesc("arena_ladder_bot_score_total",
+		"Sum of a bot version's recorded game scores (fraction of opponents finished ahead of, ties half): divided by arena_ladder_bot_games_total it is the score rate.",
+		gameBot, nil)
+	descMatches = prometheus.NewDesc("arena_ladder_games_total",
+		"Games recorded on the ladder, retired versions' too, read from the database.", gameOnly, nil)
 	descLast = prometheus.NewDesc("arena_ladder_last_game_timestamp_seconds",
-		"When the ladder's last recorded game ended (Unix time), read from the database.", []string{"game"}, nil)
-	descActive = prometheus.NewDesc("arena_ladder_bot_active",
-		"1 for a bot version that plays on the ladder, 0 for a retired one.", []string{"bot", "version"}, nil)
+		"When the ladder's last recorded game ended (Unix time), read from the database.", gameOnly, nil)
 	descSuspended = prometheus.NewDesc("arena_ladder_bot_suspended",
-		"1 for a bot version suspended for timing out or crashing too often (arena bot reinstate lifts it), else 0.", []string{"bot", "version"}, nil)
+		"1 for a bot version suspended for timing out or crashing too often (arena bot reinstate lifts it), 0 for one that plays; retired versions are not listed.",
+		gameBot, nil)
 	descActiveBots = prometheus.NewDesc("arena_ladder_active_bots",
-		"Bot versions that play on the ladder (neither retired nor suspended).", nil, nil)
+		"Bot versions that play on the ladder (neither retired nor suspended).", gameOnly, nil)
+	descSuspendedBots = prometheus.NewDesc("arena_ladder_suspended_bots",
+		"Bot versions suspended for timing out or crashing too often (arena bot reinstate lifts it).", gameOnly, nil)
 	descReadTook = prometheus.NewDesc("arena_ladder_store_read_seconds",
-		"How long the last read of the ladder's games for these series took.", nil, nil)
+		"How long the last read of the ladder's games for these series took.", gameOnly, nil)
 	descElo = prometheus.NewDesc("arena_ladder_rating_elo",
 		"A ladder bot version's Elo at the last refit: kind official (maximum-likelihood fit, random = 0) or live (pairwise updates in recorded order).",
 		[]string{"game", "bot", "version", "kind"}, nil)
 	descLow = prometheus.NewDesc("arena_ladder_rating_elo_lower",
-		"Lower end of the 95% interval of a bot version's official Elo at the last refit.", []string{"game", "bot", "version"}, nil)
+		"Lower end of the 95% interval of a bot version's official Elo at the last refit.", gameBot, nil)
 	descHigh = prometheus.NewDesc("arena_ladder_rating_elo_upper",
-		"Upper end of the 95% interval of a bot version's official Elo at the last refit.", []string{"game", "bot", "version"}, nil)
+		"Upper end of the 95% interval of a bot version's official Elo at the last refit.", gameBot, nil)
 	descRefitAt = prometheus.NewDesc("arena_ladder_refit_timestamp_seconds",
-		"When the official ratings were last refitted (Unix time), successfully or not.", nil, nil)
+		"When the official ratings were last refitted (Unix time), successfully or not.", gameOnly, nil)
 	descRefitTook = prometheus.NewDesc("arena_ladder_refit_duration_seconds",
-		"How long the last refit of the official ratings took.", nil, nil)
+		"How long the last refit of the official ratings took.", gameOnly, nil)
 	descRefitFailed = prometheus.NewDesc("arena_ladder_refit_failed",
-		"1 when the last refit of the official ratings failed (the rating series then keep the last good fit), else 0.", nil, nil)
+		"1 when the last refit of the official ratings failed (the rating series then keep the last good fit), else 0.", gameOnly, nil)
 )
 
 // Describe sends the descriptions of every store-derived series.
 func (e *Exporter) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{descGames, descForfeits, descScore, descMatches, descLast, descActive, descSuspended, descActiveBots,
+	for _, d := range []*prometheus.Desc{descGames, descForfeits, descScore, descMatches, descLast, descSuspended, descActiveBots, descSuspendedBots,
 		descReadTook, descElo, descLow, descHigh, descRefitAt, descRefitTook, descRefitFailed} {
 		ch <- d
 	}
@@ -233,34 +246,54 @@ func (e *Exporter) collectTotals(ch chan<- prometheus.Metric) {
 	if !t.ok {
 		return
 	}
-	byID := map[int64]store.Bot{}
-	active := 0
-	for _, b := range t.bots {
-		byID[b.ID] = b
-		v, sus := 0.0, 0.0
-		if b.Active() {
-			v = 1
-			if t.suspended[b.ID] {
-				sus = 1
-			} else {
-				active++
-			}
+	playing := e.playing(t.bots)
+	active, suspended := 0, 0
+	for _, b := range playing {
+		sus := 0.0
+		if t.suspended[b.ID] {
+			sus = 1
+			suspended++
+		} else {
+			active++
 		}
-		ch <- prometheus.MustNewConstMetric(descActive, prometheus.GaugeValue, v, b.Name, version(b))
-		ch <- prometheus.MustNewConstMetric(descSuspended, prometheus.GaugeValue, sus, b.Name, version(b))
+		ch <- prometheus.MustNewConstMetric(descSuspended, prometheus.GaugeValue, sus, e.game, b.Name, version(b))
 	}
-	ch <- prometheus.MustNewConstMetric(descActiveBots, prometheus.GaugeValue, float64(active))
+	ch <- prometheus.MustNewConstMetric(descActiveBots, prometheus.GaugeValue, float64(active), e.game)
+	ch <- prometheus.MustNewConstMetric(descSuspendedBots, prometheus.GaugeValue, float64(suspended), e.game)
 	for k, bt := range t.perBot {
-		b := byID[k.bot]
-		ch <- prometheus.MustNewConstMetric(descGames, prometheus.GaugeValue, bt.games, k.game, b.Name, version(b))
-		ch <- prometheus.MustNewConstMetric(descForfeits, prometheus.GaugeValue, bt.forfeits, k.game, b.Name, version(b))
-		ch <- prometheus.MustNewConstMetric(descScore, prometheus.GaugeValue, bt.score, k.game, b.Name, version(b))
+		b, ok := playing[k.bot]
+		if !ok {
+			continue
+		}
+		ch <- prometheus.MustNewConstMetric(descGames, prometheus.CounterValue, bt.games, k.game, b.Name, version(b))
+		ch <- prometheus.MustNewConstMetric(descForfeits, prometheus.CounterValue, bt.forfeits, k.game, b.Name, version(b))
+		ch <- prometheus.MustNewConstMetric(descScore, prometheus.CounterValue, bt.score, k.game, b.Name, version(b))
 	}
 	for g, n := range t.games {
-		ch <- prometheus.MustNewConstMetric(descMatches, prometheus.GaugeValue, float64(n), g)
+		ch <- prometheus.MustNewConstMetric(descMatches, prometheus.CounterValue, float64(n), g)
 		ch <- prometheus.MustNewConstMetric(descLast, prometheus.GaugeValue, float64(t.lastAt[g].UnixMilli())/1000, g)
 	}
-	ch <- prometheus.MustNewConstMetric(descReadTook, prometheus.GaugeValue, t.readDur)
+	ch <- prometheus.MustNewConstMetric(descReadTook, prometheus.GaugeValue, t.readDur, e.game)
+}
+
+// playing is the versions of bots that play (suspended or not), by ID; a version seen
+// retired for the first time is handed to OnRetired.
+func (e *Exporter) playing(bots []store.Bot) map[int64]store.Bot {
+	out := map[int64]store.Bot{}
+	for _, b := range bots {
+		if b.Active() {
+			out[b.ID] = b
+			delete(e.retired, b.ID) // reactivated: it may retire again
+			continue
+		}
+		if !e.retired[b.ID] {
+			e.retired[b.ID] = true
+			if e.OnRetired != nil {
+				e.OnRetired(b)
+			}
+		}
+	}
+	return out
 }
 
 func (e *Exporter) collectFit(ch chan<- prometheus.Metric) {
@@ -272,12 +305,12 @@ func (e *Exporter) collectFit(ch chan<- prometheus.Metric) {
 	if f.err != nil {
 		failed = 1
 	}
-	ch <- prometheus.MustNewConstMetric(descRefitAt, prometheus.GaugeValue, float64(f.at.UnixMilli())/1000)
-	ch <- prometheus.MustNewConstMetric(descRefitTook, prometheus.GaugeValue, f.took.Seconds())
-	ch <- prometheus.MustNewConstMetric(descRefitFailed, prometheus.GaugeValue, failed)
+	ch <- prometheus.MustNewConstMetric(descRefitAt, prometheus.GaugeValue, float64(f.at.UnixMilli())/1000, e.game)
+	ch <- prometheus.MustNewConstMetric(descRefitTook, prometheus.GaugeValue, f.took.Seconds(), e.game)
+	ch <- prometheus.MustNewConstMetric(descRefitFailed, prometheus.GaugeValue, failed, e.game)
 	for _, t := range f.tables {
 		for _, s := range t.Standings {
-			if s.Games == 0 || math.IsNaN(s.Elo) {
+			if s.Games == 0 || math.IsNaN(s.Elo) || e.retired[s.Bot.ID] || !s.Bot.Active() {
 				continue
 			}
 			v := version(s.Bot)

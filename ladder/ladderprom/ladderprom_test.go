@@ -3,6 +3,7 @@ package ladderprom
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -46,37 +47,79 @@ func ladderWith(t *testing.T, games int) store.Store {
 }
 
 // TestTotalsComeFromTheStore: a new exporter over an existing ladder reports its games,
-// forfeits, score, last game time and ratings, with no game played by this process.
+// forfeits, score, last game time and ratings, with no game played by this process,
+// each labelled with the ladder and the game. heuristic v1 played every game but was
+// retired by v2: the ladder's total counts its games, no series names it.
 func TestTotalsComeFromTheStore(t *testing.T) {
-	e, _ := New(ladderWith(t, 12), "ivanhoe")
+	e, _ := New(ladderWith(t, 12), "ivanhoe", "club")
 	require.NoError(t, e.Refit(context.Background()))
 	want := `
-# HELP arena_ladder_games Games a bot version played on the ladder, read from the ladder's database.
-# TYPE arena_ladder_games gauge
-arena_ladder_games{bot="heuristic",game="ivanhoe",version="1"} 12
-arena_ladder_games{bot="random",game="ivanhoe",version="1"} 12
-# HELP arena_ladder_forfeits Recorded games in which a bot version forfeited its seat (timeout, crash, illegal, protocol), read from the database.
-# TYPE arena_ladder_forfeits gauge
-arena_ladder_forfeits{bot="heuristic",game="ivanhoe",version="1"} 0
-arena_ladder_forfeits{bot="random",game="ivanhoe",version="1"} 4
+# HELP arena_ladder_bot_games_total Games a bot version that plays played on the ladder, read from the ladder's database.
+# TYPE arena_ladder_bot_games_total counter
+arena_ladder_bot_games_total{bot="random",game="ivanhoe",ladder="club",version="1"} 12
+# HELP arena_ladder_bot_forfeits_total Recorded games in which a bot version that plays forfeited its seat (timeout, crash, illegal, protocol), read from the database.
+# TYPE arena_ladder_bot_forfeits_total counter
+arena_ladder_bot_forfeits_total{bot="random",game="ivanhoe",ladder="club",version="1"} 4
+# HELP arena_ladder_games_total Games recorded on the ladder, retired versions' too, read from the database.
+# TYPE arena_ladder_games_total counter
+arena_ladder_games_total{game="ivanhoe",ladder="club"} 12
 # HELP arena_ladder_last_game_timestamp_seconds When the ladder's last recorded game ended (Unix time), read from the database.
 # TYPE arena_ladder_last_game_timestamp_seconds gauge
-arena_ladder_last_game_timestamp_seconds{game="ivanhoe"} 1.700000011e+09
+arena_ladder_last_game_timestamp_seconds{game="ivanhoe",ladder="club"} 1.700000011e+09
 # HELP arena_ladder_active_bots Bot versions that play on the ladder (neither retired nor suspended).
 # TYPE arena_ladder_active_bots gauge
-arena_ladder_active_bots 2
+arena_ladder_active_bots{game="ivanhoe",ladder="club"} 2
 # HELP arena_ladder_refit_failed 1 when the last refit of the official ratings failed (the rating series then keep the last good fit), else 0.
 # TYPE arena_ladder_refit_failed gauge
-arena_ladder_refit_failed 0
+arena_ladder_refit_failed{game="ivanhoe",ladder="club"} 0
 `
-	require.NoError(t, testutil.GatherAndCompare(e.Gatherer(), strings.NewReader(want),
-		"arena_ladder_games", "arena_ladder_forfeits", "arena_ladder_last_game_timestamp_seconds", "arena_ladder_active_bots", "arena_ladder_refit_failed"))
+	require.NoError(t, testutil.GatherAndCompare(e.Gatherer(), strings.NewReader(want), "arena_ladder_bot_games_total",
+		"arena_ladder_bot_forfeits_total", "arena_ladder_games_total", "arena_ladder_last_game_timestamp_seconds", "arena_ladder_active_bots", "arena_ladder_refit_failed"))
 	n, err := testutil.GatherAndCount(e.Gatherer(), "arena_ladder_rating_elo")
 	require.NoError(t, err)
-	assert.Equal(t, 4, n, "official and live Elo of both bots that played")
+	assert.Equal(t, 2, n, "official and live Elo of random, the one version that played and plays")
 	problems, err := testutil.GatherAndLint(e.Gatherer())
 	require.NoError(t, err)
 	assert.Empty(t, problems)
+}
+
+// TestARetiredVersionLeavesTheSeries: a version retired while the exporter runs is
+// in no series from the next read on, and the owner hears of it once, so that it can
+// delete the version's series of its own.
+func TestARetiredVersionLeavesTheSeries(t *testing.T) {
+	st := ladderWith(t, 6)
+	e, _ := New(st, "ivanhoe", "club")
+	var heard []string
+	e.OnRetired = func(b store.Bot) { heard = append(heard, fmt.Sprintf("%s v%d", b.Name, b.Version)) }
+	require.NoError(t, e.Refit(context.Background()))
+	names := func() string {
+		e.mu.Lock()
+		e.scanned = time.Time{} // read the store afresh, as a scrape past the gap does
+		e.mu.Unlock()
+		var out []string
+		mfs, err := e.Gatherer().Gather()
+		require.NoError(t, err)
+		for _, mf := range mfs {
+			for _, m := range mf.GetMetric() {
+				labels := map[string]string{}
+				for _, l := range m.GetLabel() {
+					labels[l.GetName()] = l.GetValue()
+				}
+				if labels["bot"] != "" {
+					out = append(out, mf.GetName()+" "+labels["bot"]+" v"+labels["version"])
+				}
+			}
+		}
+		return strings.Join(out, "\n")
+	}
+	before := names()
+	assert.Contains(t, before, "arena_ladder_rating_elo random v1")
+	assert.Contains(t, before, "arena_ladder_bot_suspended heuristic v2", "v2 plays, though it has no game yet")
+	assert.NotContains(t, before, "heuristic v1", "v1 played every game but was retired by v2")
+	_, err := st.RetireBot(context.Background(), "random")
+	require.NoError(t, err)
+	assert.Equal(t, "arena_ladder_bot_suspended heuristic v2", names(), "random retired: only heuristic v2 is left")
+	assert.Equal(t, []string{"heuristic v1", "random v1"}, heard, "each retirement once")
 }
 
 // failing is a store whose reads fail, as a locked or damaged database would.
@@ -89,7 +132,7 @@ func (failing) Matches(context.Context, string, func(store.Match) error) error {
 // TestStoreAndRefitErrorsAreExported: a failed read is counted by operation, the refit
 // that needed it is reported failed, and the last good totals stand.
 func TestStoreAndRefitErrorsAreExported(t *testing.T) {
-	e, st := New(failing{ladderWith(t, 3)}, "ivanhoe")
+	e, st := New(failing{ladderWith(t, 3)}, "ivanhoe", "club")
 	require.ErrorIs(t, e.Refit(context.Background()), errBroken)
 	require.ErrorIs(t, st.Matches(context.Background(), "ivanhoe", func(store.Match) error { return nil }), errBroken)
 	assert.Equal(t, 2.0, testutil.ToFloat64(e.errs.WithLabelValues("read")), "the refit's read and ours")
@@ -97,7 +140,7 @@ func TestStoreAndRefitErrorsAreExported(t *testing.T) {
 	require.NoError(t, testutil.GatherAndCompare(e.Gatherer(), strings.NewReader(`
 # HELP arena_ladder_refit_failed 1 when the last refit of the official ratings failed (the rating series then keep the last good fit), else 0.
 # TYPE arena_ladder_refit_failed gauge
-arena_ladder_refit_failed 1
+arena_ladder_refit_failed{game="ivanhoe",ladder="club"} 1
 `), "arena_ladder_refit_failed"))
 	assert.Equal(t, 3.0, testutil.ToFloat64(e.errs.WithLabelValues("read")), "the scrape's read failed too")
 }
@@ -105,7 +148,7 @@ arena_ladder_refit_failed 1
 // TestAnErrorOfTheCallbackIsNotAStoreError: Matches stopped by its caller is not the
 // store failing.
 func TestAnErrorOfTheCallbackIsNotAStoreError(t *testing.T) {
-	e, st := New(ladderWith(t, 2), "ivanhoe")
+	e, st := New(ladderWith(t, 2), "ivanhoe", "club")
 	stop := errors.New("enough")
 	require.ErrorIs(t, st.Matches(context.Background(), "", func(store.Match) error { return stop }), stop)
 	assert.Equal(t, 0.0, testutil.ToFloat64(e.errs.WithLabelValues("read")))

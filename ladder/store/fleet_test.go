@@ -63,6 +63,7 @@ func TestFleetCountsQueuedBlocks(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 3, f.Queued, "1 available, 1 retryable, 1 scheduled; not the completed, running, discarded or other jobs")
 	assert.Equal(t, 1, f.GivenUp, "the discarded block")
+	assert.Equal(t, 1, f.Retrying, "the block that failed an attempt and waits for the next")
 	// The age is read some time after it was set to 90 s: a minute of margin holds
 	// on a machine loaded far beyond CI's.
 	assert.GreaterOrEqual(t, f.OldestQueued, 90*time.Second)

@@ -22,9 +22,9 @@ func (p *Postgres) Fleet(ctx context.Context, window time.Duration) (Fleet, erro
 		var oldest float64
 		err := p.pool.QueryRow(ctx, `SELECT COUNT(*) FILTER (WHERE state <> 'discarded'),
 				COALESCE(EXTRACT(EPOCH FROM now() - MIN(created_at) FILTER (WHERE state <> 'discarded')), 0)::float8,
-				COUNT(*) FILTER (WHERE state = 'discarded')
+				COUNT(*) FILTER (WHERE state = 'discarded'), COUNT(*) FILTER (WHERE state = 'retryable')
 			FROM river_job WHERE kind = $1 AND state IN ('available', 'pending', 'scheduled', 'retryable', 'discarded')`,
-			BlockJobKind).Scan(&f.Queued, &oldest, &f.GivenUp)
+			BlockJobKind).Scan(&f.Queued, &oldest, &f.GivenUp, &f.Retrying)
 		if err != nil {
 			return Fleet{}, err
 		}

@@ -144,6 +144,9 @@ func (p *Postgres) Dir() string { return p.dir }
 // Path is the database's URL without its password.
 func (p *Postgres) Path() string { return p.url }
 
+// PoolStat is the use of the store's connection pool now (for the metrics).
+func (p *Postgres) PoolStat() *pgxpool.Stat { return p.pool.Stat() }
+
 // Close closes the connections.
 func (p *Postgres) Close() error { p.pool.Close(); return nil }
 

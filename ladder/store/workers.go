@@ -76,6 +76,9 @@ type Fleet struct {
 	// GivenUp counts the blocks whose job failed its last attempt (River discarded
 	// it): they stay open, and no worker plays them until an operator looks.
 	GivenUp int
+	// Retrying counts the queued blocks whose job failed an attempt and waits for the
+	// next one (River's retryable state).
+	Retrying int
 	// Alive counts the workers that have not stopped and heartbeat within
 	// AliveWindow.
 	Alive int
