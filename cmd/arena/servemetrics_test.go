@@ -34,7 +34,8 @@ func TestServeCountsItsAnswers(t *testing.T) {
 		require.NoError(t, err)
 		resp.Body.Close()
 	}
-	want := []string{`arena_http_requests_total{code="200",ladder="club",method="get"} 1`, `arena_http_requests_total{code="404",ladder="club",method="get"} 1`}
+	want := []string{`arena_http_requests_total{code="200",ladder="club",method="get",route="GET /{$}"} 1`,
+		`arena_http_requests_total{code="404",ladder="club",method="get",route=""} 1`}
 	poll.Until(t, "the answers counted", func() bool {
 		got := arenaLines(scrape(metrics), "arena_http_requests_total")
 		return strings.Contains(got, want[0]) && strings.Contains(got, want[1])

@@ -46,6 +46,15 @@ func (s *Service) Server() *http.Server {
 func (s *Service) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		r = withRequestID(w, r)
+		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+		w = rec
+		began := time.Now()
+		defer func() {
+			tellRoute(r)
+			s.cfg.Log.Info("request", "request", requestID(r), "addr", r.RemoteAddr, "method", r.Method,
+				"path", r.URL.Path, "route", r.Pattern, "status", rec.status, "bytes", rec.bytes,
+				"ms", float64(time.Since(began).Microseconds())/1000)
+		}()
 		h := w.Header()
 		h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
 		h.Set("X-Content-Type-Options", "nosniff")
@@ -234,3 +243,27 @@ func refusalHeaders(w http.ResponseWriter, r *http.Request, rf *refusal) {
 		dropSession(w)
 	}
 }
+
+// statusRecorder keeps what a handler answered, for the access log.
+type statusRecorder struct {
+	http.ResponseWriter
+	status, bytes int
+	wrote         bool
+}
+
+func (w *statusRecorder) WriteHeader(code int) {
+	if !w.wrote {
+		w.status, w.wrote = code, true
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusRecorder) Write(b []byte) (int, error) {
+	w.wrote = true
+	n, err := w.ResponseWriter.Write(b)
+	w.bytes += n
+	return n, err
+}
+
+// Unwrap lets http.ResponseController reach the connection (deadlines, flushes).
+func (w *statusRecorder) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -34,11 +34,11 @@ func TestInstrumentCountsAnswersByCode(t *testing.T) {
 		resp.Body.Close()
 	}
 	require.NoError(t, testutil.GatherAndCompare(reg, strings.NewReader(`
-# HELP arena_http_requests_total Requests the ladder's web service answered, by status code and method.
+# HELP arena_http_requests_total Requests the ladder's web service answered, by route, status code and method.
 # TYPE arena_http_requests_total counter
-arena_http_requests_total{code="200",method="get"} 2
-arena_http_requests_total{code="200",method="unknown"} 1
-arena_http_requests_total{code="500",method="post"} 1
+arena_http_requests_total{code="200",method="get",route=""} 2
+arena_http_requests_total{code="200",method="unknown",route=""} 1
+arena_http_requests_total{code="500",method="post",route=""} 1
 `), "arena_http_requests_total"))
 	n, err := testutil.GatherAndCount(reg, "arena_http_request_duration_seconds")
 	require.NoError(t, err)

@@ -270,6 +270,7 @@ func (s *Service) Handler() http.Handler {
 	s.pages(mux.mux)
 	s.api(mux)
 	s.watch(mux)
+	s.health(mux.mux)
 	s.mu.Lock()
 	s.apiRoutes = mux.patterns
 	s.mu.Unlock()
