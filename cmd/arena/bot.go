@@ -110,6 +110,7 @@ func botCommand() *cli.Command {
 				Flags: []cli.Flag{
 					&cli.StringFlag{Name: "name", Usage: "the bot's name on the ladder (default: the built-in name or the file's name)"},
 					&cli.StringFlag{Name: "game", Value: "ivanhoe", Usage: "the game of the smoke test: " + strings.Join(engine.Names(), ", ")},
+					&cli.StringSliceFlag{Name: "bot-read", Usage: "a folder (or file) the bot may read in its smoke test beside the system's, such as a runtime outside /usr: give ladder run the same (repeat for more)"},
 					dbFlag(),
 				},
 				Action: botAdd,
@@ -224,7 +225,7 @@ func botAdd(c *cli.Context) error {
 		return err
 	}
 	defer st.Close()
-	if sb, err = ladderSandbox(st.Dir()); err != nil {
+	if sb, err = ladderSandbox(st.Dir(), c.StringSlice("bot-read")); err != nil {
 		return err
 	}
 	b, err := ladder.AddBot(c.Context, st, opt)

@@ -65,10 +65,8 @@ func sandboxConfig(c *cli.Context) (sandbox.Config, float64, error) {
 		return sandbox.Config{}, 0, fmt.Errorf("--bot-disk %d is not a size in MiB between 1 and %d", disk, maxBotDisk)
 	}
 	read := c.StringSlice("bot-read")
-	for _, r := range read {
-		if _, err := os.Stat(r); err != nil {
-			return sandbox.Config{}, 0, fmt.Errorf("--bot-read: %w", err)
-		}
+	if err := checkReadable(read); err != nil {
+		return sandbox.Config{}, 0, err
 	}
 	lim := sandbox.Limits{Memory: c.Int64("bot-memory") << 20, Processes: c.Int("bot-processes"), Disk: disk << 20}
 	return sandbox.Config{Level: level, Helper: helper.cmd, Limits: lim, Read: read}, share, nil
@@ -93,13 +91,26 @@ func sandboxExecCommand() *cli.Command {
 	}
 }
 
-// ladderSandbox is the sandbox of the ladder's bots, of a candidate's smoke test in
-// `bot add` and of `bot check`: the strongest level this machine supports, with the
-// ladder's data directory hidden.
-func ladderSandbox(dataDir string) (sandbox.Config, error) {
+// ladderSandbox is the sandbox of a candidate's smoke test in `bot add`: the strongest
+// level this machine supports, with the ladder's data directory hidden and the
+// folders of --bot-read given to read.
+func ladderSandbox(dataDir string, read []string) (sandbox.Config, error) {
 	helper, err := sandboxHelper()
 	if err != nil {
 		return sandbox.Config{}, err
 	}
-	return ladder.Sandbox(sandbox.Config{Level: sandbox.Auto, Helper: helper.cmd}, dataDir), nil
+	if err := checkReadable(read); err != nil {
+		return sandbox.Config{}, err
+	}
+	return ladder.Sandbox(sandbox.Config{Level: sandbox.Auto, Helper: helper.cmd, Read: read}, dataDir), nil
+}
+
+// checkReadable refuses a --bot-read path that is not there, in one line.
+func checkReadable(read []string) error {
+	for _, r := range read {
+		if _, err := os.Stat(r); err != nil {
+			return fmt.Errorf("--bot-read: %w", err)
+		}
+	}
+	return nil
 }
