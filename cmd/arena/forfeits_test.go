@@ -2,8 +2,6 @@ package main
 
 import (
 	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"testing"
 
@@ -16,9 +14,7 @@ import (
 // decision; and that command shows it.
 func TestEveryForfeitExplainsItself(t *testing.T) {
 	dir := t.TempDir()
-	bot := filepath.Join(dir, "badbot")
-	out, err := exec.Command("go", "build", "-o", bot, "./testdata/badbot").CombinedOutput()
-	require.NoError(t, err, "%s", out)
+	bot := buildTestdataBot(t, dir, "badbot")
 	require.NoError(t, os.Chmod(dir, 0o755)) // bots run as users of their own
 	// The clock is the default's: room for the well-behaved decisions on a loaded
 	// machine, and the timeout's wait is only a second.

@@ -18,9 +18,7 @@ import (
 // because a seat forfeited.
 func TestGoBotPanicReachesItsAuthor(t *testing.T) {
 	dir := t.TempDir()
-	bot := filepath.Join(dir, "panicbot")
-	out, err := exec.Command("go", "build", "-o", bot, "./testdata/panicbot").CombinedOutput()
-	require.NoError(t, err, "%s", out)
+	bot := buildTestdataBot(t, dir, "panicbot")
 
 	r := runArena(t, dir, "bot", "check", "--game", "ivanhoe", bot)
 	assert.Equal(t, 1, r.code)
@@ -77,4 +75,13 @@ func enterableTempDir(t *testing.T) string {
 	require.NoError(t, os.Chmod(dir, 0o755))
 	require.NoError(t, os.Chmod(filepath.Dir(dir), 0o755))
 	return dir
+}
+
+// buildTestdataBot builds the bot program ./testdata/NAME into dir and returns its path.
+func buildTestdataBot(t *testing.T, dir, name string) string {
+	t.Helper()
+	bot := filepath.Join(dir, name)
+	out, err := exec.Command("go", "build", "-o", bot, "./testdata/"+name).CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	return bot
 }
