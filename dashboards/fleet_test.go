@@ -19,7 +19,7 @@ import (
 	"github.com/arena-games/arena/ladder/store/pgtest"
 )
 
-const fleetUID = "arena-ladder-fleet"
+const fleetUID, webUID = "arena-ladder-fleet", "arena-ladder-web"
 
 // without is ds less the dashboard uid.
 func without(ds []Dashboard, uid string) []Dashboard {

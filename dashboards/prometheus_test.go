@@ -75,7 +75,7 @@ func TestDashboardsAgainstARealPrometheus(t *testing.T) {
 	t.Logf("setup took %s", time.Since(setup).Round(time.Millisecond))
 	ds, err := Load()
 	require.NoError(t, err)
-	ds = without(ds, fleetUID) // TestFleetDashboardAgainstARealPrometheus shows that one
+	ds = without(without(ds, fleetUID), webUID) // TestFleetDashboardAgainstARealPrometheus shows those
 
 	// The crash-loop alert looks 5 minutes back: check it as soon as the bot has crashed.
 	crashLoopAlertGoesPending(t, api)
