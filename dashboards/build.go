@@ -113,7 +113,9 @@ func (s spec) render() ([]byte, error) {
 	return buf.Bytes(), err
 }
 
-func str(s string) dashboard.StringOrArrayOfString { return dashboard.StringOrArrayOfString{String: &s} }
+func str(s string) dashboard.StringOrArrayOfString {
+	return dashboard.StringOrArrayOfString{String: &s}
+}
 
 // panelBuilder is what the SDK's builders of every panel kind have in common.
 type panelBuilder[B any] interface {
