@@ -20,24 +20,34 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/arena-games/arena/internal/testkit"
+	"github.com/arena-games/arena/ladder/store/pgtest"
 )
 
 // TestDashboardsAgainstARealPrometheus runs a real match, a real match with a bot that
-// crash-loops and two real ladders of two games with the same bots under the one
+// crash-loops, two real SQLite ladders of two games with the same bots under the one
 // arena-ladder job (each restarted once, so that its database holds more than the
-// serving process played), all with --metrics-addr, has a real Prometheus (Debian's
-// package) scrape them on loopback with the shipped alerting rules, and checks:
-//   - every query of every dashboard panel and variable parses and returns data, with
-//     every variable at "All" (two ladders sharing bot names in every join);
+// serving process played), and a third ladder shared through a real PostgreSQL (a
+// coordinator that serves the web pages, and two real workers), all with
+// --metrics-addr. Two real Prometheus servers (Debian's package) scrape them all on
+// loopback with the shipped alerting rules, one storing histograms as classic buckets,
+// the other native histograms (where the classic buckets of a native histogram are not
+// stored). The test checks:
+//   - every query of every dashboard panel and variable parses and returns data on both
+//     servers, with every variable at "All" (three ladders sharing bot names in every
+//     join);
 //   - the panels' values agree with what the test knows happened: matches per second
 //     over the run, the crashing bot's share of forfeited seats, games per bot of each
-//     ladder and game, one value per ladder where a panel used to take the max;
+//     ladder and game as its standings say, one value per ladder where a panel used to
+//     take the max, the fleet's queue, workers and games per worker as the database
+//     has them, the web service's requests by route and code as the test sent them, and
+//     decision latency quantiles from native and classic histograms alike;
 //   - the crash-loop alert goes pending for the crashing bot.
 //
-// .ci/run installs Prometheus and sets ARENA_REQUIRE_PROMETHEUS=1 so that a missing
-// binary fails there instead of skipping.
+// .ci/run installs Prometheus and PostgreSQL and sets ARENA_REQUIRE_PROMETHEUS=1 and
+// ARENA_REQUIRE_POSTGRES=1, so that a missing one fails there instead of skipping.
 func TestDashboardsAgainstARealPrometheus(t *testing.T) {
 	promBin := requireTool(t, "prometheus")
+	fleet := newFleet(t, pgtest.URL(t))
 	setup := time.Now()
 	dir := t.TempDir()
 	arenaBin, crashBin := filepath.Join(dir, "arena"), filepath.Join(dir, "crashbot")
@@ -47,14 +57,16 @@ func TestDashboardsAgainstARealPrometheus(t *testing.T) {
 	}
 	matchAddr, crashAddr := testkit.FreeAddr(t), testkit.FreeAddr(t)
 	ladders := []*ladderRun{{name: "club", game: "ivanhoe", addr: testkit.FreeAddr(t)}, {name: "kk", game: "ninjas", addr: testkit.FreeAddr(t)}}
-	api, promLog := startPrometheus(t, promBin, dir, fmt.Sprintf(`
+	scrapes := fmt.Sprintf(`
   - job_name: arena-match
     static_configs:
       - targets: [%q, %q]
   - job_name: arena-ladder
     static_configs:
-      - targets: [%q, %q]
-`, matchAddr, crashAddr, ladders[0].addr, ladders[1].addr))
+      - targets: [%q, %q, %q]
+`, matchAddr, crashAddr, ladders[0].addr, ladders[1].addr, fleet.addr) + fleet.workerScrapes()
+	api, promLog := startPrometheus(t, promBin, filepath.Join(dir, "classic"), scrapes)
+	native, _ := startPrometheus(t, promBin, filepath.Join(dir, "native"), scrapes, "--enable-feature=native-histograms")
 
 	// Two ladders of the same two built-in bots, each with a first run's games in its
 	// database, then a second run serving metrics beside the matches. Every process
@@ -70,17 +82,19 @@ func TestDashboardsAgainstARealPrometheus(t *testing.T) {
 		l.proc = start(t, dir, arenaBin, "ladder", "run", "--game", l.game, "--for", "10s", "--db", l.db, "--refresh", "1s",
 			"--metrics-addr", l.addr, "--metrics-linger", "10m")
 	}
+	fleet.start(t, dir, arenaBin)
 	crash := start(t, dir, arenaBin, "match", crashBin, "random", "--games", strconv.Itoa(crashGames), "-j", "1", "--sprt", "0,5",
 		"--no-replays", "--max-restarts", "100000", "--max-forfeit-share", "0", "--metrics-addr", crashAddr, "--metrics-linger", "10m")
 	t.Logf("setup took %s", time.Since(setup).Round(time.Millisecond))
 	ds, err := Load()
 	require.NoError(t, err)
-	ds = without(without(ds, fleetUID), webUID) // TestFleetDashboardAgainstARealPrometheus shows those
 
 	// The crash-loop alert looks 5 minutes back: check it as soon as the bot has crashed.
 	crashLoopAlertGoesPending(t, api)
 	crashingBotForfeitShare(t, api, ds, crash, crashAddr)
 	t.Logf("crashing run checked after %s", time.Since(setup).Round(time.Millisecond))
+	fleet.check(t, api, ds)
+	t.Logf("fleet checked after %s", time.Since(setup).Round(time.Millisecond))
 
 	// A run long enough for several scrapes.
 	match := start(t, dir, arenaBin, "match", "heuristic", "random", "--games", "4000", "-j", "2", "--no-replays", "--json",
@@ -95,7 +109,10 @@ func TestDashboardsAgainstARealPrometheus(t *testing.T) {
 	require.Equal(t, 1, n, "too few scrapes during the run; prometheus said: %s", promLog.String())
 
 	everyQueryReturnsData(t, api, ds, end, time.Since(setup))
-	ladderPanelsPerLadder(t, api, ds, ladders, arenaBin)
+	_, nativeEnd := afterTheRun(t, native, match, inst)
+	everyQueryReturnsData(t, native, ds, nativeEnd, time.Since(setup))
+	latencyFromEitherHistogram(t, api, native, ds, matchAddr, runEnd, nativeEnd)
+	ladderPanelsPerLadder(t, api, ds, ladders, &fleet.ladderRun, arenaBin)
 
 	require.NoError(t, match.cmd.Process.Signal(os.Interrupt)) // ends the linger; the report follows
 	require.NoError(t, match.cmd.Wait(), match.stderr.String())
@@ -110,16 +127,18 @@ func TestDashboardsAgainstARealPrometheus(t *testing.T) {
 	require.NoError(t, crash.cmd.Wait(), crash.stderr.String())
 }
 
-// startPrometheus runs Prometheus in dir with the shipped rules, scraping every second
-// the scrape configs given (YAML list items), and returns its API's URL and its log.
-func startPrometheus(t *testing.T, promBin, dir, scrapes string) (api string, log *testkit.SyncBuffer) {
+// startPrometheus runs Prometheus in dir with the shipped rules and the flags given,
+// scraping every second the scrape configs given (YAML list items), and returns its
+// API's URL and its log.
+func startPrometheus(t *testing.T, promBin, dir, scrapes string, flags ...string) (api string, log *testkit.SyncBuffer) {
 	rules, err := filepath.Abs("alerts.yml")
 	require.NoError(t, err)
+	require.NoError(t, os.MkdirAll(dir, 0o755))
 	promAddr := testkit.FreeAddr(t)
 	cfg := fmt.Sprintf("global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\nrule_files: [%q]\nscrape_configs:%s", rules, scrapes)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "prometheus.yml"), []byte(cfg), 0o644))
-	prom := exec.Command(promBin, "--config.file="+filepath.Join(dir, "prometheus.yml"),
-		"--storage.tsdb.path="+filepath.Join(dir, "tsdb"), "--web.listen-address="+promAddr)
+	prom := exec.Command(promBin, append([]string{"--config.file=" + filepath.Join(dir, "prometheus.yml"),
+		"--storage.tsdb.path=" + filepath.Join(dir, "tsdb"), "--web.listen-address=" + promAddr}, flags...)...)
 	prom.Dir = dir
 	log = &testkit.SyncBuffer{}
 	prom.Stdout, prom.Stderr = log, log
@@ -148,7 +167,7 @@ func panelValueChecks(t *testing.T, api string, ds []Dashboard, games int, elaps
 // that ended minutes ago on a loaded machine still has its increases in them.
 func everyQueryReturnsData(t *testing.T, api string, ds []Dashboard, end time.Time, span time.Duration) {
 	window := fmt.Sprintf("%ds", int(span.Seconds())+1)
-	values := map[string]string{"game": ".*", "bot": ".*", "job": ".*", "instance": ".*", "ladder": ".*", "host": ".*",
+	values := map[string]string{"game": ".*", "bot": ".*", "job": ".*", "instance": ".*", "ladder": ".*", "host": ".*", "route": ".*",
 		"__rate_interval": window, "__interval": "10s", "__range": window}
 	for _, d := range ds {
 		for _, v := range d.Templating.List {
@@ -248,15 +267,17 @@ type ladderRun struct {
 	proc                 *proc
 }
 
-// ladderPanelsPerLadder: once both serving ladder runs have ended, the games-per-bot
-// panel equals each ladder's standings' games (both runs' games, from the database)
-// exactly, bot by bot and ladder by ladder though the bots share their names, and the
-// panels that used to take the max over ladders show one value for each ladder.
-func ladderPanelsPerLadder(t *testing.T, api string, ds []Dashboard, ladders []*ladderRun, arenaBin string) {
+// ladderPanelsPerLadder: once both serving SQLite ladder runs have ended (and the
+// shared ladder's workers are frozen), the games-per-bot panel equals each ladder's
+// standings' games (every run's games, from the database) exactly, bot by bot and
+// ladder by ladder though the bots share their names, and the panels that used to take
+// the max over ladders show one value for each ladder.
+func ladderPanelsPerLadder(t *testing.T, api string, ds []Dashboard, batches []*ladderRun, shared *ladderRun, arenaBin string) {
 	var at time.Time
-	for _, l := range ladders {
+	for _, l := range batches {
 		_, at = afterTheRun(t, api, l.proc, fmt.Sprintf(`instance=%q`, l.addr))
 	}
+	ladders := append(batches[:len(batches):len(batches)], shared)
 	all := map[string]string{"job": ".*", "instance": ".*", "ladder": ".*", "game": ".*", "bot": ".*"}
 	got := map[string]float64{}
 	for _, s := range samples(t, api, Substitute(panelExpr(t, ds, "Games per bot", 0), all), at) {
@@ -279,7 +300,9 @@ func ladderPanelsPerLadder(t *testing.T, api string, ds []Dashboard, ladders []*
 			want[l.name+" "+l.game+" "+s.Bot] = float64(s.Games)
 			recorded += s.Games
 		}
-		assert.Greater(t, recorded, 12, "%s: the first run's 6 games each and the second run's", l.name)
+		if l != shared {
+			assert.Greater(t, recorded, 12, "%s: the first run's 6 games each and the second run's", l.name)
+		}
 	}
 	assert.Equal(t, want, got, "games per bot: panel vs standings, by ladder, game and bot")
 	for _, title := range []string{"Since the last game", "Active bots", "Refit age", "Last refit", "Official Elo with 95% interval: $bot"} {
@@ -287,9 +310,9 @@ func ladderPanelsPerLadder(t *testing.T, api string, ds []Dashboard, ladders []*
 		for _, s := range samples(t, api, Substitute(panelExpr(t, ds, title, 0), map[string]string{"job": ".*", "instance": ".*", "ladder": ".*", "game": ".*", "bot": "heuristic"}), at) {
 			seen = append(seen, s.Metric["ladder"]+" "+s.Metric["game"])
 		}
-		assert.ElementsMatch(t, []string{"club ivanhoe", "kk ninjas"}, seen, "%s: one value per ladder", title)
+		assert.ElementsMatch(t, []string{"club ivanhoe", "kk ninjas", "fleet ivanhoe"}, seen, "%s: one value per ladder", title)
 	}
-	for _, l := range ladders {
+	for _, l := range batches {
 		require.NoError(t, l.proc.cmd.Process.Signal(os.Interrupt))
 		require.NoError(t, l.proc.cmd.Wait(), l.proc.stderr.String())
 	}

@@ -77,7 +77,7 @@ var botHealth = spec{
 		{"bot", `label_values(arena_seat_endings_total{job=~"$job", instance=~"$instance"}, bot)`}},
 	panels: []panel{
 		{kind: "timeseries", title: "Decision latency p50", unit: "s", w: 12, h: 8, min: ptr(0), steps: []step{base("green"), from(0.5, "orange"), from(1, "red")},
-			desc: "Median time a bot took to answer over $__rate_interval (native histogram buckets 10% apart where Prometheus stores them, else classic ones from 10 µs to 60 s, 25% apart). Orange from half the default 1 s decision clock, red from all of it.",
+			desc: "Median time a bot took to answer over $__rate_interval (native histogram buckets 10% apart where Prometheus stores them, else classic ones from 10 µs to 60 s, a factor of 1.58 apart). Orange from half the default 1 s decision clock, red from all of it.",
 			queries: []target{{expr: quantile("0.5", "arena_decision_latency_seconds", "game, bot", `job=~"$job", instance=~"$instance", bot=~"$bot"`),
 				legend: "{{bot}} ({{game}})"}}},
 		{kind: "timeseries", title: "Decision latency p99", unit: "s", w: 12, h: 8, min: ptr(0), steps: []step{base("green"), from(0.5, "orange"), from(1, "red")},
