@@ -3,8 +3,8 @@ package dashboards
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"math"
+	"net/http"
 	"os"
 	"os/exec"
 	"strconv"
@@ -18,7 +18,6 @@ import (
 
 	"github.com/arena-games/arena/internal/testkit"
 )
-
 
 // fleetDepth is the coordinator's --queue-depth: the queue fills to it once the workers
 // are frozen.
