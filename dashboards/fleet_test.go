@@ -38,7 +38,7 @@ func newFleet(t *testing.T, db string) *fleetRun {
 		web: testkit.FreeAddr(t), addrs: []string{testkit.FreeAddr(t), testkit.FreeAddr(t)}}
 }
 
-// scrapes is the fleet's part of the Prometheus config: the coordinator beside the
+// workerScrapes is the fleet's part of the Prometheus config: the coordinator beside the
 // other ladders, the workers as arena-worker.
 func (f *fleetRun) workerScrapes() string {
 	return fmt.Sprintf("\n  - job_name: arena-worker\n    static_configs:\n      - targets: [%q, %q]\n", f.addrs[0], f.addrs[1])
