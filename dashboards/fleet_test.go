@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/arena-games/arena/internal/testkit"
+	"github.com/arena-games/arena/internal/tracing/otlptest"
 )
 
 // fleetDepth is the coordinator's --queue-depth: the queue fills to it once the workers
@@ -25,12 +26,14 @@ const fleetDepth = 4
 
 // fleetRun is the test's ladder shared through a real PostgreSQL: a coordinator (arena
 // ladder serve, which also serves the web pages) and two real arena workers playing its
-// blocks, each with its own metrics address.
+// blocks, each with its own metrics address, and exporting their traces to an OTLP
+// receiver.
 type fleetRun struct {
 	ladderRun
 	web     string
 	workers []*proc
 	addrs   []string
+	traces  *otlptest.Receiver
 }
 
 func newFleet(t *testing.T, db string) *fleetRun {
@@ -53,8 +56,11 @@ func (f *fleetRun) start(t *testing.T, dir, arenaBin string) {
 	}
 	f.proc = start(t, dir, arenaBin, "ladder", "serve", "--db", f.db, "--game", f.game, "--ladder-name", f.name, "--addr", f.web,
 		"--metrics-addr", f.addr, "--refresh", "1s", "--queue-depth", strconv.Itoa(fleetDepth))
+	f.traces = otlptest.Start(t)
+	// Spans leave a worker every 200 ms rather than the default 5 s.
+	env := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + f.traces.Endpoint, "OTEL_BSP_SCHEDULE_DELAY=200"}
 	for _, addr := range f.addrs {
-		w := start(t, dir, arenaBin, "worker", "--db", f.db, "--ladder-name", f.name, "-j", "1", "--metrics-addr", addr)
+		w := startWith(t, env, dir, arenaBin, "worker", "--db", f.db, "--ladder-name", f.name, "-j", "1", "--metrics-addr", addr)
 		f.workers = append(f.workers, w)
 		t.Cleanup(func() {
 			_ = w.cmd.Process.Signal(syscall.SIGCONT)
@@ -93,6 +99,7 @@ func (f *fleetRun) check(t *testing.T, api string, ds []Dashboard) {
 		alive := vector(t, api, Substitute(panelExpr(t, ds, "Workers alive", 0), all), time.Now(), "ladder")
 		return alive[f.name] == 2
 	}, "the Workers alive panel at 2")
+	f.blocksTraced(t, conn)
 	for _, id := range ids { // checked before the freeze, after which their target is down and its series stale
 		waitFor(t, time.Minute, func() bool {
 			n, err := query(api, `sum(arena_matches_finished_total{job="arena-worker", ladder="`+f.name+`", worker="`+id+`"}) > 0`, time.Now())
@@ -212,4 +219,25 @@ func (f *fleetRun) webPanels(t *testing.T, api string, ds []Dashboard) {
 	assert.Contains(t, p50, "GET /bots/{id}")
 	inFlight := vector(t, api, Substitute(panelExpr(t, ds, "Requests in flight", 0), values), at, "ladder")
 	assert.Equal(t, map[string]float64{f.name: 0}, inFlight, "no request in flight between the test's requests")
+}
+
+// blocksTraced: the workers export each block they play as a trace (package tracing)
+// under the service "arena worker", and a finished block's trace holds a record span
+// for each of its games in the database and a game span for each game played.
+func (f *fleetRun) blocksTraced(t *testing.T, conn *pgx.Conn) {
+	var traces map[string]otlptest.Trace
+	waitFor(t, time.Minute, func() bool { traces = f.traces.Traces(); return len(traces) >= 2 }, "two blocks' traces from the workers")
+	for _, tr := range traces {
+		b := tr.Block
+		assert.Equal(t, "arena worker", b.Service)
+		assert.Equal(t, f.game, b.Attr("arena.game").GetStringValue())
+		var games int
+		require.NoError(t, conn.QueryRow(context.Background(), `SELECT COUNT(*) FROM matches WHERE block_id = $1`,
+			b.Attr("arena.block").GetIntValue()).Scan(&games))
+		assert.Positive(t, games, "block %d", b.Attr("arena.block").GetIntValue())
+		assert.Len(t, tr.Named("record"), games, "block %d: a record span per game recorded", b.Attr("arena.block").GetIntValue())
+		assert.Len(t, tr.Named("game"), games, "block %d: a game span per game played", b.Attr("arena.block").GetIntValue())
+		assert.Len(t, tr.Named("schedule"), 1)
+	}
+	t.Logf("%d blocks traced by the workers, each with its games", len(traces))
 }

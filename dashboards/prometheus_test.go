@@ -285,20 +285,10 @@ func ladderPanelsPerLadder(t *testing.T, api string, ds []Dashboard, batches []*
 	}
 	want := map[string]float64{}
 	for _, l := range ladders {
-		out, err := exec.Command(arenaBin, "ladder", "standings", "--json", "--game", l.game, "--db", l.db).Output()
-		require.NoError(t, err)
-		var tables []struct {
-			Standings []struct {
-				Bot   string `json:"bot"`
-				Games int    `json:"games"`
-			} `json:"standings"`
-		}
-		require.NoError(t, json.Unmarshal(out, &tables), "%s", out)
-		require.Len(t, tables, 1)
 		recorded := 0
-		for _, s := range tables[0].Standings {
-			want[l.name+" "+l.game+" "+s.Bot] = float64(s.Games)
-			recorded += s.Games
+		for bot, games := range testkit.GamesPerBot(t, arenaBin, l.game, l.db) {
+			want[l.name+" "+l.game+" "+bot] = float64(games)
+			recorded += games
 		}
 		if l != shared {
 			assert.Greater(t, recorded, 12, "%s: the first run's 6 games each and the second run's", l.name)
@@ -352,8 +342,16 @@ type proc struct {
 }
 
 func start(t *testing.T, dir string, bin string, args ...string) *proc {
+	return startWith(t, nil, dir, bin, args...)
+}
+
+// startWith is start with env added to the test's environment.
+func startWith(t *testing.T, env []string, dir string, bin string, args ...string) *proc {
 	p := &proc{cmd: exec.Command(bin, args...), stdout: &testkit.SyncBuffer{}, stderr: &testkit.SyncBuffer{}}
 	p.cmd.Dir = dir
+	if env != nil {
+		p.cmd.Env = append(os.Environ(), env...)
+	}
 	p.cmd.Stdout, p.cmd.Stderr = p.stdout, p.stderr
 	require.NoError(t, p.cmd.Start())
 	t.Cleanup(func() { _ = p.cmd.Process.Kill(); _ = p.cmd.Wait() })
