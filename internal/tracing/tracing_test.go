@@ -140,3 +140,19 @@ func BenchmarkBlockHooksOff(b *testing.B) {
 		s.End(nil)
 	}
 }
+
+// BenchmarkDecisionTraced is what tracing adds to each decision of a traced block:
+// the count and timing on its game's span.
+func BenchmarkDecisionTraced(b *testing.B) {
+	Use(sdktrace.NewTracerProvider(sdktrace.WithSyncer(tracetest.NewInMemoryExporter())))
+	defer Use(nil)
+	_, s := Block(context.Background(), 1, "ivanhoe", time.Now(), nil)
+	obs := s.Observer(&counting{})
+	obs.MatchStarted("ivanhoe")
+	b.ReportAllocs()
+	for b.Loop() {
+		obs.Decision("ivanhoe", "random", time.Microsecond)
+	}
+	obs.MatchFinished("ivanhoe", nil, time.Second, nil)
+	s.End(nil)
+}
