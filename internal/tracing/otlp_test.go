@@ -69,8 +69,8 @@ func TestALadderRunExportsItsBlocksOverOTLP(t *testing.T) {
 // bots counts n times.
 func seatsRecorded(t *testing.T, bin, db string) int {
 	n := 0
-	for _, games := range testkit.GamesPerBot(t, bin, "ivanhoe", db) {
-		n += games
+	for _, s := range testkit.Standings(t, bin, "ivanhoe", db) {
+		n += s.Games
 	}
 	return n
 }
