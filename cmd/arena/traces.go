@@ -14,11 +14,15 @@ import (
 // endpoint (OTEL_EXPORTER_OTLP_ENDPOINT: package tracing); without one it does nothing.
 type traces struct{ stop func(context.Context) error }
 
-// start runs before any command: the service is "arena" and the command's name.
+// start runs before any command; only the commands that play a ladder's blocks
+// (ladder run and serve, worker) trace. The service is "arena" and the command's name.
 func (t *traces) start(c *cli.Context) error {
+	if cmd := c.Args().First(); cmd != "ladder" && cmd != "worker" {
+		return nil
+	}
 	stop, err := tracing.Setup(c.Context, "arena "+c.Args().First())
 	if err != nil {
-		return fmt.Errorf("OTEL_EXPORTER_OTLP_ENDPOINT: %w", err)
+		return fmt.Errorf("traces: %w", err)
 	}
 	t.stop = stop
 	return nil

@@ -9,6 +9,8 @@ package tracing
 import (
 	"context"
 	"errors"
+	"fmt"
+	"net/url"
 	"os"
 	"sync"
 	"sync/atomic"
@@ -47,6 +49,9 @@ func Setup(ctx context.Context, service string) (stop func(context.Context) erro
 	if !Configured() {
 		return func(context.Context) error { return nil }, nil
 	}
+	if err := checkEndpoints(); err != nil {
+		return nil, err
+	}
 	exp, err := otlptracegrpc.New(ctx)
 	if err != nil {
 		return nil, err
@@ -70,6 +75,22 @@ func Use(tp trace.TracerProvider) {
 		otel.SetTracerProvider(tp)
 	}
 	on.Store(tp != nil)
+}
+
+// checkEndpoints refuses an endpoint that is not a URL the exporter takes: it would
+// send to its default (localhost:4317) instead, with no word said.
+func checkEndpoints() error {
+	for _, name := range []string{"OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"} {
+		v := os.Getenv(name)
+		if v == "" {
+			continue
+		}
+		u, err := url.Parse(v)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https" && u.Scheme != "unix") || (u.Scheme != "unix" && u.Host == "") {
+			return fmt.Errorf("%s=%q is not an OTLP/gRPC endpoint such as http://collector:4317", name, v)
+		}
+	}
+	return nil
 }
 
 // Enabled reports whether blocks are traced.

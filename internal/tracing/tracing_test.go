@@ -156,3 +156,23 @@ func BenchmarkDecisionTraced(b *testing.B) {
 	obs.MatchFinished("ivanhoe", nil, time.Second, nil)
 	s.End(nil)
 }
+
+// TestABadEndpointIsRefused: an endpoint the exporter would not take (it would send to
+// its default instead) is an error that names it; a good one starts exporting.
+func TestABadEndpointIsRefused(t *testing.T) {
+	for _, bad := range []string{"collector:4317", "http://[::1", "ftp://collector:4317", "http://"} {
+		t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", bad)
+		_, err := Setup(context.Background(), "arena test")
+		require.Error(t, err, bad)
+		assert.Contains(t, err.Error(), "OTEL_EXPORTER_OTLP_ENDPOINT=", bad)
+		assert.False(t, Enabled())
+	}
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:1")
+	stop, err := Setup(context.Background(), "arena test")
+	require.NoError(t, err)
+	assert.True(t, Enabled())
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	_ = stop(ctx) // nothing listens there: what was held is dropped
+	assert.False(t, Enabled())
+}
