@@ -106,6 +106,7 @@ func (f *fleetRun) check(t *testing.T, api string, ds []Dashboard) {
 			return err == nil && n == 1
 		}, "worker "+id+"'s own series, labelled with its registered ID")
 	}
+	f.gamesPerMinute(t, api, ds, conn)
 	for _, w := range f.workers {
 		require.NoError(t, w.cmd.Process.Signal(syscall.SIGSTOP))
 	}
@@ -240,4 +241,26 @@ func (f *fleetRun) blocksTraced(t *testing.T, conn *pgx.Conn) {
 		assert.Len(t, tr.Named("schedule"), 1)
 	}
 	t.Logf("%d blocks traced by the workers, each with its games", len(traces))
+}
+
+// gamesPerMinute: while both workers play, the games-recorded-per-minute panel over the
+// last 20 s equals the games the database recorded in them. The coordinator reads the
+// count at most a second before a scrape and the window's ends fall up to a scrape
+// (1 s) from the samples rate() extrapolates from: up to 2 s of games at each end, in
+// 20 s, so 25% covers it.
+func (f *fleetRun) gamesPerMinute(t *testing.T, api string, ds []Dashboard, conn *pgx.Conn) {
+	const window = 20 * time.Second
+	var at time.Time
+	waitFor(t, time.Minute, func() bool {
+		at = time.Now()
+		n, err := query(api, `count_over_time(arena_ladder_games_total{ladder="`+f.name+`"}[20s]) >= 15`, at)
+		return err == nil && n == 1
+	}, "20 s of the fleet's game count")
+	values := map[string]string{"job": ".*", "instance": ".*", "ladder": f.name, "game": ".*", "__rate_interval": "20s"}
+	got := scalar(t, api, Substitute(panelExpr(t, ds, "Games recorded per minute", 0), values), at) * window.Minutes()
+	var want int
+	require.NoError(t, conn.QueryRow(context.Background(), `SELECT COUNT(*) FROM matches WHERE recorded > $1 AND recorded <= $2`,
+		at.Add(-window), at).Scan(&want))
+	t.Logf("games recorded in the 20 s before %s: panel %.1f, database %d", at.Format(time.TimeOnly), got, want)
+	assert.InEpsilon(t, float64(want), got, 0.25, "games recorded per minute, over 20 s")
 }

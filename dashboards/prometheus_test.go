@@ -119,17 +119,19 @@ func TestDashboardsAgainstARealPrometheus(t *testing.T) {
 		Games    int     `json:"games"`
 		ElapsedS float64 `json:"elapsed_s"`
 		Bots     []struct {
-			Name string  `json:"name"`
-			P50  float64 `json:"p50_latency_ms"`
+			Name      string  `json:"name"`
+			Decisions int     `json:"decisions"`
+			P50       float64 `json:"p50_latency_ms"`
 		} `json:"bots"`
 	}
 	require.NoError(t, json.Unmarshal(match.stdout.Bytes(), &rep))
 	require.Greater(t, rep.ElapsedS, 8.0, "the run must span several scrapes")
-	panelValueChecks(t, api, ds, rep.Games, rep.ElapsedS, inst, runEnd)
-	p50 := map[string]float64{}
+	p50, decisions := map[string]float64{}, 0
 	for _, b := range rep.Bots {
 		p50[b.Name] = b.P50 / 1000
+		decisions += b.Decisions
 	}
+	panelValueChecks(t, api, ds, rep.Games, decisions, rep.ElapsedS, inst, runEnd)
 	latencyFromEitherHistogram(t, api, native, ds, matchAddr, p50, nativeEnd, time.Since(setup))
 	require.NoError(t, crash.cmd.Process.Signal(os.Interrupt))
 	require.NoError(t, crash.cmd.Wait(), crash.stderr.String())
@@ -157,18 +159,23 @@ func startPrometheus(t *testing.T, promBin, dir, scrapes string, flags ...string
 	return api, log
 }
 
-// panelValueChecks: the throughput panel's matches per second, taken over a window
-// that is the run's span, agrees with games / elapsed within 20%. The margin: with 1 s
-// scrapes the first and last samples of a run of at least 8 s can each be up to a
-// scrape from its ends, and rate() extrapolates across at most that (2 s in 10).
-func panelValueChecks(t *testing.T, api string, ds []Dashboard, games int, elapsed float64, inst string, end time.Time) {
-	expr := panelExpr(t, ds, "Matches finished per second", 0)
-	expr = strings.Replace(expr, `{job=~"$job", instance=~"$instance"`, `{`+inst, 1)
+// panelValueChecks: the throughput panels' matches and decisions per second, taken
+// over a window that is the run's span, agree with the report's games and decisions
+// over its elapsed time within 20%. The margin: with 1 s scrapes the first and last
+// samples of a run of at least 8 s can each be up to a scrape from its ends, and
+// rate() extrapolates across at most that (2 s in 10).
+func panelValueChecks(t *testing.T, api string, ds []Dashboard, games, decisions int, elapsed float64, inst string, end time.Time) {
 	window := fmt.Sprintf("%ds", int(math.Round(elapsed)))
-	got := scalar(t, api, Substitute(expr, map[string]string{"game": "ivanhoe", "__rate_interval": window}), end)
-	want := float64(games) / elapsed
-	t.Logf("matches per second over the run: panel %.1f, true %.1f", got, want)
-	assert.InEpsilon(t, want, got, 0.20, "matches per second over the run: panel %.1f, true %.1f", got, want)
+	for _, c := range []struct {
+		title string
+		n     int
+	}{{"Matches finished per second", games}, {"Decisions per second", decisions}} {
+		expr := strings.Replace(panelExpr(t, ds, c.title, 0), `{job=~"$job", instance=~"$instance"`, `{`+inst, 1)
+		got := scalar(t, api, Substitute(expr, map[string]string{"game": "ivanhoe", "__rate_interval": window}), end)
+		want := float64(c.n) / elapsed
+		t.Logf("%s over the run: panel %.1f, true %.1f", c.title, got, want)
+		assert.InEpsilon(t, want, got, 0.20, "%s over the run: panel %.1f, true %.1f", c.title, got, want)
+	}
 }
 
 // everyQueryReturnsData substitutes windows as long as the test so far, so that a run
