@@ -120,6 +120,12 @@ func (f *fleetRun) check(t *testing.T, api string, ds []Dashboard) {
 	oldest := scalar(t, api, Substitute(panelExpr(t, ds, "Oldest queued block", 0), all), at)
 	assert.Greater(t, oldest, 0.0)
 	assert.Less(t, oldest, 10*time.Minute.Seconds(), "no block is older than the test")
+	var last time.Time
+	require.NoError(t, conn.QueryRow(context.Background(), `SELECT max(finished) FROM matches`).Scan(&last))
+	since := vector(t, api, Substitute(panelExpr(t, ds, "Since the last game", 0), map[string]string{"job": ".*", "instance": ".*", "ladder": f.name, "game": ".*"}), at, "ladder")
+	// The workers are frozen: the last game is the database's last (the panel reads
+	// the time at its scrape, under a second before at, to the millisecond).
+	assert.InDelta(t, at.Sub(last).Seconds(), since[f.name], 1.5, "since the last game: the panel and the database")
 	workers := vector(t, api, Substitute(panelExpr(t, ds, "Workers", 0), all), at, "worker")
 	assert.ElementsMatch(t, ids, keys(workers), "the workers table lists the workers that recorded games, by the IDs they label their own series with")
 	rate := vector(t, api, Substitute(panelExpr(t, ds, "Games per second per worker", 0), all), at, "worker")
