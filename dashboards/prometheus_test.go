@@ -240,7 +240,8 @@ const crashGames = 60
 // crashingBotForfeitShare: once the crashing bot's run has ended (and been scraped
 // after its end), the share-of-seats-forfeited panel over the run equals the share in
 // its progress lines (one per match, with each seat's ending) within 0.02: numerator
-// and denominator are extrapolated alike.
+// and denominator are extrapolated alike; and the crashes-per-100-decisions panel is
+// the bot's own rate.
 func crashingBotForfeitShare(t *testing.T, api string, ds []Dashboard, crash *proc, addr string) {
 	inst := fmt.Sprintf(`instance=%q`, addr)
 	_, at := afterTheRun(t, api, crash, inst)
@@ -273,6 +274,13 @@ func crashingBotForfeitShare(t *testing.T, api string, ds []Dashboard, crash *pr
 	t.Logf("crashbot's forfeited share: panel %.4f, progress lines %d/%d = %.4f (%.0f seats before the first scrape: tolerance %.3f)",
 		got, forfeits, seats, want, early, tol)
 	assert.InDelta(t, want, got, tol, "share of crashbot's seats forfeited: panel %.3f, true %d/%d", got, forfeits, seats)
+	// Each of its processes crashes at its 30th decision: 100/30 crashes per 100
+	// decisions. The processes alive at the end (one per seat, two) have made up to 29
+	// decisions each without crashing, of well over a thousand: 15% covers them.
+	expr = strings.ReplaceAll(panelExpr(t, ds, "Crashes per 100 decisions", 0), `job=~"$job", instance=~"$instance"`, inst)
+	perHundred := scalar(t, api, Substitute(expr, map[string]string{"bot": "crashbot", "__rate_interval": "5m"}), at)
+	t.Logf("crashbot's crashes per 100 decisions: panel %.3f, by construction %.3f", perHundred, 100.0/30)
+	assert.InEpsilon(t, 100.0/30, perHundred, 0.15, "crashes per 100 decisions")
 }
 
 // ladderRun is one of the test's ladders: its name, game, database, metrics address
