@@ -78,6 +78,21 @@ func (f *fleetRun) check(t *testing.T, api string, ds []Dashboard) {
 	conn, err := pgx.Connect(context.Background(), f.db)
 	require.NoError(t, err)
 	defer conn.Close(context.Background())
+	ids := f.bothWorkersPlay(t, api, ds, conn)
+	f.blocksTraced(t, conn)
+	f.gamesPerMinute(t, api, ds, conn)
+	for _, w := range f.workers {
+		require.NoError(t, w.cmd.Process.Signal(syscall.SIGSTOP))
+	}
+	f.frozen(t, api, ds, conn, ids)
+	f.webPanels(t, api, ds)
+}
+
+// bothWorkersPlay waits until both workers have recorded games, the Workers alive
+// panel shows both and each one's own series carry its registered ID (before the
+// freeze, after which their targets are down and their series stale); it returns
+// their IDs.
+func (f *fleetRun) bothWorkersPlay(t *testing.T, api string, ds []Dashboard, conn *pgx.Conn) []string {
 	var ids []string
 	waitFor(t, 5*time.Minute, func() bool {
 		ids = nil
@@ -94,37 +109,40 @@ func (f *fleetRun) check(t *testing.T, api string, ds []Dashboard) {
 		}
 		return len(ids) == 2
 	}, "games recorded by both workers: "+f.workers[0].stderr.String()+f.workers[1].stderr.String())
-	all := map[string]string{"job": ".*", "instance": ".*", "ladder": f.name, "host": ".*", "route": ".*"}
+	all := map[string]string{"job": ".*", "ladder": f.name}
 	waitFor(t, time.Minute, func() bool {
 		alive := vector(t, api, Substitute(panelExpr(t, ds, "Workers alive", 0), all), time.Now(), "ladder")
 		return alive[f.name] == 2
 	}, "the Workers alive panel at 2")
-	f.blocksTraced(t, conn)
-	for _, id := range ids { // checked before the freeze, after which their target is down and its series stale
+	for _, id := range ids {
 		waitFor(t, time.Minute, func() bool {
 			n, err := query(api, `sum(arena_matches_finished_total{job="arena-worker", ladder="`+f.name+`", worker="`+id+`"}) > 0`, time.Now())
 			return err == nil && n == 1
 		}, "worker "+id+"'s own series, labelled with its registered ID")
 	}
-	f.gamesPerMinute(t, api, ds, conn)
-	for _, w := range f.workers {
-		require.NoError(t, w.cmd.Process.Signal(syscall.SIGSTOP))
-	}
+	return ids
+}
+
+// frozen: with the workers frozen, once a scrape shows the queue full, the queue
+// panels show it, the time since the last game is the database's, the workers table
+// lists both workers and each one's games per second are its games in the database.
+func (f *fleetRun) frozen(t *testing.T, api string, ds []Dashboard, conn *pgx.Conn, ids []string) {
 	var at time.Time
 	waitFor(t, time.Minute, func() bool { // scraped since the queue settled
 		at = time.Now()
 		n, err := query(api, `max(arena_ladder_queue_depth{ladder="`+f.name+`"}) == `+strconv.Itoa(fleetDepth), at)
 		return err == nil && n == 1
 	}, "a scrape of the full queue")
+	all := map[string]string{"job": ".*", "instance": ".*", "ladder": f.name, "game": ".*", "host": ".*"}
 	assert.Equal(t, float64(fleetDepth), scalar(t, api, Substitute(panelExpr(t, ds, "Blocks queued", 0), all), at), "the coordinator keeps --queue-depth blocks waiting")
 	oldest := scalar(t, api, Substitute(panelExpr(t, ds, "Oldest queued block", 0), all), at)
 	assert.Greater(t, oldest, 0.0)
 	assert.Less(t, oldest, 10*time.Minute.Seconds(), "no block is older than the test")
 	var last time.Time
 	require.NoError(t, conn.QueryRow(context.Background(), `SELECT max(finished) FROM matches`).Scan(&last))
-	since := vector(t, api, Substitute(panelExpr(t, ds, "Since the last game", 0), map[string]string{"job": ".*", "instance": ".*", "ladder": f.name, "game": ".*"}), at, "ladder")
-	// The workers are frozen: the last game is the database's last (the panel reads
-	// the time at its scrape, under a second before at, to the millisecond).
+	since := vector(t, api, Substitute(panelExpr(t, ds, "Since the last game", 0), all), at, "ladder")
+	// The last game is the database's last (the panel reads the time at its scrape,
+	// under a second before at, to the millisecond).
 	assert.InDelta(t, at.Sub(last).Seconds(), since[f.name], 1.5, "since the last game: the panel and the database")
 	workers := vector(t, api, Substitute(panelExpr(t, ds, "Workers", 0), all), at, "worker")
 	assert.ElementsMatch(t, ids, keys(workers), "the workers table lists the workers that recorded games, by the IDs they label their own series with")
@@ -132,7 +150,6 @@ func (f *fleetRun) check(t *testing.T, api string, ds []Dashboard) {
 	for _, id := range ids {
 		gamesInWindow(t, conn, id, scrapedAt(t, api, id, at), rate[id])
 	}
-	f.webPanels(t, api, ds)
 }
 
 func keys(m map[string]float64) []string {
