@@ -11,7 +11,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 
-	"github.com/arena-games/arena/protocol"
+	"github.com/arena-games/arena/protocol/bot"
 )
 
 // botProc is one entrant's processes: one per seat, each started once per run (the
@@ -25,23 +25,24 @@ import (
 // meets each deal once.
 type botProc struct {
 	entrant     Entrant
+	launcher    bot.Launcher
 	maxRestarts int
 	log         hclog.Logger
 	obs         Observer
 
 	mu       sync.Mutex
-	procs    []*protocol.Process // by seat
+	procs    []bot.Process // by seat
 	restarts int
 	failed   error
 	// startErr is the last launch that failed: the bot's fault, typed for its seats.
-	startErr *protocol.StartError
+	startErr *bot.StartError
 	dead     []deadProc // crashed and stopped processes, for their stderr
 }
 
 // deadProc is a process that ended, with the seat it played.
 type deadProc struct {
 	seat int
-	p    *protocol.Process
+	p    bot.Process
 }
 
 // ErrRestartLimit is returned when a bot crashed more often than the run allows.
@@ -50,7 +51,7 @@ type ErrRestartLimit struct {
 	Restarts int
 	Stderr   string
 	// Start is set when the last try failed to start at all.
-	Start *protocol.StartError
+	Start *bot.StartError
 }
 
 func (e *ErrRestartLimit) Error() string {
@@ -81,7 +82,7 @@ func lastLine(s string) string {
 func (b *botProc) start(ctx context.Context, seat int) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	p, err := protocol.Launch(ctx, b.entrant.Launch)
+	p, err := b.launcher.Launch(ctx, b.entrant.Launch)
 	if errors.As(err, &b.startErr) {
 		b.log.Warn("bot did not start", "bot", b.entrant.Name, "error", err)
 		return nil
@@ -97,7 +98,7 @@ func (b *botProc) start(ctx context.Context, seat int) error {
 
 // get returns the live process of a seat, starting it if it never ran and restarting it
 // if it crashed; after ctx ended, nothing is started.
-func (b *botProc) get(ctx context.Context, seat int) (*protocol.Process, error) {
+func (b *botProc) get(ctx context.Context, seat int) (bot.Process, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.failed != nil {
@@ -117,11 +118,11 @@ func (b *botProc) get(ctx context.Context, seat int) (*protocol.Process, error) 
 			return nil, err
 		}
 	}
-	p, err := protocol.Launch(ctx, b.entrant.Launch)
+	p, err := b.launcher.Launch(ctx, b.entrant.Launch)
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
-	var se *protocol.StartError
+	var se *bot.StartError
 	if errors.As(err, &se) {
 		b.startErr = se
 		return nil, se
@@ -137,7 +138,7 @@ func (b *botProc) get(ctx context.Context, seat int) (*protocol.Process, error) 
 
 // countRestart counts one more restart, after the process old of seat exited (nil:
 // after a start that failed), or fails the entrant for good past the limit.
-func (b *botProc) countRestart(seat int, old *protocol.Process) error {
+func (b *botProc) countRestart(seat int, old bot.Process) error {
 	if old != nil {
 		b.dead = append(b.dead, deadProc{seat, old})
 		b.obs.BotStopped(b.entrant.Name)
@@ -151,7 +152,7 @@ func (b *botProc) countRestart(seat int, old *protocol.Process) error {
 		return b.failed
 	}
 	if old != nil {
-		b.log.Warn("bot process exited; restarting it", "bot", b.entrant.Name, "stderr", protocol.Printable(lastLine(old.Stderr())))
+		b.log.Warn("bot process exited; restarting it", "bot", b.entrant.Name, "stderr", bot.Printable(lastLine(old.Stderr())))
 	}
 	b.restarts++
 	return nil

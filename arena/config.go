@@ -8,14 +8,14 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/arena-games/arena/engine"
-	"github.com/arena-games/arena/protocol"
+	"github.com/arena-games/arena/protocol/bot"
 	"github.com/arena-games/arena/protocol/sandbox"
 )
 
 // Entrant is one bot of a run: a name for reports and how to start its process.
 type Entrant struct {
 	Name   string
-	Launch protocol.LaunchConfig
+	Launch bot.LaunchConfig
 }
 
 // Clock holds the time limits of a run.
@@ -50,6 +50,9 @@ type Config struct {
 	Options engine.Options
 	// Entrants are the bots, one per seat.
 	Entrants []Entrant
+	// Launcher starts the bots' processes (protocol.Launcher: go-plugin bots); it
+	// must be set.
+	Launcher bot.Launcher
 	// Games is rounded up to a whole number of deals, each played in every rotation;
 	// 0 plays until Stop decides (or ctx ends).
 	Games int
@@ -119,7 +122,10 @@ func (c *Config) check() (engine.Spec, error) {
 	if c.start, err = engine.PrepareGame(c.Game, c.Options); err != nil {
 		return spec, fmt.Errorf("%w: %v", ErrConfig, err)
 	}
-	if _, err := protocol.CodecFor(c.Game); err != nil {
+	if c.Launcher == nil {
+		return spec, fmt.Errorf("%w: no launcher for the bots (Config.Launcher)", ErrConfig)
+	}
+	if err := c.Launcher.CheckGame(c.Game); err != nil {
 		return spec, fmt.Errorf("%w: %v", ErrConfig, err)
 	}
 	if err := spec.CheckPlayers(len(c.Entrants)); err != nil {

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/arena-games/arena/engine"
-	"github.com/arena-games/arena/protocol"
+	"github.com/arena-games/arena/protocol/bot"
 	"github.com/arena-games/arena/protocol/sandbox"
 )
 
@@ -21,7 +21,6 @@ type runner struct {
 	lat     []*latencies // each entrant's decision times
 	cfg     Config
 	spec    engine.Spec
-	codec   protocol.Codec
 	bots    []*botProc
 	sandbox SandboxJSON
 	// ending counts results still being told to bots: the bots are stopped after.
@@ -49,11 +48,10 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	codec, _ := protocol.CodecFor(cfg.Game)
 	if cfg.Seed == 0 {
 		cfg.Seed = NewSeed()
 	}
-	r := &runner{cfg: cfg, spec: spec, codec: codec, began: began}
+	r := &runner{cfg: cfg, spec: spec, began: began}
 	if cfg.ReplayDir != "" {
 		if err := os.MkdirAll(cfg.ReplayDir, 0o700); err != nil {
 			return nil, err
@@ -97,8 +95,8 @@ func (r *runner) startBots(ctx context.Context, sb sandbox.Config) error {
 		if e.Launch.Logger == nil && cfg.Logger.IsDebug() {
 			e.Launch.Logger = cfg.Logger.Named("go-plugin")
 		}
-		r.bots = append(r.bots, &botProc{entrant: e, maxRestarts: cfg.MaxRestarts, log: cfg.Logger, obs: cfg.Observer,
-			procs: make([]*protocol.Process, len(cfg.Entrants))})
+		r.bots = append(r.bots, &botProc{entrant: e, launcher: cfg.Launcher, maxRestarts: cfg.MaxRestarts, log: cfg.Logger, obs: cfg.Observer,
+			procs: make([]bot.Process, len(cfg.Entrants))})
 	}
 	for range r.bots {
 		r.lat = append(r.lat, newLatencies())
@@ -287,7 +285,7 @@ func (r *runner) dealSize() int {
 // stopBots ends every bot process and keeps what each wrote to stderr (its last
 // bytes) beside the replays.
 func (r *runner) stopBots(ctx context.Context) {
-	r.ending.Wait() // each at most protocol.EndMatchTimeout
+	r.ending.Wait() // each at most bot.EndMatchTimeout
 	var wg sync.WaitGroup
 	for i, b := range r.bots {
 		wg.Add(1)

@@ -120,7 +120,7 @@ func (p *ArenaPlayer) PlayBlock(ctx context.Context, b store.Block, bots []store
 	}
 	started := time.Now()
 	_, err := arena.Run(ctx, arena.Config{
-		Game: game, Options: p.Options, Entrants: entrants, Games: b.Rotations, Seed: b.Seed, Parallel: 1, Rotations: missing(b),
+		Game: game, Options: p.Options, Entrants: entrants, Launcher: protocol.Launcher{}, Games: b.Rotations, Seed: b.Seed, Parallel: 1, Rotations: missing(b),
 		Clock: p.Clock, MaxRestarts: p.MaxRestarts, Sandbox: p.Sandbox, MaxForfeitShare: -1,
 		// A block is one deal: each seat's stderr is one game's (the service serves it so).
 		ReplayDir: replays, StderrPerSeat: true, Logger: p.Logger, Observer: p.Observer,
