@@ -26,6 +26,8 @@ import (
 type botProc struct {
 	entrant     Entrant
 	launcher    bot.Launcher
+	pool        *Pool  // keeps the processes between runs (nil: none)
+	seed        uint64 // the run's
 	maxRestarts int
 	log         hclog.Logger
 	obs         Observer
@@ -82,7 +84,7 @@ func lastLine(s string) string {
 func (b *botProc) start(ctx context.Context, seat int) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	p, err := b.launcher.Launch(ctx, b.entrant.Launch)
+	p, fresh, err := b.launch(ctx, seat)
 	if errors.As(err, &b.startErr) {
 		b.log.Warn("bot did not start", "bot", b.entrant.Name, "error", err)
 		return nil
@@ -90,10 +92,32 @@ func (b *botProc) start(ctx context.Context, seat int) error {
 	if err != nil {
 		return err
 	}
-	b.log.Debug("bot started", "bot", b.entrant.Name, "seat", seat, "pid", p.Pid())
+	b.log.Debug("bot started", "bot", b.entrant.Name, "seat", seat, "pid", p.Pid(), "kept", !fresh)
 	b.procs[seat] = p
-	b.obs.BotStarted(b.entrant.Name, false)
+	if fresh {
+		b.obs.BotStarted(b.entrant.Name, false)
+	}
 	return nil
+}
+
+// launch starts the process of seat, or takes one the pool kept from an earlier run;
+// fresh says it started.
+func (b *botProc) launch(ctx context.Context, seat int) (p bot.Process, fresh bool, err error) {
+	if b.pool == nil || b.entrant.Keep == (Keep{}) {
+		p, err := b.launcher.Launch(ctx, b.entrant.Launch)
+		return p, true, err
+	}
+	slot := poolSlot{b.entrant.Keep, seat}
+	if k := b.pool.take(slot, b.seed); k != nil {
+		return b.pool.lease(k, false), false, nil
+	}
+	p, err = b.launcher.Launch(ctx, b.entrant.Launch)
+	if err != nil {
+		return nil, true, err
+	}
+	name, obs := b.entrant.Name, b.obs
+	k := &kept{p: p, slot: slot, seeds: map[uint64]bool{b.seed: true}, stopped: func() { obs.BotStopped(name) }}
+	return b.pool.lease(k, true), true, nil
 }
 
 // get returns the live process of a seat, starting it if it never ran and restarting it
@@ -118,8 +142,14 @@ func (b *botProc) get(ctx context.Context, seat int) (bot.Process, error) {
 			return nil, err
 		}
 	}
-	p, err := b.launcher.Launch(ctx, b.entrant.Launch)
+	p, fresh, err := b.launch(ctx, seat)
 	if ctx.Err() != nil {
+		if err == nil {
+			b.procs[seat] = p // stopped with the others
+			if fresh {
+				b.obs.BotStarted(b.entrant.Name, restart)
+			}
+		}
 		return nil, ctx.Err()
 	}
 	var se *bot.StartError
@@ -132,7 +162,9 @@ func (b *botProc) get(ctx context.Context, seat int) (bot.Process, error) {
 	}
 	b.startErr = nil
 	b.procs[seat] = p
-	b.obs.BotStarted(b.entrant.Name, restart)
+	if fresh {
+		b.obs.BotStarted(b.entrant.Name, restart)
+	}
 	return p, nil
 }
 
@@ -174,7 +206,9 @@ func (b *botProc) stop(ctx context.Context, grace time.Duration) {
 		// Kept in dead so that its stderr is still saved beside the replays.
 		b.dead = append(b.dead, deadProc{seat, p})
 		b.procs[seat] = nil
-		b.obs.BotStopped(b.entrant.Name)
+		if _, ok := p.(*lease); !ok {
+			b.obs.BotStopped(b.entrant.Name) // a pool reports its own
+		}
 	}
 	wg.Wait()
 }

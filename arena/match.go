@@ -151,6 +151,9 @@ func (t *table) release() {
 func (t *table) forfeit(s int, e Ending, detail string) {
 	st := &t.seats[s]
 	st.forfeit, st.ending, st.detail, st.at = true, e, detail, t.g.Decisions()
+	if l, ok := st.proc.(*lease); ok {
+		l.spoil() // no later run inherits what state it is in
+	}
 	if st.conn != nil {
 		_ = st.conn.Close(nil, 0)
 		st.conn = nil

@@ -61,7 +61,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	// The replays hold every seat's hidden cards: no bot may see them.
 	sb.Hide = append(append([]string(nil), sb.Hide...), cfg.ReplayDir)
 	if sb.Limits.CPUTime == 0 {
-		sb.Limits.CPUTime = defaultCPUTime(r.cpuMatches(), cfg.Clock)
+		matches := r.cpuMatches()
+		if cfg.Pool != nil {
+			matches = max(matches, cfg.Pool.cfg.MaxGames) // a kept process plays that many
+		}
+		sb.Limits.CPUTime = defaultCPUTime(matches, cfg.Clock)
 	}
 	layers, err := sb.Layers()
 	if err != nil {
@@ -95,7 +99,7 @@ func (r *runner) startBots(ctx context.Context, sb sandbox.Config) error {
 		if e.Launch.Logger == nil && cfg.Logger.IsDebug() {
 			e.Launch.Logger = cfg.Logger.Named("go-plugin")
 		}
-		r.bots = append(r.bots, &botProc{entrant: e, launcher: cfg.Launcher, maxRestarts: cfg.MaxRestarts, log: cfg.Logger, obs: cfg.Observer,
+		r.bots = append(r.bots, &botProc{entrant: e, launcher: cfg.Launcher, pool: cfg.Pool, seed: cfg.Seed, maxRestarts: cfg.MaxRestarts, log: cfg.Logger, obs: cfg.Observer,
 			procs: make([]bot.Process, len(cfg.Entrants))})
 	}
 	for range r.bots {

@@ -86,6 +86,27 @@ type ArenaPlayer struct {
 	StoreReplays bool
 	// Options are the game's options; a block's game must be their engine.Variant.
 	Options engine.Options
+	// Pool, when set, keeps the bots' processes from one block to the next (one per
+	// bot version and seat, see arena.Pool); Close stops them. Nil starts and stops
+	// every bot with its block.
+	Pool *arena.Pool
+}
+
+// Close stops the bot processes the player kept between blocks: politely within the
+// clock's Shutdown each, or at once when ctx has ended (an interrupt).
+func (p *ArenaPlayer) Close(ctx context.Context) {
+	if p.Pool == nil {
+		return
+	}
+	if ctx.Err() != nil {
+		p.Pool.Close(ctx, 0)
+		return
+	}
+	grace := p.Clock.Shutdown
+	if grace <= 0 {
+		grace = arena.DefaultClock.Shutdown
+	}
+	p.Pool.Close(ctx, grace)
 }
 
 // Sandbox is the sandbox of every bot the ladder runs, and of a candidate's smoke
@@ -112,7 +133,7 @@ func (p *ArenaPlayer) PlayBlock(ctx context.Context, b store.Block, bots []store
 		if err != nil {
 			return err
 		}
-		entrants[i] = arena.Entrant{Name: label(bot), Launch: lc}
+		entrants[i] = arena.Entrant{Name: label(bot), Launch: lc, Keep: arena.Keep{Bot: bot.Name, Version: bot.ID}}
 	}
 	replays := ""
 	if p.ReplayDir != "" {
@@ -120,7 +141,7 @@ func (p *ArenaPlayer) PlayBlock(ctx context.Context, b store.Block, bots []store
 	}
 	started := time.Now()
 	_, err := arena.Run(ctx, arena.Config{
-		Game: game, Options: p.Options, Entrants: entrants, Launcher: protocol.Launcher{}, Games: b.Rotations, Seed: b.Seed, Parallel: 1, Rotations: missing(b),
+		Game: game, Options: p.Options, Entrants: entrants, Launcher: protocol.Launcher{}, Pool: p.Pool, Games: b.Rotations, Seed: b.Seed, Parallel: 1, Rotations: missing(b),
 		Clock: p.Clock, MaxRestarts: p.MaxRestarts, Sandbox: p.Sandbox, MaxForfeitShare: -1,
 		// A block is one deal: each seat's stderr is one game's (the service serves it so).
 		ReplayDir: replays, StderrPerSeat: true, Logger: p.Logger, Observer: p.Observer,
