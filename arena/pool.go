@@ -2,10 +2,12 @@ package arena
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"time"
 
 	"github.com/arena-games/arena/protocol/bot"
+	"github.com/arena-games/arena/protocol/sandbox"
 )
 
 // Pool keeps bot processes between runs, as a ladder plays one short run per block:
@@ -36,6 +38,9 @@ type Pool struct {
 	mu     sync.Mutex
 	idle   map[poolSlot][]*kept
 	closed bool
+	// layers are the sandbox's layers on this machine, by level and helper: every run
+	// with the pool reports them, and finding them prepares a whole sandbox.
+	layers map[string][]sandbox.Status
 }
 
 // PoolConfig bounds what a pool keeps.
@@ -88,7 +93,30 @@ func NewPool(cfg PoolConfig) *Pool {
 	if cfg.IdleTime <= 0 {
 		cfg.IdleTime = 5 * time.Minute
 	}
-	return &Pool{cfg: cfg, idle: map[poolSlot][]*kept{}}
+	return &Pool{cfg: cfg, idle: map[poolSlot][]*kept{}, layers: map[string][]sandbox.Status{}}
+}
+
+// sandboxLayers is sb.Layers(), found once per level and helper when p is set: they
+// depend on the machine, not on a run.
+func (p *Pool) sandboxLayers(sb sandbox.Config) ([]sandbox.Status, error) {
+	if p == nil {
+		return sb.Layers()
+	}
+	key := fmt.Sprint(sb.Level, sb.Helper)
+	p.mu.Lock()
+	layers, ok := p.layers[key]
+	p.mu.Unlock()
+	if ok {
+		return layers, nil
+	}
+	layers, err := sb.Layers()
+	if err != nil {
+		return nil, err
+	}
+	p.mu.Lock()
+	p.layers[key] = layers
+	p.mu.Unlock()
+	return layers, nil
 }
 
 // take hands out an idle process of slot that never played under seed, after
@@ -231,7 +259,9 @@ func (l *lease) Stderr() string {
 	return s
 }
 
-func (l *lease) StderrSince(mark int64) (string, int64) { return l.Process.StderrSince(max(mark, l.mark)) }
+func (l *lease) StderrSince(mark int64) (string, int64) {
+	return l.Process.StderrSince(max(mark, l.mark))
+}
 
 // Stop hands the process back to the pool, which keeps it or stops it.
 func (l *lease) Stop(ctx context.Context, grace time.Duration) bool {

@@ -67,7 +67,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 		sb.Limits.CPUTime = defaultCPUTime(matches, cfg.Clock)
 	}
-	layers, err := sb.Layers()
+	layers, err := cfg.Pool.sandboxLayers(sb)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrConfig, err)
 	}
