@@ -12,12 +12,14 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/arena-games/arena/arena"
 	"github.com/arena-games/arena/engine"
+	"github.com/arena-games/arena/internal/fileid"
 	"github.com/arena-games/arena/ladder/store"
 	"github.com/arena-games/arena/protocol"
 	"github.com/arena-games/arena/protocol/sandbox"
@@ -28,19 +30,31 @@ import (
 type Launcher func(b store.Bot) (protocol.LaunchConfig, error)
 
 // StoreLauncher launches submitted bots from dir and built-in ones with builtin. Before
-// every launch it checks the executable's SHA-256 against the one recorded when the
+// every block it checks the executable's SHA-256 against the one recorded when the
 // bot was added, so a binary changed in the store never plays under the old name. (The
 // match runner's launch has no hook for go-plugin's SecureConfig, which would check
-// the file go-plugin itself opens; this check runs just before, on the same path.)
+// the file go-plugin itself opens; this check runs just before, on the same path.) A
+// file is hashed again only when its identity changed (device, inode, size,
+// modification and change time: any write or replacement changes the change time,
+// which cannot be set back): hashing a 20 MB program took longer than the block's
+// games.
 func StoreLauncher(dir string, builtin func(name string) (protocol.LaunchConfig, error)) Launcher {
+	var checked sync.Map // path → the identity of the file last found to have its digest
 	return func(b store.Bot) (protocol.LaunchConfig, error) {
 		if b.Builtin != "" {
 			return builtin(b.Builtin)
 		}
 		path := filepath.Join(dir, b.Path)
+		id, idErr := fileid.Of(path)
+		if last, ok := checked.Load(path); ok && idErr == nil && last == id+" "+b.SHA256 {
+			return protocol.LaunchConfig{Path: path}, nil
+		}
 		sum, err := fileSHA256(path)
 		if err != nil {
 			return protocol.LaunchConfig{}, fmt.Errorf("bot %s: %w", label(b), err)
+		}
+		if idErr == nil && sum == b.SHA256 {
+			checked.Store(path, id+" "+b.SHA256)
 		}
 		if sum != b.SHA256 {
 			return protocol.LaunchConfig{}, fmt.Errorf("bot %s: %s has SHA-256 %.12s, not the %.12s it was added with: put the original back with `arena bot add ORIGINAL --name %s` (the store's copy is replaced), or `arena bot retire %s`",

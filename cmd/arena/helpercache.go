@@ -1,12 +1,11 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
+	"github.com/arena-games/arena/internal/fileid"
 	"github.com/arena-games/arena/protocol/sandbox"
 )
 
@@ -28,20 +27,20 @@ func helperCacheFile() string {
 	return filepath.Join(dir, "arena", "sandbox-helpers")
 }
 
-// fileIdentity is file's identity and this arena's sandbox code, as one line.
-func fileIdentity(file string) (string, bool) {
-	var st syscall.Stat_t
-	if err := syscall.Stat(file, &st); err != nil {
+// helperIdentity is file's identity (package fileid) and this arena's sandbox code,
+// as one line.
+func helperIdentity(file string) (string, bool) {
+	id, err := fileid.Of(file)
+	if err != nil {
 		return "", false
 	}
-	return fmt.Sprintf("%d:%d:%d:%d.%d:%d.%d %s %s", st.Dev, st.Ino, st.Size, st.Mtim.Sec, st.Mtim.Nsec,
-		st.Ctim.Sec, st.Ctim.Nsec, sandbox.CodeDigest(), file), true
+	return id + " " + sandbox.CodeDigest() + " " + file, true
 }
 
 // sameSandboxCodeOnce is sameSandboxCode, asked once per file identity: an identity
 // verified before (by any arena process of this user) is not asked again.
 func sameSandboxCodeOnce(file, cache string) string {
-	id, ok := fileIdentity(file)
+	id, ok := helperIdentity(file)
 	if !ok || cache == "" {
 		return sameSandboxCode(file)
 	}
