@@ -38,6 +38,8 @@ type Pool struct {
 	mu     sync.Mutex
 	idle   map[poolSlot][]*kept
 	closed bool
+	// stopping counts the processes being stopped beside the runs (Close waits).
+	stopping sync.WaitGroup
 	// layers are the sandbox's layers on this machine, by level and helper: every run
 	// with the pool reports them, and finding them prepares a whole sandbox.
 	layers map[string][]sandbox.Status
@@ -149,8 +151,11 @@ func (p *Pool) take(slot poolSlot, seed uint64) *kept {
 			break
 		}
 	}
+	if len(drop) > 0 {
+		// Killed beside the run, which need not wait: Close does.
+		p.stopping.Go(func() { stopAll(context.Background(), drop, 0) })
+	}
 	p.mu.Unlock()
-	stopAll(context.Background(), drop, 0)
 	if out != nil {
 		out.seeds[seed] = true
 	}
@@ -183,6 +188,7 @@ func (p *Pool) Close(ctx context.Context, grace time.Duration) {
 	p.idle = map[poolSlot][]*kept{}
 	p.mu.Unlock()
 	stopAll(ctx, all, grace)
+	p.stopping.Wait()
 }
 
 // Idle is the number of processes waiting in the pool.

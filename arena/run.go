@@ -38,10 +38,11 @@ type runner struct {
 // cancelled ctx, a bot that crashed or failed to start past the restart limit, a
 // disqualified bot (ErrDisqualified), an engine error) returns that error together
 // with a partial report of the deals completed before it. Every bot process is gone
-// when it returns, whatever happened; once ctx ends, nothing more is started and the
-// bots are killed without waiting for a polite exit. A bot that does not start
-// forfeits its seats (crash, timeout or protocol, as it failed) and is tried again for
-// the next match, as a restart.
+// when it returns, whatever happened, but for those handed back to Config.Pool (which
+// keeps only healthy ones of a run that was not cancelled); once ctx ends, nothing
+// more is started and the bots are killed without waiting for a polite exit. A bot
+// that does not start forfeits its seats (crash, timeout or protocol, as it failed)
+// and is tried again for the next match, as a restart.
 func Run(ctx context.Context, cfg Config) (*Report, error) {
 	began := time.Now()
 	spec, err := cfg.check()
