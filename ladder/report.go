@@ -6,6 +6,7 @@ import (
 
 	"github.com/arena-games/arena/ladder/rating"
 	"github.com/arena-games/arena/ladder/store"
+	"github.com/arena-games/arena/ladder/tally"
 )
 
 // RatingPoint is a bot's official rating after the ladder's first Games games.
@@ -115,17 +116,11 @@ func Report(ctx context.Context, st store.Store, game string, bot int64, points 
 // standingsOf ranks the bots of one game's recorded games (a prefix of the ladder's
 // history, for a rating curve).
 func standingsOf(game string, bots []store.Bot, matches []store.Match, opt StandingsOptions) (Table, error) {
-	played := map[int64]bool{}
-	for _, m := range matches {
-		for _, s := range m.Seats {
-			played[s.Bot] = true
+	rated, bots, _ := tally.Of(matches, bots).Rated()
+	for _, r := range rated {
+		if r.Game == game {
+			return tableOf(r, bots, nil, opt)
 		}
 	}
-	b := newTableBuilder(game, bots, played)
-	for _, m := range matches {
-		if err := b.add(m); err != nil {
-			return Table{}, err
-		}
-	}
-	return b.table(bots, nil, opt)
+	return Table{Game: game}, nil
 }
