@@ -229,9 +229,9 @@ func (s *metricsServer) linger(ctx context.Context, d time.Duration, w io.Writer
 	if d <= 0 {
 		return
 	}
-	if s.exp != nil { // the last games the run recorded, which Follow, stopped with it, missed
-		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-		_ = s.exp.Refresh(rctx)
+	if s.exp != nil { // the final values: the last games, which Follow, stopped with the run, missed, in the totals and the ratings
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+		s.refit(rctx)
 		cancel()
 	}
 	sigs := make(chan os.Signal, 1)
