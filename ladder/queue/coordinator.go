@@ -28,8 +28,9 @@ type CoordinatorConfig struct {
 	// so that a worker finishing a block finds the next at once however big the
 	// fleet).
 	Depth int
-	// Rescan is how often the tables are chosen afresh from the recorded games (the
-	// live ratings, games per bot, suspensions, new and retired bots).
+	// Rescan is how often the scheduler catches up with the recorded games (the live
+	// ratings, games per bot, suspensions, new and retired bots); each reads only the
+	// games recorded since the last.
 	Rescan time.Duration
 	// Tick is how often the queue is topped up (default a second).
 	Tick time.Duration
@@ -130,17 +131,8 @@ func (c *Coordinator) Fill(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if c.sched == nil || time.Since(c.built) >= c.cfg.Rescan || c.rescan.Swap(false) {
-		cfg := c.cfg.Schedule
-		cfg.Seed += uint64(time.Now().UnixNano()) // each choosing afresh draws other tables
-		s, err := ladder.NewScheduler(ctx, cfg, open)
-		if s == nil {
-			return err
-		}
-		c.sched, c.built = s, time.Now()
-		if err != nil {
-			return err // too few bots: waits
-		}
+	if err := c.schedule(ctx, open); err != nil {
+		return err // too few bots: waits
 	}
 	if err := c.cancelStale(ctx); err != nil {
 		return err
@@ -174,6 +166,27 @@ func (c *Coordinator) Fill(ctx context.Context) error {
 	// (too few bots) waits a whole Tick.
 	c.dry = dry
 	return nil
+}
+
+// schedule reads the ladder once, for the first tick, and at every Rescan catches the
+// scheduler up with it: the games recorded since (not the history), the bots and the
+// suspensions.
+func (c *Coordinator) schedule(ctx context.Context, open []store.Block) error {
+	if c.sched == nil {
+		cfg := c.cfg.Schedule
+		cfg.Seed += uint64(time.Now().UnixNano()) // each coordinator draws other tables
+		s, err := ladder.NewScheduler(ctx, cfg, open)
+		if s == nil {
+			return err
+		}
+		c.sched, c.built = s, time.Now()
+		return err
+	}
+	if time.Since(c.built) < c.cfg.Rescan && !c.rescan.Swap(false) {
+		return nil
+	}
+	c.built = time.Now()
+	return c.sched.Update(ctx, open)
 }
 
 // enqueue puts block b's job in the queue for this version; with a transaction, in
