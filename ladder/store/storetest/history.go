@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/arena-games/arena/ladder/store"
 )
 
@@ -96,4 +98,62 @@ func fill(ctx context.Context, db *sql.DB, h History) error {
 		}
 	}
 	return nil
+}
+
+// WritePostgres makes the PostgreSQL ladder at url (an empty database or schema; dir
+// its local cache) hold h, as WriteSQLite does, with the server generating the rows.
+func WritePostgres(ctx context.Context, url, dir string, h History) error {
+	if h.Bots < 2 || h.Games < 2 {
+		return fmt.Errorf("a history needs 2 bots and 2 games, not %d and %d", h.Bots, h.Games)
+	}
+	st, err := store.OpenPostgres(ctx, url, dir)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	first := int64(0)
+	for i := 1; i <= h.Bots; i++ {
+		b := store.Bot{Name: fmt.Sprintf("b%d", i), Builtin: "heuristic", SHA256: fmt.Sprintf("synthetic-%d", i)}
+		if i == 1 {
+			b.Builtin = "random"
+		}
+		added, err := st.AddBot(ctx, b)
+		if err != nil {
+			return err
+		}
+		if i == 1 {
+			first = added.ID
+		}
+	}
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, pgFill(h, first)); err != nil {
+		return fmt.Errorf("writing the synthetic history: %w", err)
+	}
+	return nil
+}
+
+// pgFill is fill's SQL for PostgreSQL; bot IDs start at first.
+func pgFill(h History, first int64) string {
+	blocks, k := h.Games/2, h.Bots
+	a := fmt.Sprintf("(%d + (b * 7919) %% %d)", first, k)
+	c := fmt.Sprintf("(%d + ((b * 7919) %% %d + 1 + (b * 104729) %% %d) %% %d)", first, k, k-1, k)
+	aAhead := fmt.Sprintf("(CASE WHEN (b * 31 + rot * 17) %% 10 = 9 THEN 2 WHEN (b * 31 + rot * 17) %% 10 < 3 + 4 * (%s > %s)::int THEN 1 ELSE 0 END)", a, c)
+	gen := fmt.Sprintf("generate_series(1, %d) b, generate_series(0, 1) rot", blocks)
+	return fmt.Sprintf(`
+		INSERT INTO blocks (id, game, seed, rotations, created) SELECT b, '%[1]s', b, 2, to_timestamp(1700000000 + b) FROM generate_series(1, %[2]d) b;
+		INSERT INTO block_bots (block_id, position, bot_id) SELECT b, rot, CASE rot WHEN 0 THEN %[3]s ELSE %[4]s END FROM %[5]s;
+		INSERT INTO matches (id, block_id, rotation, game, seed, adjudicated, replay, started, finished)
+			SELECT 2 * b - 1 + rot, b, rot, '%[1]s', b, false, '', to_timestamp(1700000000 + b + rot * 0.5), to_timestamp(1700000000 + b + rot * 0.5 + 0.4) FROM %[5]s;
+		INSERT INTO match_seats (match_id, seat, bot_id, place, score, ending)
+			SELECT 2 * b - 1 + rot, seat, CASE WHEN seat = rot THEN %[3]s ELSE %[4]s END,
+				CASE %[6]s WHEN 2 THEN 0 WHEN 1 THEN (seat <> rot)::int ELSE (seat = rot)::int END,
+				10 - seat, CASE WHEN b %% 97 = 0 AND rot = 1 AND seat = 1 THEN 'crash' ELSE 'ok' END
+			FROM %[5]s, generate_series(0, 1) seat;
+		SELECT setval(pg_get_serial_sequence('blocks', 'id'), %[2]d);
+		SELECT setval(pg_get_serial_sequence('matches', 'id'), %[7]d);
+		ANALYZE blocks, block_bots, matches, match_seats;`, Game, blocks, a, c, gen, aAhead, 2*blocks)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/arena-games/arena/ladder/store"
+	"github.com/arena-games/arena/ladder/store/pgtest"
 )
 
 // TestASyntheticHistoryReadsAsRecordedGames: the store reads the generated games as
@@ -52,4 +53,36 @@ func TestASyntheticHistoryReadsAsRecordedGames(t *testing.T) {
 	open, err := st.OpenBlocks(ctx, Game)
 	require.NoError(t, err)
 	assert.Empty(t, open, "every block is complete")
+}
+
+// TestASyntheticHistoryInPostgres: the server's history reads as the SQLite one
+// does, and the ladder goes on recording after it.
+func TestASyntheticHistoryInPostgres(t *testing.T) {
+	pgtest.Skip(t)
+	ctx := context.Background()
+	url := pgtest.URL(t)
+	require.NoError(t, WritePostgres(ctx, url, t.TempDir(), History{Games: 1000, Bots: 7}))
+	st, err := store.OpenPostgres(ctx, url, t.TempDir())
+	require.NoError(t, err)
+	defer st.Close()
+	var pg []store.Match
+	require.NoError(t, st.Matches(ctx, Game, func(m store.Match) error { pg = append(pg, m); return nil }))
+	path := filepath.Join(t.TempDir(), "ladder.db")
+	require.NoError(t, WriteSQLite(ctx, path, History{Games: 1000, Bots: 7}))
+	sq, err := store.Open(path)
+	require.NoError(t, err)
+	defer sq.Close()
+	var lite []store.Match
+	require.NoError(t, sq.Matches(ctx, Game, func(m store.Match) error { lite = append(lite, m); return nil }))
+	require.Len(t, pg, 1000)
+	for i := range pg {
+		assert.Equal(t, lite[i].Seats, pg[i].Seats, "game %d", i+1)
+	}
+	bots, err := st.Bots(ctx, false)
+	require.NoError(t, err)
+	blk, err := st.NewBlock(ctx, store.Block{Game: Game, Bots: []int64{bots[0].ID, bots[1].ID}, Rotations: 1})
+	require.NoError(t, err)
+	m, err := st.RecordMatch(ctx, store.Match{Block: blk.ID, Game: Game, Seats: []store.Seat{{Bot: bots[0].ID, Ending: "ok"}, {Bot: bots[1].ID, Place: 1, Ending: "ok"}}})
+	require.NoError(t, err)
+	assert.EqualValues(t, 1001, m.ID)
 }
