@@ -142,9 +142,9 @@ func pgFill(h History, first int64) string {
 	a := fmt.Sprintf("(%d + (b * 7919) %% %d)", first, k)
 	c := fmt.Sprintf("(%d + ((b * 7919) %% %d + 1 + (b * 104729) %% %d) %% %d)", first, k, k-1, k)
 	aAhead := fmt.Sprintf("(CASE WHEN (b * 31 + rot * 17) %% 10 = 9 THEN 2 WHEN (b * 31 + rot * 17) %% 10 < 3 + 4 * (%s > %s)::int THEN 1 ELSE 0 END)", a, c)
-	gen := fmt.Sprintf("generate_series(1, %d) b, generate_series(0, 1) rot", blocks)
+	gen := fmt.Sprintf("generate_series(1, %d::bigint) b, generate_series(0, 1) rot", blocks)
 	return fmt.Sprintf(`
-		INSERT INTO blocks (id, game, seed, rotations, created) SELECT b, '%[1]s', b, 2, to_timestamp(1700000000 + b) FROM generate_series(1, %[2]d) b;
+		INSERT INTO blocks (id, game, seed, rotations, created) SELECT b, '%[1]s', b, 2, to_timestamp(1700000000 + b) FROM generate_series(1, %[2]d::bigint) b;
 		INSERT INTO block_bots (block_id, position, bot_id) SELECT b, rot, CASE rot WHEN 0 THEN %[3]s ELSE %[4]s END FROM %[5]s;
 		INSERT INTO matches (id, block_id, rotation, game, seed, adjudicated, replay, started, finished)
 			SELECT 2 * b - 1 + rot, b, rot, '%[1]s', b, false, '', to_timestamp(1700000000 + b + rot * 0.5), to_timestamp(1700000000 + b + rot * 0.5 + 0.4) FROM %[5]s;
