@@ -75,7 +75,14 @@ type Bot struct {
 	Endings map[string]int
 	// Met is its record against each other version, seat against seat.
 	Met map[int64]*Meeting
+	// Forfeited are the IDs of its latest games that did not end "ok", newest last,
+	// at most KeptForfeits.
+	Forfeited []int64
 }
+
+// KeptForfeits is how many of a version's latest forfeits Bot.Forfeited keeps: the
+// bot page lists 50.
+const KeptForfeits = 50
 
 // Forfeits is the version's games that did not end "ok".
 func (b *Bot) Forfeits() int { return b.Games - b.Endings["ok"] }
@@ -107,6 +114,23 @@ func Of(matches []store.Match, bots []store.Bot) *Ladder {
 		l.add(m)
 	}
 	return l
+}
+
+// Count counts a game the caller read itself, in a Ladder made by Of.
+func (l *Ladder) Count(m store.Match) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.add(m)
+}
+
+// Games is how many games of game are counted.
+func (l *Ladder) Games(game string) int {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	if g := l.games[game]; g != nil {
+		return g.Games
+	}
+	return 0
 }
 
 // Refresh counts the games recorded since the last refresh (at the first, every game)
@@ -192,6 +216,9 @@ func (g *Game) add(m store.Match) {
 		b.Games++
 		b.Points += rating.Points(places, i)
 		b.Endings[s.Ending]++
+		if s.Ending != "ok" {
+			b.forfeited(m.ID)
+		}
 		for j, o := range m.Seats {
 			if j == i || o.Bot == s.Bot {
 				continue
@@ -204,6 +231,16 @@ func (g *Game) add(m store.Match) {
 			mt.Games++
 			mt.Points += rating.Points([]int{s.Place, o.Place}, 0)
 		}
+	}
+}
+
+// forfeited keeps a forfeit's game among the latest; a late game (a hole filled)
+// takes its place in ID order.
+func (b *Bot) forfeited(id int64) {
+	i, _ := slices.BinarySearch(b.Forfeited, id)
+	b.Forfeited = slices.Insert(b.Forfeited, i, id)
+	if len(b.Forfeited) > KeptForfeits {
+		b.Forfeited = slices.Delete(b.Forfeited, 0, 1)
 	}
 }
 
