@@ -160,21 +160,14 @@ func endingIs(ending, want string) bool {
 
 // findGames runs a query over the recorded games, keeping one page of them.
 func (s *Service) findGames(ctx context.Context, q gameQuery) (gameSet, *refusal) {
-	bots, err := s.cfg.Store.Bots(ctx, true)
-	if err != nil {
-		return gameSet{}, internal(err)
+	set, bots, rf := s.emptySet(ctx)
+	if rf != nil {
+		return set, rf
 	}
-	set := gameSet{bots: map[int64]store.Bot{}}
-	for _, b := range bots {
-		set.bots[b.ID] = b
-	}
-	if set.owners, err = s.cfg.Authors.Owners(ctx); err != nil {
-		return set, internal(err)
-	}
-	var rf *refusal
 	if set.subject, rf = q.subjects(bots, set.owners); rf != nil {
 		return set, rf
 	}
+	var err error
 	full := errors.New("page full")
 	// Games come oldest first: before a game (the default: before none) keeps the
 	// last limit; after a game, the first limit after it.

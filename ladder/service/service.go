@@ -123,6 +123,7 @@ type Service struct {
 	// submissions.
 	failures, submits *buckets
 
+	hist   *history
 	mu     sync.Mutex
 	tables []ladder.Table
 	fitted time.Time
@@ -153,13 +154,14 @@ func New(cfg Config) (*Service, error) {
 		return nil, err
 	}
 	l := cfg.Limits
-	return &Service{cfg: cfg, csrfKey: key, slots: make(chan struct{}, l.Concurrent), origins: origins,
+	return &Service{cfg: cfg, csrfKey: key, hist: newHistory(cfg.Store, cfg.Game), slots: make(chan struct{}, l.Concurrent), origins: origins,
 		failures: newBuckets(l.LoginFailures, time.Hour), submits: newBuckets(l.AddressSubmits, time.Hour)}, nil
 }
 
-// Refit recomputes the standings the pages show (the official fit with its intervals).
+// Refit recomputes the standings the pages show (the official fit with its intervals)
+// from the running aggregates, caught up first with the games recorded since.
 func (s *Service) Refit(ctx context.Context) error {
-	t, err := ladder.Standings(ctx, s.cfg.Store, s.cfg.Game, ladder.StandingsOptions{Retired: true})
+	t, err := s.hist.refresh(ctx, s.cfg.Store, s.cfg.Game)
 	if err != nil {
 		return err
 	}
