@@ -104,4 +104,3 @@ func (h *history) latestForfeits(game string, bot int64) (ids []int64, all int) 
 	})
 	return ids, all
 }
-

@@ -42,7 +42,9 @@ func TestPagesReadNoHistory(t *testing.T) {
 	t.Cleanup(func() { sq.Close() })
 	st := &scans{SQLite: sq}
 	svc, err := service.New(service.Config{Store: st, Authors: st, Game: storetest.Game, Log: slog.New(slog.DiscardHandler),
-		Submit: func(context.Context, string, string) (store.Bot, error) { return store.Bot{}, fmt.Errorf("no submissions here") }})
+		Submit: func(context.Context, string, string) (store.Bot, error) {
+			return store.Bot{}, fmt.Errorf("no submissions here")
+		}})
 	require.NoError(t, err)
 	require.NoError(t, svc.Refit(ctx))
 	ts := httptest.NewServer(svc.Server().Handler)
