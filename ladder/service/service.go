@@ -107,6 +107,9 @@ type Config struct {
 	// Origins are origins besides the service's own (scheme://host[:port]) whose
 	// pages may post to it: a proxy's public address when it rewrites Host.
 	Origins []string
+	// LockHeld, when set, fails once the ladder's run lock is lost (a server
+	// database's lock goes with a dropped connection); /readyz says so.
+	LockHeld func(ctx context.Context) error
 	// Log receives what clients are not told: the detail of an internal error, under
 	// the request ID the client was given (default: discarded).
 	Log *slog.Logger
