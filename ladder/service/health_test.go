@@ -79,7 +79,9 @@ func TestReadyNeedsTheRunLock(t *testing.T) {
 	defer unlock()
 	log := &testkit.SyncBuffer{}
 	svc, err := service.New(service.Config{Store: pg, Authors: pg, Game: "ivanhoe", LockHeld: pg.RunLockHeld, Log: slogTo(log),
-		Submit: func(context.Context, string, string) (store.Bot, error) { return store.Bot{}, errors.New("no submissions here") }})
+		Submit: func(context.Context, string, string) (store.Bot, error) {
+			return store.Bot{}, errors.New("no submissions here")
+		}})
 	require.NoError(t, err)
 	srv := httptest.NewServer(svc.Handler())
 	defer srv.Close()
