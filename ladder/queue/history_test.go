@@ -73,9 +73,22 @@ func TestARescanReadsOnlyTheNewGames(t *testing.T) {
 			Seats: []store.Seat{{Bot: b.Bots[0], Place: rot, Ending: "ok"}, {Bot: b.Bots[1], Place: 1 - rot, Ending: "ok"}}})
 		require.NoError(t, err)
 	}
+	// A block no tick made or saw open (left by a coordinator before this one) is
+	// listed all the same.
+	orphan, err := st.NewBlock(ctx, store.Block{Game: b.Game, Bots: b.Bots, Rotations: 2})
+	require.NoError(t, err)
 	co.Rescan()
 	require.NoError(t, co.Fill(ctx))
 	assert.EqualValues(t, 2002, counted.games.Load(), "the rescan read the two new games alone")
+	assert.Contains(t, jobBlocks(t, co.pool, "available"), orphan.ID)
+	want, err := st.OpenBlocks(ctx, storetest.Game)
+	require.NoError(t, err)
+	got, err := co.openBlocks(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, want, got, "the open blocks a tick lists are the open blocks")
+	for _, o := range got {
+		assert.NotEqual(t, b.ID, o.ID, "the block completed since the last tick is not open")
+	}
 }
 
 // BenchmarkCoordinatorTickAMillionGames: a coordinator tick that rescans (the costlier

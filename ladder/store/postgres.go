@@ -527,6 +527,14 @@ func (p *Postgres) OpenBlocks(ctx context.Context, game string) ([]Block, error)
 	return p.blocks(ctx, `b.game = $1 AND b.rotations > (SELECT COUNT(*) FROM matches m WHERE m.block_id = b.id)`, game)
 }
 
+// OpenBlocksAmong is OpenBlocks of the blocks among ids and those from the ID from
+// on: a reader that knows which blocks were open (and that a complete block stays
+// complete) lists them without counting the games of every block ever played.
+func (p *Postgres) OpenBlocksAmong(ctx context.Context, game string, ids []int64, from int64) ([]Block, error) {
+	return p.blocks(ctx, `b.game = $1 AND (b.id >= $2 OR b.id = ANY ($3))
+		AND b.rotations > (SELECT COUNT(*) FROM matches m WHERE m.block_id = b.id)`, game, from, ids)
+}
+
 // blocks lists the blocks that meet where (over blocks b), oldest first, with their
 // bots and recorded rotations.
 func (p *Postgres) blocks(ctx context.Context, where string, args ...any) ([]Block, error) {
