@@ -65,4 +65,16 @@ func TestPagesReadNoHistory(t *testing.T) {
 	assert.Equal(t, 404, missing.code)
 	assert.Contains(t, missing.body, "no game 20001")
 	assert.Equal(t, before, st.games.Load(), "no game was streamed")
+
+	// A page of games reads back from the newest in growing windows, not every game.
+	before = st.games.Load()
+	newest := do(t, "GET", ts.URL+"/api/games?limit=3", nil, nil)
+	require.Equal(t, 200, newest.code, newest.body)
+	assert.Regexp(t, `^\{"games":\[\{"id":20000,.*\{"id":19999,.*\{"id":19998,`, newest.body)
+	assert.Less(t, st.games.Load()-before, int64(100))
+	before = st.games.Load()
+	crashes := do(t, "GET", ts.URL+"/api/games?ending=crash&limit=3&before=19400", nil, nil)
+	require.Equal(t, 200, crashes.code, crashes.body)
+	assert.Regexp(t, `^\{"games":\[\{"id":19206,.*\{"id":19012,.*\{"id":18818,`, crashes.body, "every 194th game")
+	assert.Less(t, st.games.Load()-before, int64(5000))
 }
