@@ -105,11 +105,11 @@ func fullRead(t *testing.T, st store.Store) (perBot map[string][3]float64, games
 // afterwards are caught up by reading those games alone.
 func TestAScrapeNeverReadsTheGames(t *testing.T) {
 	ctx := context.Background()
-	sq := synthetic(t, 20_000)
+	sq := synthetic(t, 4000)
 	st := &reads{Store: sq}
 	e, _ := New(st, storetest.Game, "club")
 	require.NoError(t, e.Refit(ctx))
-	require.EqualValues(t, 20_000, st.games.Load(), "the history is read once")
+	require.EqualValues(t, 4000, st.games.Load(), "the history is read once")
 
 	perBot, games := fullRead(t, sq)
 	tables, err := ladder.Standings(ctx, sq, storetest.Game, ladder.StandingsOptions{Retired: true})
