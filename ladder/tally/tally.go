@@ -5,8 +5,8 @@
 // memory instead of reading every recorded game each time.
 //
 // They are built by one read of the history when a process opens them and kept up by
-// reading only what was recorded since (Ladder.Refresh, run every second or so by
-// Ladder.Follow): a Cursor remembers the highest game ID it has seen and asks the store
+// reading only what was recorded since (Ladder.Refresh, which its owner runs every
+// second or so): a Cursor remembers the highest game ID it has seen and asks the store
 // for the games above it, so a refresh costs O(new games) whichever process recorded
 // them. That is how they stay right on a ladder of many processes (a PostgreSQL
 // coordinator, its workers, a web service, each with its own aggregates over the one
@@ -162,21 +162,6 @@ func (l *Ladder) Refresh(ctx context.Context) error {
 	defer l.mu.Unlock()
 	l.bots, l.sus, l.loaded, l.at, l.took = bots, sus, true, time.Now(), time.Since(start)
 	return nil
-}
-
-// Follow refreshes every interval until ctx ends; a failed refresh is retried at the
-// next (the store's wrapper counts its errors).
-func (l *Ladder) Follow(ctx context.Context, every time.Duration) {
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		_ = l.Refresh(ctx)
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
 }
 
 // add counts one game; the caller holds mu.
