@@ -8,10 +8,11 @@
 // reading only what was recorded since (Ladder.Refresh, which its owner runs every
 // second or so): a Cursor remembers the highest game ID it has seen and asks the store
 // for the games above it, so a refresh costs O(new games) whichever process recorded
-// them. That is how they stay right on a ladder of many processes (a PostgreSQL
-// coordinator, its workers, a web service, each with its own aggregates over the one
-// database): the database is the only truth, every process catches up from it, and
-// no process needs to hear of another's writes. A game whose ID was taken but whose
+// them. That is how they stay right on a ladder of many processes (on PostgreSQL the
+// workers record games, and the coordinator's exporter and scheduler and the web
+// service each keep their own aggregates or Cursor over the one database): the
+// database is the only truth, every reader catches up from it, and no process needs to
+// hear of another's writes. A game whose ID was taken but whose
 // transaction committed after a later one (two workers recording at once) is a hole
 // the cursor reads again until it appears (HoleGrace). What a reader gets is as
 // fresh as the last refresh.
@@ -20,6 +21,8 @@
 // so after one the live Elo can differ in its last digits from a fresh read's, which
 // counts it in ID order. Everything else (totals, points, the official fit) does not
 // depend on order and equals a fresh read's exactly.
+//
+// It is the project's own code: what it counts is this ladder's tables and ratings.
 package tally
 
 import (
