@@ -39,6 +39,7 @@ import (
 	"github.com/riverqueue/river/rivertype"
 
 	"github.com/arena-games/arena/arena/metrics"
+	"github.com/arena-games/arena/ladder/queue/jobtable"
 	"github.com/arena-games/arena/ladder/store"
 	"github.com/arena-games/arena/protocol"
 )
@@ -68,15 +69,10 @@ type BlockArgs struct {
 // Kind is "arena_block".
 func (BlockArgs) Kind() string { return Kind }
 
-// liveStates are the states in which a block's job counts as the block's one job: a
-// job discarded after MaxAttempts also keeps its block from being enqueued again.
-var liveStates = []rivertype.JobState{rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRetryable,
-	rivertype.JobStateRunning, rivertype.JobStateScheduled, rivertype.JobStateDiscarded}
-
 // InsertOpts puts a block's job in the blocks queue, unique by block.
 func (BlockArgs) InsertOpts() river.InsertOpts {
 	return river.InsertOpts{Queue: Queue, MaxAttempts: MaxAttempts,
-		UniqueOpts: river.UniqueOpts{ByArgs: true, ByState: liveStates}}
+		UniqueOpts: river.UniqueOpts{ByArgs: true, ByState: jobtable.Live}}
 }
 
 var version = sync.OnceValue(func() string {
