@@ -51,8 +51,8 @@ type Worker struct {
 	*river.Client[pgx.Tx]
 }
 
-// NewWorker is the River client of a worker, not yet started (Start; StopAndCancel on
-// the way out cancels the blocks under way, whose games in flight are dropped).
+// NewWorker is the River client of a worker, not yet started (Start; Shutdown on the
+// way out).
 func NewWorker(pool *pgxpool.Pool, cfg WorkerConfig) (*Worker, error) {
 	if cfg.Slots < 1 || cfg.Store == nil || cfg.Player == nil {
 		return nil, errors.New("a worker needs a store, a player and at least one slot")
@@ -84,6 +84,21 @@ func NewWorker(pool *pgxpool.Pool, cfg WorkerConfig) (*Worker, error) {
 		return nil, err
 	}
 	return &Worker{c}, nil
+}
+
+// Shutdown stops the worker as River advises: it takes no more blocks and finishes
+// those under way until soft ends (a timeout, or the operator's second signal), then
+// cancels what is left (River's StopAndCancel: the bots are stopped, the games that
+// ended stay recorded and each unfinished block's job goes back to the queue for the
+// rest), waiting at most hardWithin for that. finished reports that every block under
+// way was played to its end.
+func (w *Worker) Shutdown(soft context.Context, hardWithin time.Duration) (finished bool, err error) {
+	if err := w.Stop(soft); err == nil {
+		return true, nil
+	}
+	hard, cancel := context.WithTimeout(context.WithoutCancel(soft), hardWithin)
+	defer cancel()
+	return false, w.StopAndCancel(hard)
 }
 
 type blockWorker struct {
