@@ -30,7 +30,7 @@ type CoordinatorConfig struct {
 	// Depth is how many blocks wait in the queue ahead of the workers at least; more
 	// when the workers alive have more slots between them (one block waits per slot,
 	// so that a worker finishing a block finds the next at once however big the
-	// fleet).
+	// fleet), or take more in two Ticks at their pace (see paced).
 	Depth int
 	// Rescan is how often the tables are chosen afresh from the recorded games (the
 	// live ratings, games per bot, suspensions, new and retired bots).
