@@ -64,7 +64,17 @@ func NewWorker(pool *pgxpool.Pool, cfg WorkerConfig) (*Worker, error) {
 	if err := river.AddWorkerSafely[BlockArgs](workers, &blockWorker{cfg: cfg}); err != nil {
 		return nil, err
 	}
-	c, err := river.NewClient(riverpgxv5.New(pool), &river.Config{
+	c, err := river.NewClient(riverpgxv5.New(pool), clientConfig(cfg, workers))
+	if err != nil {
+		return nil, err
+	}
+	return &Worker{c}, nil
+}
+
+// clientConfig is the River configuration of a worker playing cfg.Slots jobs of
+// workers at once.
+func clientConfig(cfg WorkerConfig, workers *river.Workers) *river.Config {
+	return &river.Config{
 		Queues:               map[string]river.QueueConfig{Queue: {MaxWorkers: cfg.Slots}},
 		Workers:              workers,
 		JobTimeout:           cfg.Timeout,
@@ -79,11 +89,7 @@ func NewWorker(pool *pgxpool.Pool, cfg WorkerConfig) (*Worker, error) {
 		FetchCooldown: fetchCooldown,
 		// Completed jobs are history the ladder keeps itself (its games).
 		CompletedJobRetentionPeriod: time.Hour,
-	})
-	if err != nil {
-		return nil, err
 	}
-	return &Worker{c}, nil
 }
 
 // Shutdown stops the worker as River advises: it takes no more blocks and finishes
