@@ -194,5 +194,9 @@ func stopWorker(c *cli.Context, w *queue.Worker, now context.Context) (finished 
 	fmt.Fprintf(c.App.ErrWriter, "worker stopping: it takes no more blocks and finishes those under way (for %v at most)\n", limit)
 	soft, cancel := context.WithTimeout(now, limit)
 	defer cancel()
-	return w.Shutdown(soft, hardStop)
+	finished, err = w.Shutdown(soft, hardStop)
+	if err != nil {
+		err = fmt.Errorf("the blocks under way did not stop within %v (%w); they come back to the queue after their lease", hardStop, err)
+	}
+	return finished, err
 }
