@@ -26,8 +26,8 @@ import (
 
 // stoppingWorker is a ladder of the built-in random bot against a sleepy bot (sleep
 // per decision), its coordinator, and one worker (-j 1, the given stop flags) caught
-// in the middle of a game. It returns the worker, the ladder's database and the block
-// being played.
+// in the first game of a block (two games). It returns the worker, the ladder's
+// database and the block being played.
 func stoppingWorker(t *testing.T, sleep time.Duration, flags ...string) (*proc, *pgxpool.Pool, int64) {
 	t.Helper()
 	db := pgtest.URL(t)
@@ -41,12 +41,13 @@ func stoppingWorker(t *testing.T, sleep time.Duration, flags ...string) (*proc, 
 	}
 	co := startProc(t, dir, filepath.Join(dir, "cache-c"), "ladder", "serve", "--game", "ivanhoe", "--addr", "127.0.0.1:0", "--db", db, "--queue-depth", "1")
 	t.Cleanup(func() { co.stop(t, "coordinating the ") })
-	w := startWorker(t, dir, db, append([]string{"-j", "1"}, flags...)...)
 	pool, err := pgxpool.New(context.Background(), db)
 	require.NoError(t, err)
 	t.Cleanup(pool.Close)
+	w := startWorker(t, dir, db, append([]string{"-j", "1"}, flags...)...)
 
-	// Mid-game: a replay being written, in its block's folder.
+	// In the block's first game: a replay being written in the block's folder, and
+	// none of its games recorded yet, so that the rest of the block is still to play.
 	var block int64
 	require.True(t, poll.Within(2*time.Minute, func() bool {
 		temps, _ := filepath.Glob(filepath.Join(dir, "cache", "arena", "pg-*", "replays", "worker-*", "ivanhoe", "block-*", "*"+arena.TempReplaySuffix))
@@ -54,8 +55,12 @@ func stoppingWorker(t *testing.T, sleep time.Duration, flags ...string) (*proc, 
 			return false
 		}
 		block, err = strconv.ParseInt(strings.TrimPrefix(filepath.Base(filepath.Dir(temps[0])), "block-"), 10, 64)
-		return err == nil
-	}), "the worker plays a game: %s", w.text())
+		if err != nil {
+			return false
+		}
+		games, _ := blockGames(t, pool, block)
+		return games == 0
+	}), "the worker plays a block's first game: %s", w.text())
 	return w, pool, block
 }
 
@@ -99,8 +104,8 @@ func waitExit(t *testing.T, p *proc, limit time.Duration) int {
 // block to its end (the game in flight and the rotations after it are all recorded:
 // nothing is lost), exits 0, and leaves no block half played.
 func TestAWorkerStopsSoftly(t *testing.T) {
-	// 40 ms a decision: a block (two games) lasts some seconds, so the signal lands
-	// in its first game and the stop must play on.
+	// 40 ms a decision: a game lasts a second or more, so the signal lands in the
+	// block's first game and the stop must play that and the second.
 	w, pool, block := stoppingWorker(t, 40*time.Millisecond, "--stop-timeout", "10m")
 	signalled := time.Now()
 	require.NoError(t, w.cmd.Process.Signal(syscall.SIGTERM))
@@ -116,8 +121,10 @@ func TestAWorkerStopsSoftly(t *testing.T) {
 	require.NoError(t, pool.QueryRow(context.Background(), `SELECT COUNT(*) FROM blocks b
 		WHERE (SELECT COUNT(*) FROM matches WHERE block_id = b.id) NOT IN (0, b.rotations)`).Scan(&half))
 	assert.Zero(t, half, "no block half played")
+	require.Contains(t, out, "worker stopping")
 	after := out[strings.Index(out, "worker stopping"):]
-	assert.Contains(t, after, "block "+strconv.FormatInt(block, 10)+" rotation", "games recorded after the signal")
+	assert.Equal(t, rotations, strings.Count(after, "block "+strconv.FormatInt(block, 10)+" rotation "),
+		"the game in flight at the signal and the one after it were recorded after it")
 	q, err := jobtable.Count(context.Background(), pool)
 	require.NoError(t, err)
 	assert.Zero(t, q.Retrying, "no job failed")
@@ -128,7 +135,8 @@ func TestAWorkerStopsSoftly(t *testing.T) {
 // stopped), its job goes back to the queue for the rest, and the worker exits 0 long
 // before the block could have ended or the soft stop's time run out.
 func TestASecondSignalStopsAWorkerAtOnce(t *testing.T) {
-	// 400 ms a decision: a game lasts tens of seconds.
+	// 400 ms a decision: a game lasts over ten seconds, so the block's second game
+	// cannot have been played by the second signal, a second after the first.
 	w, pool, block := stoppingWorker(t, 400*time.Millisecond, "--stop-timeout", "10m")
 	require.NoError(t, w.cmd.Process.Signal(syscall.SIGTERM))
 	require.True(t, poll.Within(time.Minute, func() bool { return strings.Contains(w.text(), "worker stopping") }), w.text())
