@@ -18,6 +18,10 @@
 // attempt: such a worker's late answer (an error) puts the job back in the queue, and
 // the next attempt plays whatever rotations are still missing, so nothing is lost and,
 // with the unique (block, rotation) key, nothing is recorded twice.
+//
+// The queue is read through River's client API (JobList, JobCancel); the two reads that
+// need SQL on River's job table (the fence's row lock, the fleet's counts) are in
+// package jobtable, whose tests hold them to River's schema.
 package queue
 
 import (
