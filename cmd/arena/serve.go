@@ -88,7 +88,7 @@ func ladderServe(c *cli.Context) error {
 			default:
 			}
 		},
-		Limits: serviceLimits(c), Origins: c.StringSlice("allowed-origin"),
+		Limits: serviceLimits(c), Origins: c.StringSlice("allowed-origin"), LockHeld: lockHeld(st),
 		Log: slog.New(slog.NewTextHandler(c.App.ErrWriter, nil))})
 	if err != nil {
 		return err
@@ -207,4 +207,13 @@ func playRounds(ctx context.Context, c *cli.Context, ls *ladderSession, svc *ser
 		case <-ctx.Done():
 		}
 	}
+}
+
+// lockHeld is how /readyz checks the run lock ladder serve took: a server database's
+// can be lost with its connection; a file's lasts as long as the process.
+func lockHeld(st store.Store) func(context.Context) error {
+	if pg, ok := st.(*store.Postgres); ok {
+		return pg.RunLockHeld
+	}
+	return nil
 }

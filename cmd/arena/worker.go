@@ -174,6 +174,8 @@ func runWorker(c *cli.Context) error {
 	fmt.Fprintf(c.App.ErrWriter, "worker playing %d blocks at once (%s)\n", c.Int("jobs"), queue.Version())
 	<-ctx.Done()
 	finished, err := stopWorker(c, w, now)
+	// The bots kept between blocks: politely, or at once after a second signal.
+	player.Close(now)
 	ms.stopped(err, err == nil, false)
 	unregister() // before the linger: a lingering worker takes no blocks
 	switch {
