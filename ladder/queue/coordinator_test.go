@@ -103,7 +103,7 @@ func TestWorkerTakesOnlyWhatItPlays(t *testing.T) {
 	ctx := context.Background()
 	b, err := st.NewBlock(ctx, store.Block{Game: "ivanhoe", Seed: 1, Bots: []int64{bots[0].ID, bots[1].ID}, Rotations: 2})
 	require.NoError(t, err)
-	w := &blockWorker{cfg: WorkerConfig{Store: st, Player: &ladder.ArenaPlayer{}}}
+	w := &blockWorker{cfg: WorkerConfig{Store: st, Player: &ladder.ArenaPlayer{}}, slots: newSlots(1)}
 	var snoozed *rivertype.JobSnoozeError
 	err = w.Work(ctx, jobOf(BlockArgs{Block: b.ID, Game: "ivanhoe", Version: "protocol 1, build other"}))
 	require.ErrorAs(t, err, &snoozed, "another build's job")
