@@ -38,7 +38,7 @@ func serveFlags() []cli.Flag {
 		&cli.IntFlag{Name: "submissions-per-address", Value: l.AddressSubmits, Usage: "submissions one address may make at once, given back at that many an hour; more are answered 429"},
 		&cli.DurationFlag{Name: "session-lifetime", Value: l.Session, Usage: "how long a login in the browser lasts"},
 		&cli.StringSliceFlag{Name: "allowed-origin", Usage: "an origin (https://host[:port]) besides the ladder's own whose pages may post to it, e.g. a proxy's public address when it rewrites Host; repeatable"},
-		&cli.IntFlag{Name: "queue-depth", Value: 8, Usage: "postgres:// ladders: blocks kept waiting in the queue ahead of the workers (arena worker)"},
+		&cli.IntFlag{Name: "queue-depth", Value: 8, Usage: "postgres:// ladders: blocks kept waiting in the queue ahead of the workers (arena worker) at least; more for many worker slots or a fast pace"},
 		&cli.StringFlag{Name: "smoke-game", Usage: "the game submitted bots are smoke-tested in (default: the ladder's game)"},
 	}
 }
