@@ -24,7 +24,7 @@ func BenchmarkIvanhoeMatch(b *testing.B) {
 }
 
 func benchMatch(b *testing.B, j int, level sandbox.Level) {
-	cfg := Config{Game: "ivanhoe", Games: b.N, Seed: 1, Parallel: j, Clock: DefaultClock,
+	cfg := Config{Game: "ivanhoe", Games: b.N, Seed: 1, Parallel: j, Clock: DefaultClock(),
 		Entrants: []Entrant{testEntrant(b, "a", "random"), testEntrant(b, "b", "random")},
 		Sandbox:  testSandbox(b, level)}
 	b.ReportAllocs()

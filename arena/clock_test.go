@@ -40,7 +40,7 @@ func TestLoadedClockNeverTimesOutAnAnswerInTime(t *testing.T) {
 	holdCoresBusy(t, runtime.NumCPU())
 	cfg := testConfig(t, games, testEntrant(t, "a", "slow:200"), testEntrant(t, "b", "slow:200"))
 	cfg.Clock = Clock{Decision: 500 * time.Millisecond, Bank: time.Hour, Startup: time.Minute, Shutdown: 5 * time.Second,
-		Grace: DefaultClock.Grace}
+		Grace: DefaultClock().Grace}
 	cfg.Parallel = 10
 	cfg.ReplayDir = ""
 	began := time.Now()

@@ -332,7 +332,7 @@ func trespass(name string, stderr io.Writer) {
 			fmt.Fprintf(stderr, "probe: %s: %s\n", a.Call, a.Outcome)
 		}
 	case "fill":
-		fmt.Fprintln(stderr, "probe: fill", attack.FillDisk(".", 4*sandbox.DefaultLimits.Disk))
+		fmt.Fprintln(stderr, "probe: fill", attack.FillDisk(".", 4*sandbox.DefaultLimits().Disk))
 	case "unix":
 		c, err := net.Dial("unix", os.Getenv("ARENA_TEST_UNIX"))
 		if err == nil {

@@ -25,7 +25,7 @@ import (
 // exit. It prints one line per check and fails when any check fails. It hangs under
 // `arena bot`.
 func botCheckCommand() *cli.Command {
-	d := arena.DefaultClock
+	d := arena.DefaultClock()
 	return &cli.Command{
 		Name:      "check",
 		Usage:     "check that a bot program is ready for the arena: handshake, health, a match in each game, timing, clean exit",
@@ -130,8 +130,8 @@ func runBotCheck(c *cli.Context) error {
 	}
 
 	// A whole match per game, in every seat of one deal, against the random bot.
-	clock := arena.Clock{Decision: c.Duration("decision"), Bank: arena.DefaultClock.Bank, Startup: c.Duration("startup"),
-		Shutdown: c.Duration("shutdown"), Grace: arena.DefaultClock.Grace}
+	clock := arena.Clock{Decision: c.Duration("decision"), Bank: arena.DefaultClock().Bank, Startup: c.Duration("startup"),
+		Shutdown: c.Duration("shutdown"), Grace: arena.DefaultClock().Grace}
 	for _, g := range games {
 		spec, _ := engine.Lookup(g)
 		entrants := []arena.Entrant{{Name: "bot", Launch: protocol.LaunchConfig{Path: path}}}

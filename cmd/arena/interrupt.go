@@ -3,12 +3,12 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"syscall"
 	"time"
+
+	"github.com/hashicorp/go-hclog"
 )
 
 // exitInterrupted is the exit code of a command stopped by the user (Ctrl-C or
@@ -46,7 +46,7 @@ const sameSignal = 500 * time.Millisecond
 // errInterrupted: the command stops cleanly and reports. A second one (past
 // sameSignal) ends the process at once (its bots die with it: see the parent-death
 // signal). stop releases the signals.
-func interruptible(ctx context.Context, w io.Writer) (context.Context, func()) {
+func interruptible(ctx context.Context, log hclog.Logger) (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
@@ -58,7 +58,7 @@ func interruptible(ctx context.Context, w io.Writer) (context.Context, func()) {
 			return
 		}
 		first := time.Now()
-		fmt.Fprintln(w, "arena: stopping (Ctrl-C again to quit at once)")
+		log.Info("stopping (Ctrl-C again to quit at once)")
 		cancel(errInterrupted)
 		for {
 			select {
@@ -66,7 +66,7 @@ func interruptible(ctx context.Context, w io.Writer) (context.Context, func()) {
 				if time.Since(first) < sameSignal {
 					continue
 				}
-				fmt.Fprintln(w, "arena: quit")
+				log.Warn("quit")
 				quitNow()
 			case <-quit:
 				return

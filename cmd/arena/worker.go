@@ -13,6 +13,7 @@ import (
 	"github.com/arena-games/arena/arena"
 	"github.com/arena-games/arena/arena/metrics"
 	"github.com/arena-games/arena/engine"
+	"github.com/arena-games/arena/internal/logging"
 	"github.com/arena-games/arena/ladder"
 	"github.com/arena-games/arena/ladder/ladderprom"
 	"github.com/arena-games/arena/ladder/queue"
@@ -52,7 +53,7 @@ func blockTimeout(c *cli.Context) time.Duration {
 		game = min(game, m)
 	}
 	starts := time.Duration(max(c.Int("max-restarts"), 0) + 1)
-	return starts*c.Duration("startup") + time.Duration(seats)*game + arena.DefaultClock.Shutdown + 30*time.Second
+	return starts*c.Duration("startup") + time.Duration(seats)*game + arena.DefaultClock().Shutdown + 30*time.Second
 }
 
 // workerEntry is how a worker registers: its machine, the engines it plays by, the
@@ -67,7 +68,7 @@ func workerEntry(player *ladder.ArenaPlayer, slots int) store.Worker {
 			}
 		}
 	}
-	build := metrics.Version
+	build := metrics.Version()
 	if build == "" {
 		build = "dev"
 	}
@@ -75,6 +76,10 @@ func workerEntry(player *ladder.ArenaPlayer, slots int) store.Worker {
 }
 
 func runWorker(c *cli.Context) error {
+	log, err := commandLogger(c)
+	if err != nil {
+		return err
+	}
 	if c.NArg() > 0 {
 		return fmt.Errorf("worker takes no arguments, got %q", c.Args().First())
 	}
@@ -106,7 +111,7 @@ func runWorker(c *cli.Context) error {
 	}
 	defer st.Close()
 	pg := st.(*store.Postgres) // a postgres:// URL opens one
-	ctx, stop := interruptible(c.Context, c.App.ErrWriter)
+	ctx, stop := interruptible(c.Context, log)
 	defer stop()
 	pool, err := queue.Connect(ctx, c.String("db"))
 	if err != nil {
@@ -125,7 +130,7 @@ func runWorker(c *cli.Context) error {
 	alive, gone := context.WithCancel(context.WithoutCancel(ctx))
 	defer gone()
 	me, left, err := store.KeepAlive(alive, pg, workerEntry(player, c.Int("jobs")), func(err error) {
-		fmt.Fprintf(c.App.ErrWriter, "worker heartbeat: %v\n", err)
+		log.Warn("worker heartbeat failed", "err", err)
 	})
 	if err != nil {
 		return fmt.Errorf("registering the worker: %w", err)
@@ -143,14 +148,16 @@ func runWorker(c *cli.Context) error {
 	ms.watch(ladderprom.Pool("queue", pool.Stat))
 	ms.watch(ladderprom.Pool("store", pg.PoolStat))
 	ms.watch(ladderprom.Replays(filepath.Join(st.Dir(), "replays")))
+	progress := logging.StartProgress(ctx, log, c.Duration("progress-every"), "games recorded")
 	w, err := queue.NewWorker(pool, queue.WorkerConfig{Store: pg, Player: player, Options: opts, Slots: c.Int("jobs"), Worker: me.ID,
-		Lease: c.Duration("lease"), Timeout: timeout, Log: c.App.ErrWriter,
+		Lease: c.Duration("lease"), Timeout: timeout, Log: log,
 		OnGame: func(m store.Match) {
-			fmt.Fprintf(c.App.ErrWriter, "block %d rotation %d: game %d\n", m.Block, m.Rotation, m.ID)
+			progress.Add(1)
+			log.Debug("game recorded", "block", m.Block, "rotation", m.Rotation, "game", m.ID)
 		},
 		OnJob: func(a queue.BlockArgs, attempt int, err error) {
 			if err != nil && !errors.Is(err, context.Canceled) {
-				fmt.Fprintf(c.App.ErrWriter, "block %d, attempt %d: %v\n", a.Block, attempt, err)
+				log.Warn("block attempt failed", "block", a.Block, "attempt", attempt, "err", err)
 			}
 		}})
 	if err != nil {
@@ -159,7 +166,7 @@ func runWorker(c *cli.Context) error {
 	if err := w.Start(context.WithoutCancel(ctx)); err != nil {
 		return err
 	}
-	fmt.Fprintf(c.App.ErrWriter, "worker playing %d blocks at once (%s)\n", c.Int("jobs"), queue.Version())
+	log.Info(fmt.Sprintf("worker playing %d blocks at once (%s)", c.Int("jobs"), queue.Version()), "worker", me.ID)
 	<-ctx.Done()
 	// The blocks under way are cancelled: their bots are stopped, the games that
 	// ended are kept, and their jobs go back to the queue for the rest.
@@ -169,9 +176,9 @@ func runWorker(c *cli.Context) error {
 	ms.stopped(err, err == nil, false)
 	unregister() // before the linger: a lingering worker takes no blocks
 	if err == nil {
-		fmt.Fprintln(c.App.ErrWriter, "worker stopped; the blocks it was playing went back to the queue")
+		log.Info("worker stopped; the blocks it was playing went back to the queue")
 	}
-	ms.linger(ctx, c.Duration("metrics-linger"), c.App.ErrWriter)
+	ms.linger(ctx, c.Duration("metrics-linger"))
 	// Stopping is how a worker ends (systemd's SIGTERM): exit 0.
 	return err
 }

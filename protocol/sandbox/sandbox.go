@@ -148,11 +148,12 @@ type Limits struct {
 // DefaultLimits are generous for a card-game bot and small for a machine. The disk
 // quota is the size of one file: a bot needs a socket and perhaps a log, and its
 // files are memory (a tmpfs) where the arena can mount one.
-var DefaultLimits = Limits{CPUTime: time.Hour, Memory: 1 << 30, Processes: 128, Files: 256, FileSize: 64 << 20,
-	Disk: 64 << 20}
+func DefaultLimits() Limits {
+	return Limits{CPUTime: time.Hour, Memory: 1 << 30, Processes: 128, Files: 256, FileSize: 64 << 20, Disk: 64 << 20}
+}
 
 func (l Limits) withDefaults() Limits {
-	d := DefaultLimits
+	d := DefaultLimits()
 	if l.CPUTime <= 0 {
 		l.CPUTime = d.CPUTime
 	}
@@ -195,7 +196,7 @@ type Config struct {
 	// or the scratch root. At auto one below a covered host folder is bound back.
 	Read []string
 	// UIDs is the range of user ids bots run as when the arena is root: each bot
-	// process gets an id of its own (default DefaultUIDs).
+	// process gets an id of its own (default: ids from 2^30, 65536 of them).
 	UIDs UIDRange
 }
 
