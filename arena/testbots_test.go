@@ -2,6 +2,7 @@ package arena
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -23,6 +24,7 @@ import (
 	"github.com/arena-games/arena/engine"
 	"github.com/arena-games/arena/internal/poll"
 	"github.com/arena-games/arena/internal/testkit"
+	"github.com/arena-games/arena/internal/testlock"
 	"github.com/arena-games/arena/plugins/random"
 	"github.com/arena-games/arena/protocol"
 	"github.com/arena-games/arena/protocol/botpb"
@@ -57,7 +59,11 @@ func TestMain(m *testing.M) {
 		serveTestBot(mode)
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	flag.Parse()
+	release := testlock.QuietMain("TestLoadedClockNeverTimesOutAnAnswerInTime")
+	code := m.Run()
+	release()
+	os.Exit(code)
 }
 
 func serveTestBot(mode string) {

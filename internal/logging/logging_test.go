@@ -5,29 +5,15 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-)
 
-// lines parses every line of out as one JSON object.
-func lines(t *testing.T, out string) []map[string]any {
-	t.Helper()
-	var objs []map[string]any
-	for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
-		if l == "" {
-			continue
-		}
-		var o map[string]any
-		require.NoError(t, json.Unmarshal([]byte(l), &o), "line %q", l)
-		objs = append(objs, o)
-	}
-	return objs
-}
+	"github.com/arena-games/arena/internal/testkit"
+)
 
 func TestJSONIsOneObjectPerLine(t *testing.T) {
 	var out bytes.Buffer
@@ -36,7 +22,7 @@ func TestJSONIsOneObjectPerLine(t *testing.T) {
 	l.Info("worker gone", "worker", 7, "host", "m1")
 	l.Debug("not at info")
 	l.Named("coordinator").Warn("a line\nwith a newline", "err", "x")
-	got := lines(t, out.String())
+	got := testkit.JSONLines(t, out.String())
 	require.Len(t, got, 2)
 	assert.Equal(t, "worker gone", got[0]["@message"])
 	assert.Equal(t, "info", got[0]["@level"])
@@ -63,7 +49,7 @@ func TestSlogReachesTheSameLogger(t *testing.T) {
 	s.Debug("below the level")
 	s.Info("started", "client_id", "c1")
 	s.With("queue", "default").WithGroup("job").Warn("errored", slog.Int("id", 4), slog.Group("err", "text", "boom"))
-	got := lines(t, out.String())
+	got := testkit.JSONLines(t, out.String())
 	require.Len(t, got, 2)
 	assert.Equal(t, map[string]any{"@message": "started", "@level": "info", "@module": "arena.river", "client_id": "c1",
 		"@timestamp": got[0]["@timestamp"]}, got[0])
