@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
-
 )
 
 // A bot that answers at 40% of its deadline is never timed out, however busy the
