@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hashicorp/go-hclog"
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-games/arena/arena"
@@ -54,68 +55,25 @@ func runMatch(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if c.NArg() < 1 {
-		return fmt.Errorf("match needs one bot per seat, e.g. `arena match random random`")
-	}
-	opts, err := gameOptions(c, c.String("game"))
+	cfg, err := matchConfig(c, log)
 	if err != nil {
 		return err
 	}
-	entrants, err := resolveBots(c.Args().Slice())
-	if err != nil {
-		return err
-	}
-	replays := c.String("replays")
-	if replays == "" && !c.Bool("no-replays") {
-		if replays, err = freshDir(filepath.Join("arena-replays", c.String("game")+"-"+time.Now().UTC().Format("20060102-150405"))); err != nil {
-			return err
-		}
-	}
-	if c.Bool("no-replays") {
-		replays = ""
-	}
-	sb, share, err := sandboxConfig(c)
-	if err != nil {
-		return err
-	}
-	logHelper(log, sb.Level)
 	progress := newProgress(c.App.ErrWriter)
 	forfeits := newForfeitNotes(c.App.ErrWriter, progress.tty)
-	cfg := arena.Config{
-		Game: c.String("game"), Options: opts, Entrants: entrants, Games: c.Int("games"), Seed: runSeed(c), Parallel: c.Int("jobs"),
-		Clock: arena.Clock{Decision: c.Duration("decision"), Bank: c.Duration("bank"), Startup: c.Duration("startup"),
-			Shutdown: c.Duration("shutdown"), Grace: c.Duration("grace"), Match: c.Duration("match-time")},
-		MaxRestarts: c.Int("max-restarts"), ReplayDir: replays, Logger: log,
-		OnMatch: func(m *arena.MatchResult, done, total int) { progress.match(m, done, total); forfeits.match(m) },
-		Sandbox: sb, MaxForfeitShare: share, KeepMatches: c.Bool("json"),
-	}
-	if cfg.MaxRestarts == 0 {
-		cfg.MaxRestarts = -1 // the flag's 0 means none, the config's 0 means the default
-	}
+	cfg.OnMatch = func(m *arena.MatchResult, done, total int) { progress.match(m, done, total); forfeits.match(m) }
 	ctx, stop := interruptible(c.Context, log)
 	defer stop()
-	var test *sprt.Run
-	if spec := c.String("sprt"); spec != "" {
-		if test, err = sprt.Parse(spec); err != nil {
-			return fmt.Errorf("--sprt %w", err)
-		}
-		if len(entrants) != 2 {
-			return fmt.Errorf("--sprt tests one bot against another: give two bots, not %d", len(entrants))
-		}
-		cfg.Stop = test.Stop
-		if !c.IsSet("games") {
-			cfg.Games = 0 // until the test decides
-		}
-	}
-	if cfg.Games <= 0 && cfg.Stop == nil {
-		return fmt.Errorf("--games %d: give at least one game", cfg.Games)
+	test, err := matchSPRT(c, &cfg)
+	if err != nil {
+		return err
 	}
 	srv, err := serveMetrics(c, &cfg)
 	if err != nil {
 		return err
 	}
 	if test != nil && srv != nil {
-		test.Publish(srv.m, entrants[0].Name)
+		test.Publish(srv.m, cfg.Entrants[0].Name)
 	}
 	keep, err := newStderrKeeper(&cfg)
 	if err != nil {
@@ -137,10 +95,74 @@ func runMatch(c *cli.Context) error {
 		err = interrupted{fmt.Errorf("%w: every bot process was stopped; the report covers the %d deals completed", errInterrupted, rep.Deals)}
 		rep.StoppedBy = "interrupted by the user"
 	}
-	if werr := writeMatchReport(c, rep, test, entrants[0].Name); werr != nil && err == nil {
+	if werr := writeMatchReport(c, rep, test, cfg.Entrants[0].Name); werr != nil && err == nil {
 		err = werr
 	}
 	return err
+}
+
+// matchConfig is the run the flags and arguments of `arena match` ask for: the game
+// and its options, a bot per seat, the clock, the replays' directory, the sandbox.
+func matchConfig(c *cli.Context, log hclog.Logger) (arena.Config, error) {
+	if c.NArg() < 1 {
+		return arena.Config{}, fmt.Errorf("match needs one bot per seat, e.g. `arena match random random`")
+	}
+	opts, err := gameOptions(c, c.String("game"))
+	if err != nil {
+		return arena.Config{}, err
+	}
+	entrants, err := resolveBots(c.Args().Slice())
+	if err != nil {
+		return arena.Config{}, err
+	}
+	replays := c.String("replays")
+	if replays == "" && !c.Bool("no-replays") {
+		if replays, err = freshDir(filepath.Join("arena-replays", c.String("game")+"-"+time.Now().UTC().Format("20060102-150405"))); err != nil {
+			return arena.Config{}, err
+		}
+	}
+	if c.Bool("no-replays") {
+		replays = ""
+	}
+	sb, share, err := sandboxConfig(c)
+	if err != nil {
+		return arena.Config{}, err
+	}
+	logHelper(log, sb.Level)
+	cfg := arena.Config{
+		Game: c.String("game"), Options: opts, Entrants: entrants, Games: c.Int("games"), Seed: runSeed(c), Parallel: c.Int("jobs"),
+		Clock: arena.Clock{Decision: c.Duration("decision"), Bank: c.Duration("bank"), Startup: c.Duration("startup"),
+			Shutdown: c.Duration("shutdown"), Grace: c.Duration("grace"), Match: c.Duration("match-time")},
+		MaxRestarts: c.Int("max-restarts"), ReplayDir: replays, Logger: log,
+		Sandbox: sb, MaxForfeitShare: share, KeepMatches: c.Bool("json"),
+	}
+	if cfg.MaxRestarts == 0 {
+		cfg.MaxRestarts = -1 // the flag's 0 means none, the config's 0 means the default
+	}
+	return cfg, nil
+}
+
+// matchSPRT sets up --sprt, if given, to stop the run when it decides (and to run
+// until then, without --games); it checks that some game is to be played.
+func matchSPRT(c *cli.Context, cfg *arena.Config) (*sprt.Run, error) {
+	var test *sprt.Run
+	if spec := c.String("sprt"); spec != "" {
+		var err error
+		if test, err = sprt.Parse(spec); err != nil {
+			return nil, fmt.Errorf("--sprt %w", err)
+		}
+		if len(cfg.Entrants) != 2 {
+			return nil, fmt.Errorf("--sprt tests one bot against another: give two bots, not %d", len(cfg.Entrants))
+		}
+		cfg.Stop = test.Stop
+		if !c.IsSet("games") {
+			cfg.Games = 0 // until the test decides
+		}
+	}
+	if cfg.Games <= 0 && cfg.Stop == nil {
+		return nil, fmt.Errorf("--games %d: give at least one game", cfg.Games)
+	}
+	return test, nil
 }
 
 // writeMatchReport prints the report (table or --json) and the SPRT's verdict.
