@@ -53,15 +53,8 @@ func ladderServe(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if c.NArg() > 0 {
-		return fmt.Errorf("ladder serve takes no arguments, got %q", c.Args().First())
-	}
-	if c.Int("jobs") < 1 || c.Int64("upload-limit") < 1 || c.Int("submissions-per-day") < 1 || c.Int("bots-per-author") < 1 || c.Int("concurrent-requests") < 1 || c.Int("queue-depth") < 1 ||
-		c.Int64("body-limit") < 1 || c.Int64("min-body-rate") < 1 || c.Int("login-failures") < 1 || c.Int("submissions-per-address") < 1 {
-		return fmt.Errorf("--jobs, --upload-limit, --submissions-per-day, --bots-per-author, --concurrent-requests, --queue-depth, --body-limit, --min-body-rate, --login-failures and --submissions-per-address must be at least 1")
-	}
-	if c.Duration("header-timeout") <= 0 || c.Duration("body-timeout") <= 0 || c.Duration("session-lifetime") <= 0 {
-		return fmt.Errorf("--header-timeout, --body-timeout and --session-lifetime must be positive")
+	if err := checkServeFlags(c); err != nil {
+		return err
 	}
 	st, err := openLadder(c)
 	if err != nil {
@@ -131,6 +124,21 @@ func ladderServe(c *cli.Context) error {
 		return err
 	}
 	log.Info("stopped; games in flight were dropped and the next start resumes their blocks")
+	return nil
+}
+
+// checkServeFlags refuses arguments, and counts and times that must be positive.
+func checkServeFlags(c *cli.Context) error {
+	if c.NArg() > 0 {
+		return fmt.Errorf("ladder serve takes no arguments, got %q", c.Args().First())
+	}
+	if c.Int("jobs") < 1 || c.Int64("upload-limit") < 1 || c.Int("submissions-per-day") < 1 || c.Int("bots-per-author") < 1 || c.Int("concurrent-requests") < 1 || c.Int("queue-depth") < 1 ||
+		c.Int64("body-limit") < 1 || c.Int64("min-body-rate") < 1 || c.Int("login-failures") < 1 || c.Int("submissions-per-address") < 1 {
+		return fmt.Errorf("--jobs, --upload-limit, --submissions-per-day, --bots-per-author, --concurrent-requests, --queue-depth, --body-limit, --min-body-rate, --login-failures and --submissions-per-address must be at least 1")
+	}
+	if c.Duration("header-timeout") <= 0 || c.Duration("body-timeout") <= 0 || c.Duration("session-lifetime") <= 0 {
+		return fmt.Errorf("--header-timeout, --body-timeout and --session-lifetime must be positive")
+	}
 	return nil
 }
 
