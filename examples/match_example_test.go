@@ -14,7 +14,7 @@ import (
 )
 
 // Run a match from Go, as `arena match` does: build a bot program, name an entrant
-// per seat, and arena.Run plays every deal in every seat rotation, each bot in a
+// per seat, start them with protocol's launcher, and arena.Run plays every deal in every seat rotation, each bot in a
 // process of its own. Here the first bot of the guide meets itself; a trusted bot of
 // one's own may run without the sandbox (--sandbox none).
 func Example_match() {
@@ -31,7 +31,8 @@ func Example_match() {
 	rep, err := arena.Run(context.Background(), arena.Config{
 		Game:     "ivanhoe",
 		Entrants: []arena.Entrant{{Name: "first", Launch: me}, {Name: "second", Launch: me}},
-		Games:    4, // two deals, each in both seatings
+		Launcher: protocol.Launcher{}, // bots are go-plugin processes
+		Games:    4,                   // two deals, each in both seatings
 		Seed:     1 << 60,
 		Sandbox:  sandbox.Config{Level: sandbox.None},
 	})

@@ -130,7 +130,7 @@ func matchConfig(c *cli.Context, log hclog.Logger) (arena.Config, error) {
 	}
 	logHelper(log, sb.Level)
 	cfg := arena.Config{
-		Game: c.String("game"), Options: opts, Entrants: entrants, Games: c.Int("games"), Seed: runSeed(c), Parallel: c.Int("jobs"),
+		Game: c.String("game"), Options: opts, Entrants: entrants, Launcher: protocol.Launcher{}, Games: c.Int("games"), Seed: runSeed(c), Parallel: c.Int("jobs"),
 		Clock: arena.Clock{Decision: c.Duration("decision"), Bank: c.Duration("bank"), Startup: c.Duration("startup"),
 			Shutdown: c.Duration("shutdown"), Grace: c.Duration("grace"), Match: c.Duration("match-time")},
 		MaxRestarts: c.Int("max-restarts"), ReplayDir: replays, Logger: log,

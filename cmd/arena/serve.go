@@ -85,7 +85,7 @@ func ladderServe(c *cli.Context) error {
 			default:
 			}
 		},
-		Limits: serviceLimits(c), Origins: c.StringSlice("allowed-origin"),
+		Limits: serviceLimits(c), Origins: c.StringSlice("allowed-origin"), LockHeld: lockHeld(st),
 		Log: logging.Slog(log)})
 	if err != nil {
 		return err
@@ -220,4 +220,13 @@ func playRounds(ctx context.Context, c *cli.Context, ls *ladderSession, svc *ser
 		case <-ctx.Done():
 		}
 	}
+}
+
+// lockHeld is how /readyz checks the run lock ladder serve took: a server database's
+// can be lost with its connection; a file's lasts as long as the process.
+func lockHeld(st store.Store) func(context.Context) error {
+	if pg, ok := st.(*store.Postgres); ok {
+		return pg.RunLockHeld
+	}
+	return nil
 }
