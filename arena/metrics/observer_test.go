@@ -31,7 +31,7 @@ func TestARealRunIsCounted(t *testing.T) {
 	m := New(ModeMatch)
 	m.SetBank(arena.DefaultClock().Bank)
 	rep, err := arena.Run(context.Background(), arena.Config{
-		Clock: arena.DefaultClock(), Game: "ivanhoe", Games: 10, Seed: 3, Parallel: 2, Observer: m.Observer(), KeepMatches: true,
+		Clock: arena.DefaultClock(), Launcher: protocol.Launcher{}, Game: "ivanhoe", Games: 10, Seed: 3, Parallel: 2, Observer: m.Observer(), KeepMatches: true,
 		Entrants: []arena.Entrant{
 			{Name: "alpha", Launch: protocol.LaunchConfig{Path: bin}},
 			{Name: "beta", Launch: protocol.LaunchConfig{Path: bin}},
