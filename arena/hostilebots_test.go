@@ -187,7 +187,7 @@ func serveHostileBot(name string, k int) bool {
 		srv := &hostileServer{inner: protocol.NewBotServer(func(protocol.Match) engine.Policy { return first }), mode: name, k: k,
 			stderr: stderr}
 		plugin.Serve(&plugin.ServeConfig{
-			HandshakeConfig: protocol.Handshake,
+			HandshakeConfig: protocol.Handshake(),
 			Plugins:         plugin.PluginSet{protocol.PluginName: &rawPlugin{srv: srv}},
 			GRPCServer: func(opts []grpc.ServerOption) *grpc.Server {
 				if name == "garbage" {

@@ -135,7 +135,7 @@ func serveTestBot(mode string) {
 	case "v2":
 		plugin.Serve(&plugin.ServeConfig{
 			HandshakeConfig: plugin.HandshakeConfig{ProtocolVersion: protocol.ProtocolVersion + 1,
-				MagicCookieKey: protocol.Handshake.MagicCookieKey, MagicCookieValue: protocol.Handshake.MagicCookieValue},
+				MagicCookieKey: protocol.Handshake().MagicCookieKey, MagicCookieValue: protocol.Handshake().MagicCookieValue},
 			Plugins: plugin.PluginSet{protocol.PluginName: &futurePlugin{}},
 		})
 	case "spin":
