@@ -25,7 +25,7 @@ func BenchmarkIvanhoeMatch(b *testing.B) {
 }
 
 func benchMatch(b *testing.B, j int, level sandbox.Level) {
-	cfg := Config{Game: "ivanhoe", Launcher: protocol.Launcher{}, Games: b.N, Seed: 1, Parallel: j, Clock: DefaultClock,
+	cfg := Config{Game: "ivanhoe", Launcher: protocol.Launcher{}, Games: b.N, Seed: 1, Parallel: j, Clock: DefaultClock(),
 		Entrants: []Entrant{testEntrant(b, "a", "random"), testEntrant(b, "b", "random")},
 		Sandbox:  testSandbox(b, level)}
 	b.ReportAllocs()

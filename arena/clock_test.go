@@ -9,8 +9,6 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
-
-	"github.com/arena-games/arena/internal/testlock"
 )
 
 // A bot that answers at 40% of its deadline is never timed out, however busy the
@@ -35,12 +33,11 @@ func TestLoadedClockNeverTimesOutAnAnswerInTime(t *testing.T) {
 	}
 	// The load is the spinners' and the machine's, not that of another package's
 	// kill tests starting bots by the dozen beside this one (go test ./... runs
-	// packages side by side): it waits for those to end.
-	testlock.Quiet(t)
+	// packages side by side): TestMain waits for those to end (testlock.QuietMain).
 	holdCoresBusy(t, runtime.NumCPU())
 	cfg := testConfig(t, games, testEntrant(t, "a", "slow:200"), testEntrant(t, "b", "slow:200"))
 	cfg.Clock = Clock{Decision: 500 * time.Millisecond, Bank: time.Hour, Startup: time.Minute, Shutdown: 5 * time.Second,
-		Grace: DefaultClock.Grace}
+		Grace: DefaultClock().Grace}
 	cfg.Parallel = 10
 	cfg.ReplayDir = ""
 	began := time.Now()

@@ -43,7 +43,9 @@ type Clock struct {
 }
 
 // DefaultClock is the clock of `arena match` without flags.
-var DefaultClock = Clock{Decision: time.Second, Bank: time.Minute, Startup: 10 * time.Second, Shutdown: 2 * time.Second, Grace: 50 * time.Millisecond}
+func DefaultClock() Clock {
+	return Clock{Decision: time.Second, Bank: time.Minute, Startup: 10 * time.Second, Shutdown: 2 * time.Second, Grace: 50 * time.Millisecond}
+}
 
 // Config is one run.
 type Config struct {
@@ -152,7 +154,7 @@ func (c *Config) check() (engine.Spec, error) {
 		}
 	}
 	if c.Clock == (Clock{}) {
-		c.Clock = DefaultClock
+		c.Clock = DefaultClock()
 	}
 	if c.Clock.Decision <= 0 || c.Clock.Bank <= 0 || c.Clock.Startup <= 0 || c.Clock.Shutdown <= 0 || c.Clock.Grace < 0 || c.Clock.Match < 0 {
 		return spec, fmt.Errorf("%w: every time limit must be positive: %+v", ErrConfig, c.Clock)

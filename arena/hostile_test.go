@@ -392,7 +392,7 @@ func runHostile(t *testing.T, c hostileCase, level sandbox.Level, game string, p
 // checkDiskFiller: with a tmpfs the filler's writes stop at the quota (ENOSPC) and it
 // plays on; with a watched quota it is stopped, a crash whose detail names the quota.
 func checkDiskFiller(t *testing.T, stderr string, env hostileEnv) {
-	quota := sandbox.DefaultLimits.Disk
+	quota := sandbox.DefaultLimits().Disk
 	require.NotEmpty(t, env.hostile)
 	if env.active[sandbox.DiskWatch] {
 		t.Logf("the filler's seats: %q", env.hostile)

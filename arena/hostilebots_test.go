@@ -187,7 +187,7 @@ func serveHostileBot(name string, k int) bool {
 		srv := &hostileServer{inner: protocol.NewBotServer(func(protocol.Match) engine.Policy { return first }), mode: name, k: k,
 			stderr: stderr}
 		plugin.Serve(&plugin.ServeConfig{
-			HandshakeConfig: protocol.Handshake,
+			HandshakeConfig: protocol.Handshake(),
 			Plugins:         plugin.PluginSet{protocol.PluginName: &rawPlugin{srv: srv}},
 			GRPCServer: func(opts []grpc.ServerOption) *grpc.Server {
 				if name == "garbage" {
@@ -332,7 +332,7 @@ func trespass(name string, stderr io.Writer) {
 			fmt.Fprintf(stderr, "probe: %s: %s\n", a.Call, a.Outcome)
 		}
 	case "fill":
-		fmt.Fprintln(stderr, "probe: fill", attack.FillDisk(".", 4*sandbox.DefaultLimits.Disk))
+		fmt.Fprintln(stderr, "probe: fill", attack.FillDisk(".", 4*sandbox.DefaultLimits().Disk))
 	case "unix":
 		c, err := net.Dial("unix", os.Getenv("ARENA_TEST_UNIX"))
 		if err == nil {

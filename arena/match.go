@@ -158,7 +158,7 @@ func (t *table) forfeit(s int, e Ending, detail string) {
 		_ = st.conn.Close(nil, 0)
 		st.conn = nil
 	}
-	t.r.cfg.Logger.Info("seat forfeits", "match", t.m.id, "seat", s, "bot", t.res.Seats[s].Bot, "ending", e, "detail", detail)
+	t.r.cfg.Logger.Debug("seat forfeits", "match", t.m.id, "seat", s, "bot", t.res.Seats[s].Bot, "ending", e, "detail", detail)
 	t.rw.write(Record{Type: "ending", Seat: s, Ending: &e, Detail: detail, N: t.g.Decisions()})
 }
 

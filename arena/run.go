@@ -73,7 +73,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, fmt.Errorf("%w: %v", ErrConfig, err)
 	}
 	r.sandbox = sandboxJSON(sb.Level, layers)
-	cfg.Logger.Info("sandbox", "level", sb.Level, "active", strings.Join(r.sandbox.Active, ","), "missing", r.sandbox.Missing)
+	cfg.Logger.Debug("sandbox", "level", sb.Level, "active", strings.Join(r.sandbox.Active, ","), "missing", r.sandbox.Missing)
 	started := time.Now()
 	defer r.stopBots(ctx)
 	if err := r.startBots(ctx, sb); err != nil {
@@ -97,7 +97,7 @@ func (r *runner) startBots(ctx context.Context, sb sandbox.Config) error {
 		if e.Launch.StartTimeout == 0 {
 			e.Launch.StartTimeout = cfg.Clock.Startup
 		}
-		if e.Launch.Logger == nil && cfg.Logger.IsDebug() {
+		if e.Launch.Logger == nil && cfg.Logger.IsTrace() {
 			e.Launch.Logger = cfg.Logger.Named("go-plugin")
 		}
 		r.bots = append(r.bots, &botProc{entrant: e, launcher: cfg.Launcher, pool: cfg.Pool, seed: cfg.Seed, maxRestarts: cfg.MaxRestarts, log: cfg.Logger, obs: cfg.Observer,

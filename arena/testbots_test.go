@@ -2,6 +2,7 @@ package arena
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -24,6 +25,7 @@ import (
 	"github.com/arena-games/arena/engine"
 	"github.com/arena-games/arena/internal/poll"
 	"github.com/arena-games/arena/internal/testkit"
+	"github.com/arena-games/arena/internal/testlock"
 	"github.com/arena-games/arena/plugins/random"
 	"github.com/arena-games/arena/protocol"
 	"github.com/arena-games/arena/protocol/botpb"
@@ -60,7 +62,11 @@ func TestMain(m *testing.M) {
 		serveTestBot(mode)
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	flag.Parse()
+	release := testlock.QuietMain("TestLoadedClockNeverTimesOutAnAnswerInTime")
+	code := m.Run()
+	release()
+	os.Exit(code)
 }
 
 func serveTestBot(mode string) {
@@ -129,7 +135,7 @@ func serveTestBot(mode string) {
 	case "v2":
 		plugin.Serve(&plugin.ServeConfig{
 			HandshakeConfig: plugin.HandshakeConfig{ProtocolVersion: protocol.ProtocolVersion + 1,
-				MagicCookieKey: protocol.Handshake.MagicCookieKey, MagicCookieValue: protocol.Handshake.MagicCookieValue},
+				MagicCookieKey: protocol.Handshake().MagicCookieKey, MagicCookieValue: protocol.Handshake().MagicCookieValue},
 			Plugins: plugin.PluginSet{protocol.PluginName: &futurePlugin{}},
 		})
 	case "spin":

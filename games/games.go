@@ -15,10 +15,10 @@ import (
 func init() {
 	engine.Register(ivanhoe.Spec())
 	engine.Register(kardinal.Spec())
-	engine.RegisterOptions(kardinal.Name, kardinal.Options, kardinal.PrepareOptions)
+	engine.RegisterOptions(kardinal.Name, kardinal.OptionSpecs(), kardinal.PrepareOptions)
 	engine.Register(ninjas.Spec())
-	engine.RegisterOptions("ninjas", ninjas.Options, ninjas.PrepareOptions)
-	engine.RegisterSampler("ivanhoe", engine.Always(ivanhoe.Sampler))
-	engine.RegisterSampler(kardinal.Name, engine.Always(kardinal.Sampler)) // the view carries the board
+	engine.RegisterOptions("ninjas", ninjas.OptionSpecs(), ninjas.PrepareOptions)
+	engine.RegisterSampler("ivanhoe", engine.Always(ivanhoe.Sampler()))
+	engine.RegisterSampler(kardinal.Name, engine.Always(kardinal.Sampler())) // the view carries the board
 	engine.RegisterSampler("ninjas", ninjas.MakeSampler)
 }

@@ -61,7 +61,7 @@ func TestOptionsStartGamesWithThemAndNameTheirVariant(t *testing.T) {
 		"Highwayman 5\nPrincess 4\nExecutioner 4\nTraitor 5\nJester 2\n"
 	n, err := engine.NewWith("ninjas", 3, 2, engine.Options{ninjas.OptionDeck: deck})
 	require.NoError(t, err)
-	want := ninjas.DefaultDeck
+	want := ninjas.DefaultDeck()
 	want[ninjas.Peasant], want[ninjas.Soldier] = 20, 11
 	assert.Equal(t, want, n.(*ninjas.Game).Deck())
 }

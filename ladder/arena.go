@@ -119,7 +119,7 @@ func (p *ArenaPlayer) Close(ctx context.Context) {
 	}
 	grace := p.Clock.Shutdown
 	if grace <= 0 {
-		grace = arena.DefaultClock.Shutdown
+		grace = arena.DefaultClock().Shutdown
 	}
 	p.Pool.Close(ctx, grace)
 }

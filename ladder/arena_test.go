@@ -183,7 +183,7 @@ func TestArenaPlayerRecordsEveryGameWithItsReplay(t *testing.T) {
 	_, err := AddBot(ctx, st, AddOptions{Name: "plug", Path: pluginScript(t)})
 	require.NoError(t, err)
 
-	p := &ArenaPlayer{Launch: StoreLauncher(st.Dir(), testBuiltin), ReplayDir: filepath.Join(st.Dir(), "replays"), Clock: arena.DefaultClock,
+	p := &ArenaPlayer{Launch: StoreLauncher(st.Dir(), testBuiltin), ReplayDir: filepath.Join(st.Dir(), "replays"), Clock: arena.DefaultClock(),
 		Sandbox: Sandbox(testSandbox, st.Dir())}
 	sum, err := Run(ctx, RunConfig{Store: st, Player: p, Game: "ivanhoe", Players: 3, Matches: 6, Seed: 4})
 	require.NoError(t, err)

@@ -20,7 +20,7 @@ func TestArenaPlayerPlaysOnlyBlocksOfItsVariant(t *testing.T) {
 		block string
 		opts  engine.Options
 	}{{"ninjas", opts}, {variant, nil}} {
-		p := &ArenaPlayer{Launch: StoreLauncher(t.TempDir(), testBuiltin), Clock: arena.DefaultClock, Options: c.opts}
+		p := &ArenaPlayer{Launch: StoreLauncher(t.TempDir(), testBuiltin), Clock: arena.DefaultClock(), Options: c.opts}
 		err := p.PlayBlock(ctx, store.Block{ID: 7, Game: c.block, Seed: 1, Bots: []int64{1, 2}, Rotations: 2},
 			[]store.Bot{{ID: 1, Builtin: "random"}, {ID: 2, Builtin: "random"}},
 			func(store.Match) error { t.Fatal("nothing is played"); return nil })

@@ -111,7 +111,7 @@ func TestKeptBotsLearnNothingHiddenAcrossBlocks(t *testing.T) {
 		require.NoError(t, err)
 	}
 	replays := filepath.Join(st.Dir(), "replays")
-	p := &ArenaPlayer{Launch: StoreLauncher(st.Dir(), testBuiltin), ReplayDir: replays, Clock: arena.DefaultClock,
+	p := &ArenaPlayer{Launch: StoreLauncher(st.Dir(), testBuiltin), ReplayDir: replays, Clock: arena.DefaultClock(),
 		Sandbox: Sandbox(testSandbox, st.Dir()), Pool: arena.NewPool(arena.PoolConfig{})}
 	sum, err := Run(ctx, RunConfig{Store: st, Player: p, Game: "ivanhoe", Players: 2, Parallel: 2, Matches: 40, Seed: 9})
 	require.NoError(t, err)

@@ -39,7 +39,7 @@ func TestADiskFillerDoesNotStopTheLadder(t *testing.T) {
 	for _, l := range layers {
 		watched = watched || l.Layer == sandbox.DiskWatch && l.Active
 	}
-	p := &ArenaPlayer{Launch: StoreLauncher(st.Dir(), testBuiltin), ReplayDir: filepath.Join(st.Dir(), "replays"), Clock: arena.DefaultClock,
+	p := &ArenaPlayer{Launch: StoreLauncher(st.Dir(), testBuiltin), ReplayDir: filepath.Join(st.Dir(), "replays"), Clock: arena.DefaultClock(),
 		Sandbox: sb}
 	var suspended []string
 	sum, err := Run(ctx, RunConfig{Store: st, Player: p, Game: "ivanhoe", Players: 2, Matches: 24, Seed: 4,

@@ -67,7 +67,7 @@ func Smoke(ctx context.Context, game string, lc protocol.LaunchConfig, opponent 
 	stderr, _ := os.ReadFile(filepath.Join(dir, "stderr-0-"+smokeCandidate+".log"))
 	fail := func(ending, detail string) error {
 		return &SmokeError{Game: game, Ending: ending, Detail: detail, Stderr: string(stderr[max(0, len(stderr)-SmokeStderrBytes):]),
-			Startup: arena.DefaultClock.Startup}
+			Startup: arena.DefaultClock().Startup}
 	}
 	// With no restarts allowed, a candidate that crashed or never started ends the
 	// run at its next game.

@@ -151,7 +151,7 @@ func (l *launch) runner() *groupRunner {
 // tail, started by newRunner.
 func (l *launch) clientConfig(path string) *plugin.ClientConfig {
 	return &plugin.ClientConfig{
-		HandshakeConfig:  Handshake,
+		HandshakeConfig:  Handshake(),
 		Plugins:          plugin.PluginSet{PluginName: &botPlugin{}},
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		SkipHostEnv:      true,

@@ -16,11 +16,14 @@ const ProtocolVersion = 1
 
 // Handshake is what the arena and a bot agree on before anything else: a bot started
 // without the magic cookie in its environment refuses to run (it is not meant to be
-// started by hand), and the protocol versions must match.
-var Handshake = plugin.HandshakeConfig{
-	ProtocolVersion:  ProtocolVersion,
-	MagicCookieKey:   "ARENA_BOT_COOKIE",
-	MagicCookieValue: "7f3c2a9e-arena-card-game-bot",
+// started by hand), and the protocol versions must match. A function, so that no
+// importer can change it for both sides of the process.
+func Handshake() plugin.HandshakeConfig {
+	return plugin.HandshakeConfig{
+		ProtocolVersion:  ProtocolVersion,
+		MagicCookieKey:   "ARENA_BOT_COOKIE",
+		MagicCookieValue: "7f3c2a9e-arena-card-game-bot",
+	}
 }
 
 // PluginName is the name of the single plugin a bot process serves.

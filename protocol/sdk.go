@@ -107,7 +107,7 @@ func exitWithParent() {
 
 func serveConfig(s botpb.BotServer, register func(*grpc.Server)) *plugin.ServeConfig {
 	return &plugin.ServeConfig{
-		HandshakeConfig: Handshake,
+		HandshakeConfig: Handshake(),
 		Plugins:         plugin.PluginSet{PluginName: &botPlugin{server: s, register: register}},
 		// go-plugin's own chatter (trace-level JSON by default) would bury the bot's
 		// last words in the stderr tail the arena keeps.

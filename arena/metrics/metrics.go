@@ -21,10 +21,15 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
-// Version is the arena's version as build_info reports it; the linker may set it
-// (-ldflags "-X github.com/arena-games/arena/arena/metrics.Version=v1.2.3"), else it is
-// the module version the go command recorded, "(devel)" for a build from a checkout.
-var Version = ""
+// linkedVersion is the release version the linker may set
+// (-ldflags "-X github.com/arena-games/arena/arena/metrics.linkedVersion=v1.2.3").
+// Unexported, so that no importer can change what a build reports.
+var linkedVersion = ""
+
+// Version is the release version the linker set, "" for none: build_info then
+// reports the module version the go command recorded, "(devel)" for a build from a
+// checkout.
+func Version() string { return linkedVersion }
 
 // Modes a process serving metrics runs in (build_info's mode label).
 const (
@@ -34,11 +39,11 @@ const (
 	ModeWorker = "worker"
 )
 
-// LatencyBuckets resolve 10 µs to 60 s: a factor of 1.58 between bounds (under 25%
+// LatencyBuckets are the classic buckets of the latency histograms. They resolve 10 µs to 60 s: a factor of 1.58 between bounds (under 25%
 // relative error at any quantile), 35 bounds, plus a native histogram
 // (factor 1.1) for a Prometheus that scrapes them. Decisions of built-in bots take 10-100 µs
 // on the test machine and the default decision clock is 1 s, a bank 60 s.
-var LatencyBuckets = prometheus.ExponentialBucketsRange(10e-6, 60, 35)
+func LatencyBuckets() []float64 { return prometheus.ExponentialBucketsRange(10e-6, 60, 35) }
 
 // Metrics holds every series the arena exports.
 type Metrics struct {
@@ -122,7 +127,7 @@ func NewLabelled(mode string, labels prometheus.Labels) *Metrics {
 			"Decisions asked of bots and answered in time with a legal choice or not (every request counts).", "game", "bot"),
 		DecisionLatency: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "arena_decision_latency_seconds",
 			Help:    "Time from sending a decision to a bot to its answer, as charged to the bot's clock.",
-			Buckets: LatencyBuckets, NativeHistogramBucketFactor: 1.1, NativeHistogramMaxBucketNumber: 160,
+			Buckets: LatencyBuckets(), NativeHistogramBucketFactor: 1.1, NativeHistogramMaxBucketNumber: 160,
 			NativeHistogramMinResetDuration: time.Hour}, []string{"game", "bot"}),
 		BankUsed: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "arena_seat_bank_used_ratio",
 			Help:    "Share of its time bank a seat spent on its decisions in one complete match (1: all of it).",
@@ -175,10 +180,10 @@ func modeOr(mode string) string {
 	return mode
 }
 
-// buildVersion is the version and VCS revision of this binary: Version when the linker
+// buildVersion is the version and VCS revision of this binary: Version() when the linker
 // set it, else what the go command recorded in the binary.
 func buildVersion() (version, revision string) {
-	version, revision = Version, "unknown"
+	version, revision = linkedVersion, "unknown"
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
 		return modeOr(version), revision

@@ -29,10 +29,9 @@ func buildBot(t *testing.T) string {
 func TestARealRunIsCounted(t *testing.T) {
 	bin := buildBot(t)
 	m := New(ModeMatch)
-	m.SetBank(arena.DefaultClock.Bank)
+	m.SetBank(arena.DefaultClock().Bank)
 	rep, err := arena.Run(context.Background(), arena.Config{
-		Clock: arena.DefaultClock, Game: "ivanhoe", Games: 10, Seed: 3, Parallel: 2, Observer: m.Observer(), KeepMatches: true,
-		Launcher: protocol.Launcher{},
+		Clock: arena.DefaultClock(), Launcher: protocol.Launcher{}, Game: "ivanhoe", Games: 10, Seed: 3, Parallel: 2, Observer: m.Observer(), KeepMatches: true,
 		Entrants: []arena.Entrant{
 			{Name: "alpha", Launch: protocol.LaunchConfig{Path: bin}},
 			{Name: "beta", Launch: protocol.LaunchConfig{Path: bin}},
@@ -59,5 +58,5 @@ func TestARealRunIsCounted(t *testing.T) {
 	}
 	assert.Equal(t, 2, testutil.CollectAndCount(m.DecisionLatency), "one latency histogram per game and bot")
 	assert.Equal(t, 2, testutil.CollectAndCount(m.BankUsed), "one bank-use histogram per game and bot")
-	assert.Equal(t, float64(arena.DefaultClock.Bank.Seconds()), testutil.ToFloat64(m.Bank))
+	assert.Equal(t, float64(arena.DefaultClock().Bank.Seconds()), testutil.ToFloat64(m.Bank))
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/arena-games/arena/ladder"
 	"github.com/arena-games/arena/ladder/store"
 	"github.com/arena-games/arena/protocol"
+	"github.com/arena-games/arena/protocol/sandbox"
 )
 
 // botCheckCommand is `check PATH`, a compliance check for bot authors: it starts the
@@ -25,7 +26,7 @@ import (
 // exit. It prints one line per check and fails when any check fails. It hangs under
 // `arena bot`.
 func botCheckCommand() *cli.Command {
-	d := arena.DefaultClock
+	d := arena.DefaultClock()
 	return &cli.Command{
 		Name:      "check",
 		Usage:     "check that a bot program is ready for the arena: handshake, health, a match in each game, timing, clean exit",
@@ -66,31 +67,7 @@ func (k *checker) warn(name, format string, a ...any) {
 }
 
 func runBotCheck(c *cli.Context) error {
-	if c.NArg() != 1 {
-		return fmt.Errorf("check takes one bot program, got %d arguments", c.NArg())
-	}
-	path, err := filepath.Abs(c.Args().First())
-	if err != nil {
-		return err
-	}
-	games := c.StringSlice("game")
-	if len(games) == 0 {
-		games = engine.Names()
-	}
-	for _, g := range games {
-		if _, err := engine.Lookup(g); err != nil {
-			return err
-		}
-	}
-	// The ladder's sandbox, at the level asked for: the candidate sees no ladder.
-	sb, _, err := sandboxConfig(c)
-	if err != nil {
-		return err
-	}
-	if db, err := store.DefaultPath(); err == nil {
-		sb = ladder.Sandbox(sb, filepath.Dir(db))
-	}
-	exe, err := os.Executable()
+	path, games, sb, err := botCheckTarget(c)
 	if err != nil {
 		return err
 	}
@@ -108,13 +85,68 @@ func runBotCheck(c *cli.Context) error {
 	fmt.Fprintf(k.w, "checking %s (sandbox %s: %s)\n", path, sb.Level, strings.Join(active, ", "))
 
 	// Handshake and health, on a process of its own.
+	proc := k.start(c, path, sb)
+	if proc == nil {
+		fmt.Fprintln(k.w, "the bot does not start: see protocol/PROTOCOL.md, \"1. Start\", for the handshake")
+		return cli.Exit(fmt.Sprintf("%s is not ready: %s failed", path, strings.Join(k.failed, ", ")), 1)
+	}
+	// A whole match per game, in every seat of one deal, against the random bot.
+	for _, g := range games {
+		if err := k.play(c, g, path, sb); err != nil {
+			return err
+		}
+	}
+	start := time.Now()
+	if proc.Shutdown(c.Duration("shutdown")) {
+		k.pass("shutdown", "exited %s after being asked", time.Since(start).Round(time.Millisecond))
+	} else {
+		k.fail("shutdown", "still running %s after being asked to exit; killed (serve go-plugin's controller, plugin.GRPCController in protocol/controller.proto, and exit after answering its Shutdown: the arena sends no signal before it kills)", c.Duration("shutdown"))
+	}
+	if len(k.failed) > 0 {
+		return cli.Exit(fmt.Sprintf("%s is not ready: %s failed", path, strings.Join(k.failed, ", ")), 1)
+	}
+	fmt.Fprintln(k.w, "all checks passed")
+	return nil
+}
+
+// botCheckTarget reads what to check: the program's absolute path, the games, and
+// the ladder's sandbox at the level asked for (the candidate sees no ladder).
+func botCheckTarget(c *cli.Context) (string, []string, sandbox.Config, error) {
+	if c.NArg() != 1 {
+		return "", nil, sandbox.Config{}, fmt.Errorf("check takes one bot program, got %d arguments", c.NArg())
+	}
+	path, err := filepath.Abs(c.Args().First())
+	if err != nil {
+		return "", nil, sandbox.Config{}, err
+	}
+	games := c.StringSlice("game")
+	if len(games) == 0 {
+		games = engine.Names()
+	}
+	for _, g := range games {
+		if _, err := engine.Lookup(g); err != nil {
+			return "", nil, sandbox.Config{}, err
+		}
+	}
+	sb, _, err := sandboxConfig(c)
+	if err != nil {
+		return "", nil, sandbox.Config{}, err
+	}
+	if db, err := store.DefaultPath(); err == nil {
+		sb = ladder.Sandbox(sb, filepath.Dir(db))
+	}
+	return path, games, sb, nil
+}
+
+// start launches the bot and checks its handshake and health service; nil when it
+// does not start.
+func (k *checker) start(c *cli.Context, path string, sb sandbox.Config) *protocol.Process {
 	launch := protocol.LaunchConfig{Path: path, StartTimeout: c.Duration("startup"), Sandbox: sb}
 	start := time.Now()
 	proc, err := protocol.Launch(c.Context, launch)
 	if err != nil {
 		k.fail("handshake", "%v", err)
-		fmt.Fprintln(k.w, "the bot does not start: see protocol/PROTOCOL.md, \"1. Start\", for the handshake")
-		return cli.Exit(fmt.Sprintf("%s is not ready: %s failed", path, strings.Join(k.failed, ", ")), 1)
+		return nil
 	}
 	k.pass("handshake", "started in %s", time.Since(start).Round(time.Millisecond))
 	ctx, cancel := context.WithTimeout(c.Context, 2*time.Second)
@@ -129,63 +161,58 @@ func runBotCheck(c *cli.Context) error {
 	default:
 		k.pass("health", "service \"plugin\" is SERVING")
 	}
+	return proc
+}
 
-	// A whole match per game, in every seat of one deal, against the random bot.
-	clock := arena.Clock{Decision: c.Duration("decision"), Bank: arena.DefaultClock.Bank, Startup: c.Duration("startup"),
-		Shutdown: c.Duration("shutdown"), Grace: arena.DefaultClock.Grace}
-	for _, g := range games {
-		spec, _ := engine.Lookup(g)
-		entrants := []arena.Entrant{{Name: "bot", Launch: protocol.LaunchConfig{Path: path}}}
-		for len(entrants) < spec.MinPlayers {
-			entrants = append(entrants, arena.Entrant{Name: fmt.Sprintf("random#%d", len(entrants)),
-				Launch: protocol.LaunchConfig{Path: exe, Args: []string{"serve-bot", "random"}}})
-		}
-		stderrDir, err := os.MkdirTemp("", "arena-check-")
-		if err != nil {
-			return err
-		}
-		rep, err := arena.Run(c.Context, arena.Config{Game: g, Entrants: entrants, Launcher: protocol.Launcher{}, Games: len(entrants), Seed: 1,
-			Clock: clock, Sandbox: sb, MaxForfeitShare: -1, MaxRestarts: -1, StderrDir: stderrDir, KeepMatches: true})
-		stderrTail := readStderrTail(stderrDir, 60)
-		_ = os.RemoveAll(stderrDir)
-		if err != nil {
-			k.fail("play "+g, "%v", err)
-			k.quote("its stderr ends", stderrTail)
-			continue
-		}
-		b := rep.Bots[0]
-		if b.Endings["ok"] != b.Games {
-			var why []string
-			for _, m := range rep.Matches {
-				for _, s := range m.Seats {
-					if s.Entrant == 0 && s.Ending != arena.OK {
-						why = append(why, fmt.Sprintf("%s %s: %s", m.ID, s.Ending, s.Detail))
-					}
+// play checks a whole match of game g, in every seat of one deal, against the
+// built-in random bot, and the bot's timing in it.
+func (k *checker) play(c *cli.Context, g, path string, sb sandbox.Config) error {
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	clock := arena.Clock{Decision: c.Duration("decision"), Bank: arena.DefaultClock().Bank, Startup: c.Duration("startup"),
+		Shutdown: c.Duration("shutdown"), Grace: arena.DefaultClock().Grace}
+	spec, _ := engine.Lookup(g)
+	entrants := []arena.Entrant{{Name: "bot", Launch: protocol.LaunchConfig{Path: path}}}
+	for len(entrants) < spec.MinPlayers {
+		entrants = append(entrants, arena.Entrant{Name: fmt.Sprintf("random#%d", len(entrants)),
+			Launch: protocol.LaunchConfig{Path: exe, Args: []string{"serve-bot", "random"}}})
+	}
+	stderrDir, err := os.MkdirTemp("", "arena-check-")
+	if err != nil {
+		return err
+	}
+	rep, err := arena.Run(c.Context, arena.Config{Game: g, Entrants: entrants, Launcher: protocol.Launcher{}, Games: len(entrants), Seed: 1,
+		Clock: clock, Sandbox: sb, MaxForfeitShare: -1, MaxRestarts: -1, StderrDir: stderrDir, KeepMatches: true})
+	stderrTail := readStderrTail(stderrDir, 60)
+	_ = os.RemoveAll(stderrDir)
+	if err != nil {
+		k.fail("play "+g, "%v", err)
+		k.quote("its stderr ends", stderrTail)
+		return nil
+	}
+	b := rep.Bots[0]
+	if b.Endings["ok"] != b.Games {
+		var why []string
+		for _, m := range rep.Matches {
+			for _, s := range m.Seats {
+				if s.Entrant == 0 && s.Ending != arena.OK {
+					why = append(why, fmt.Sprintf("%s %s: %s", m.ID, s.Ending, s.Detail))
 				}
 			}
-			k.fail("play "+g, "%d of %d matches ended badly: %s", b.Games-b.Endings["ok"], b.Games, strings.Join(why, "; "))
-			k.quote("its stderr ends", stderrTail)
-			continue
 		}
-		k.pass("play "+g, "%d matches in every seat, %d decisions", b.Games, b.Decisions)
-		deadline := float64(clock.Decision) / float64(time.Millisecond)
-		switch {
-		case b.P99LatencyMs > deadline/2:
-			k.warn("timing "+g, "p99 %.1f ms is over half the %s deadline: a loaded machine may time it out", b.P99LatencyMs, clock.Decision)
-		default:
-			k.pass("timing "+g, "mean %.2f ms, p99 %.2f ms (deadline %s)", b.MeanLatencyMs, b.P99LatencyMs, clock.Decision)
-		}
+		k.fail("play "+g, "%d of %d matches ended badly: %s", b.Games-b.Endings["ok"], b.Games, strings.Join(why, "; "))
+		k.quote("its stderr ends", stderrTail)
+		return nil
 	}
-
-	start = time.Now()
-	if proc.Shutdown(c.Duration("shutdown")) {
-		k.pass("shutdown", "exited %s after being asked", time.Since(start).Round(time.Millisecond))
-	} else {
-		k.fail("shutdown", "still running %s after being asked to exit; killed (serve go-plugin's controller, plugin.GRPCController in protocol/controller.proto, and exit after answering its Shutdown: the arena sends no signal before it kills)", c.Duration("shutdown"))
+	k.pass("play "+g, "%d matches in every seat, %d decisions", b.Games, b.Decisions)
+	deadline := float64(clock.Decision) / float64(time.Millisecond)
+	switch {
+	case b.P99LatencyMs > deadline/2:
+		k.warn("timing "+g, "p99 %.1f ms is over half the %s deadline: a loaded machine may time it out", b.P99LatencyMs, clock.Decision)
+	default:
+		k.pass("timing "+g, "mean %.2f ms, p99 %.2f ms (deadline %s)", b.MeanLatencyMs, b.P99LatencyMs, clock.Decision)
 	}
-	if len(k.failed) > 0 {
-		return cli.Exit(fmt.Sprintf("%s is not ready: %s failed", path, strings.Join(k.failed, ", ")), 1)
-	}
-	fmt.Fprintln(k.w, "all checks passed")
 	return nil
 }

@@ -103,7 +103,7 @@ func (h *humanGame) seatList() string {
 
 // start launches a bot and opens its seat; a bot that does not start forfeits.
 func (h *humanGame) start(ctx context.Context, b *botSeat, seat int, launch protocol.LaunchConfig, seed uint64) error {
-	clock := arena.DefaultClock
+	clock := arena.DefaultClock()
 	proc, err := protocol.Launch(ctx, launch)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -129,7 +129,7 @@ func (h *humanGame) botChoice(s int) int {
 	if !b.forfeited {
 		req, err := b.wire.Next(h.g)
 		if err == nil {
-			clock := arena.DefaultClock
+			clock := arena.DefaultClock()
 			req.DeadlineUs = clock.Decision.Microseconds()
 			var rep *botpb.DecideReply
 			rep, _, err = b.conn.Decide(req, clock.Decision+clock.Grace)
@@ -216,7 +216,7 @@ func (h *humanGame) result() {
 func (h *humanGame) stop() {
 	for _, b := range h.bots {
 		if b != nil && b.proc != nil {
-			b.proc.Shutdown(arena.DefaultClock.Shutdown)
+			b.proc.Shutdown(arena.DefaultClock().Shutdown)
 		}
 	}
 }
@@ -245,7 +245,7 @@ func playWithHuman(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	ctx, stop := interruptible(c.Context, c.App.ErrWriter)
+	ctx, stop := interruptible(c.Context, mustLogger(c))
 	defer stop()
 	return playHuman(ctx, g, opts, human, entrants, c.Uint64("seed"), c.App.Reader, c.App.Writer)
 }

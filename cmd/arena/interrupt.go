@@ -3,12 +3,12 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"syscall"
 	"time"
+
+	"github.com/hashicorp/go-hclog"
 )
 
 // exitInterrupted is the exit code of a command stopped by the user (Ctrl-C or
@@ -46,15 +46,15 @@ const sameSignal = 500 * time.Millisecond
 // errInterrupted: the command stops cleanly and reports. A second one (past
 // sameSignal) ends the process at once (its bots die with it: see the parent-death
 // signal). stop releases the signals.
-func interruptible(ctx context.Context, w io.Writer) (context.Context, func()) {
-	first, _, stop := interruptibleInStages(ctx, w, false)
+func interruptible(ctx context.Context, log hclog.Logger) (context.Context, func()) {
+	first, _, stop := interruptibleInStages(ctx, log, false)
 	return first, stop
 }
 
 // interruptibleInStages is interruptible for a command that stops in two stages
 // (the worker: softly, then at once): with soft, the second signal ends the second
 // context (with cause errInterrupted) and only a third ends the process.
-func interruptibleInStages(ctx context.Context, w io.Writer, soft bool) (first, second context.Context, stop func()) {
+func interruptibleInStages(ctx context.Context, log hclog.Logger, soft bool) (first, second context.Context, stop func()) {
 	first, cancel := context.WithCancelCause(ctx)
 	second, cancelSecond := context.WithCancelCause(ctx)
 	sigs := make(chan os.Signal, 4)
@@ -68,9 +68,9 @@ func interruptibleInStages(ctx context.Context, w io.Writer, soft bool) (first, 
 		}
 		last := time.Now()
 		if soft {
-			fmt.Fprintln(w, "arena: stopping softly (Ctrl-C again to stop at once)")
+			log.Info("stopping softly (Ctrl-C again to stop at once)")
 		} else {
-			fmt.Fprintln(w, "arena: stopping (Ctrl-C again to quit at once)")
+			log.Info("stopping (Ctrl-C again to quit at once)")
 		}
 		cancel(errInterrupted)
 		for {
@@ -81,11 +81,11 @@ func interruptibleInStages(ctx context.Context, w io.Writer, soft bool) (first, 
 				}
 				if soft {
 					soft, last = false, time.Now()
-					fmt.Fprintln(w, "arena: stopping at once (Ctrl-C again to quit)")
+					log.Warn("stopping at once (Ctrl-C again to quit)")
 					cancelSecond(errInterrupted)
 					continue
 				}
-				fmt.Fprintln(w, "arena: quit")
+				log.Warn("quit")
 				quitNow()
 			case <-quit:
 				return

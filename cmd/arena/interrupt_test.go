@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/go-hclog"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -141,7 +142,7 @@ func TestTwoSignalsAtOnceAreOneInterrupt(t *testing.T) {
 	defer func(q func()) { quitNow = q }(quitNow)
 	quitNow = func() { quits <- struct{}{} }
 	var out testkit.SyncBuffer
-	ctx, stop := interruptible(context.Background(), &out)
+	ctx, stop := interruptible(context.Background(), hclog.New(&hclog.LoggerOptions{Name: "arena", Output: &out}))
 	defer stop()
 	began := time.Now()
 	require.NoError(t, syscall.Kill(os.Getpid(), syscall.SIGINT))

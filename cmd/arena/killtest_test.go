@@ -43,7 +43,7 @@ type killedLadder struct {
 
 func startLadder(t *testing.T, dir string, args ...string) *killedLadder {
 	t.Helper()
-	cmd := exec.Command(filepath.Join(bin, "arena"), append([]string{"ladder", "run"}, args...)...)
+	cmd := exec.Command(filepath.Join(bin, "arena"), append([]string{"ladder", "run", "--log-level", "debug"}, args...)...)
 	cmd.Dir = dir
 	stderr, err := cmd.StderrPipe()
 	require.NoError(t, err)
@@ -68,7 +68,7 @@ func (k *killedLadder) waitGames(n int, deadline time.Time) {
 			if !ok {
 				return
 			}
-			if strings.HasPrefix(l, "block ") {
+			if _, _, ok := gameLine(l); ok {
 				seen++
 			}
 		case <-time.After(time.Until(deadline)):
@@ -137,7 +137,7 @@ func TestLadderSurvivesKillsAtAnyMoment(t *testing.T) {
 		time.Sleep(time.Duration(rng.IntN(400)) * time.Millisecond)
 		rest := k.kill(t)
 		for _, l := range rest {
-			require.NotContains(t, l, "arena: ", "run %d failed before its kill: %v", i, rest)
+			require.False(t, strings.HasPrefix(l, "arena: "), "run %d failed before its kill: %v", i, rest)
 		}
 		if !waitGone(15 * time.Second) {
 			// A kill while a bot starts can leave it running (its parent-death
@@ -301,7 +301,7 @@ func TestLadderSurvivesAFullDisk(t *testing.T) {
 	require.NotEqual(t, 0, r.code, "a full disk fails the run: %s", r.stderr)
 	var errs []string
 	for _, l := range strings.Split(strings.TrimSpace(r.stderr), "\n") {
-		if !strings.HasPrefix(l, "block ") {
+		if _, _, ok := gameLine(l); !ok {
 			errs = append(errs, l)
 		}
 	}

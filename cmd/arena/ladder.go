@@ -12,11 +12,11 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/hashicorp/go-hclog"
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-games/arena/arena"
 	"github.com/arena-games/arena/engine"
+	"github.com/arena-games/arena/internal/logging"
 	"github.com/arena-games/arena/ladder"
 	"github.com/arena-games/arena/ladder/ladderprom"
 	"github.com/arena-games/arena/ladder/store"
@@ -35,17 +35,17 @@ func ladderPlayFlags() []cli.Flag {
 
 // blockPlayFlags are the flags of playing blocks, shared by run, serve and worker.
 func blockPlayFlags() []cli.Flag {
-	d := arena.DefaultClock
-	return []cli.Flag{
+	d := arena.DefaultClock()
+	return append([]cli.Flag{
 		&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: 1, Usage: "blocks played at once"},
 		&cli.DurationFlag{Name: "decision", Value: d.Decision, Usage: "time allowed per decision"},
 		&cli.DurationFlag{Name: "bank", Value: d.Bank, Usage: "time bank of a seat for a whole game"},
 		&cli.IntFlag{Name: "max-restarts", Value: 3, Usage: "restarts of a crashed bot per block before the run stops"},
 		&cli.IntFlag{Name: "bot-games", Value: arena.DefaultPoolGames, Usage: "games a bot process plays, across blocks, before a fresh one replaces it (0: a fresh process for every block)"},
 		&cli.DurationFlag{Name: "startup", Value: d.Startup, Usage: "time allowed to start a bot and to begin a game"},
-		&cli.StringFlag{Name: "log-level", Value: "warn", Usage: "arena log level: trace, debug, info, warn, error"},
+		&cli.DurationFlag{Name: "progress-every", Value: time.Minute, Usage: "log the games recorded this often (each game is a line at --log-level debug)"},
 		dbFlag(),
-	}
+	}, logFlags()...)
 }
 
 // ladderMoreFlags are the metrics, game option and sandbox flags of run and serve.
@@ -90,6 +90,10 @@ func ladderCommand() *cli.Command {
 }
 
 func ladderRun(c *cli.Context) error {
+	log, err := commandLogger(c)
+	if err != nil {
+		return err
+	}
 	if c.NArg() > 0 {
 		return fmt.Errorf("ladder run takes no arguments, got %q", c.Args().First())
 	}
@@ -104,7 +108,7 @@ func ladderRun(c *cli.Context) error {
 		return err
 	}
 	defer st.Close()
-	ctx, stop := interruptible(c.Context, c.App.ErrWriter)
+	ctx, stop := interruptible(c.Context, log)
 	defer stop()
 	ls, err := newLadderSession(ctx, c, st)
 	if err != nil {
@@ -125,9 +129,10 @@ func ladderRun(c *cli.Context) error {
 		return interrupted{fmt.Errorf("%w: %d games recorded%s; games in flight were dropped and the next run resumes their blocks", errInterrupted, sum.Recorded, resumed)}
 	}
 	if err != nil {
+		ls.failed(err)
 		return err
 	}
-	fmt.Fprintf(c.App.ErrWriter, "recorded %d games in %d new blocks%s\n", sum.Recorded, sum.Blocks, resumed)
+	log.Info(fmt.Sprintf("recorded %d games in %d new blocks%s", sum.Recorded, sum.Blocks, resumed))
 	tables, err := ladder.Standings(c.Context, st, ls.game, ladder.StandingsOptions{})
 	if err != nil {
 		return err
@@ -197,13 +202,18 @@ func newLadderSession(ctx context.Context, c *cli.Context, st ladderStore) (ls *
 		ms.describePlayer(player)
 		ms.watch(ladderprom.Replays(filepath.Join(st.Dir(), "replays")))
 	}
+	log := mustLogger(c)
+	progress := logging.StartProgress(ctx, log, c.Duration("progress-every"), "games recorded")
 	cfg := ladder.RunConfig{Store: lst, Player: player, Game: game, Players: c.Int("players"), Parallel: c.Int("jobs"),
 		Seed: seed, MaxForfeitShare: share,
 		OnSuspend: func(b store.Bot, reason string) {
-			fmt.Fprintf(c.App.ErrWriter, "suspended %s v%d: %s (arena bot reinstate %s)\n", b.Name, b.Version, reason, b.Name)
+			log.Warn(fmt.Sprintf("suspended %s v%d: %s (arena bot reinstate %s)", b.Name, b.Version, reason, b.Name))
 		},
 		OnGame: func(g store.Match, bots map[int64]store.Bot, live map[int64]float64) {
-			printGame(c.App.ErrWriter, g, bots)
+			progress.Add(1)
+			if log.IsDebug() {
+				log.Debug("game recorded", "block", g.Block, "rotation", g.Rotation, "seats", gameSeats(g, bots))
+			}
 			if ms != nil {
 				for _, s := range g.Seats {
 					b := bots[s.Bot]
@@ -219,14 +229,14 @@ func newLadderSession(ctx context.Context, c *cli.Context, st ladderStore) (ls *
 // blockPlayer is the player of the ladder's blocks, from the clock and sandbox flags,
 // writing replays under replays; sb is the ladder's sandbox (ladder.Sandbox).
 func blockPlayer(c *cli.Context, st store.Store, sb sandbox.Config, opts engine.Options, replays string) *ladder.ArenaPlayer {
-	clock := arena.DefaultClock
+	clock := arena.DefaultClock()
 	clock.Decision, clock.Bank, clock.Startup = c.Duration("decision"), c.Duration("bank"), c.Duration("startup")
 	clock.Match = c.Duration("match-time")
 	restarts := c.Int("max-restarts")
 	if restarts == 0 {
 		restarts = -1 // the flag's 0 means none, the config's 0 means the default
 	}
-	log := hclog.New(&hclog.LoggerOptions{Name: "arena", Level: hclog.LevelFromString(c.String("log-level")), Output: c.App.ErrWriter})
+	log := mustLogger(c)
 	logHelper(log, sb.Level)
 	// A database that keeps the bot programs (shared by many machines) keeps the
 	// replays too.
@@ -239,15 +249,24 @@ func blockPlayer(c *cli.Context, st store.Store, sb sandbox.Config, opts engine.
 		ReplayDir: replays, Logger: log, Options: opts, Sandbox: sb, StoreReplays: shared, Pool: pool}
 }
 
+// failed logs err at once when the metrics linger: main prints a command's error on
+// its way out, which is --metrics-linger later.
+func (ls *ladderSession) failed(err error) {
+	if ls.ms != nil && ls.c.Duration("metrics-linger") > 0 {
+		mustLogger(ls.c).Error("the run stopped; the metrics linger", "err", err, "linger", ls.c.Duration("metrics-linger"))
+	}
+}
+
 // close keeps the metrics up for --metrics-linger, then releases the database.
 func (ls *ladderSession) close(ctx context.Context) {
 	ls.stopBots(ctx)
-	ls.ms.linger(ctx, ls.c.Duration("metrics-linger"), ls.c.App.ErrWriter)
+	ls.ms.linger(ctx, ls.c.Duration("metrics-linger"))
 	ls.unlock()
 }
 
-// printGame writes one line per recorded game.
-func printGame(w io.Writer, g store.Match, bots map[int64]store.Bot) {
+// gameSeats is a recorded game's seats: bot, version, place, and how it ended when
+// not ok.
+func gameSeats(g store.Match, bots map[int64]store.Bot) string {
 	var seats []string
 	for _, s := range g.Seats {
 		t := fmt.Sprintf("%s v%d %d", bots[s.Bot].Name, bots[s.Bot].Version, s.Place+1)
@@ -256,7 +275,7 @@ func printGame(w io.Writer, g store.Match, bots map[int64]store.Bot) {
 		}
 		seats = append(seats, t)
 	}
-	fmt.Fprintf(w, "block %d rotation %d: %s\n", g.Block, g.Rotation, strings.Join(seats, ", "))
+	return strings.Join(seats, ", ")
 }
 
 func ladderStandings(c *cli.Context) error {

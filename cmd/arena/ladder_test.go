@@ -48,7 +48,7 @@ func TestLadderSurvivesKillAndResumes(t *testing.T) {
 	}
 
 	// An open-ended run, killed once it has recorded a dozen games.
-	cmd := exec.Command(filepath.Join(bin, "arena"), "ladder", "run", "--game", "ivanhoe", "-j", "2", "--seed", "3", "--db", db)
+	cmd := exec.Command(filepath.Join(bin, "arena"), "ladder", "run", "--game", "ivanhoe", "-j", "2", "--seed", "3", "--db", db, "--log-level", "debug")
 	cmd.Dir = dir
 	stderr, err := cmd.StderrPipe()
 	require.NoError(t, err)
@@ -56,7 +56,7 @@ func TestLadderSurvivesKillAndResumes(t *testing.T) {
 	lines := bufio.NewScanner(stderr)
 	seen := 0
 	for seen < 12 && lines.Scan() {
-		if strings.HasPrefix(lines.Text(), "block ") {
+		if _, _, ok := gameLine(lines.Text()); ok {
 			seen++
 		}
 	}
@@ -182,14 +182,14 @@ func TestLadderInterruptStopsCleanly(t *testing.T) {
 		r := runArena(t, dir, "bot", "add", b, "--db", db)
 		require.Equal(t, 0, r.code, r.stderr)
 	}
-	cmd := exec.Command(filepath.Join(bin, "arena"), "ladder", "run", "--game", "ninjas", "--db", db)
+	cmd := exec.Command(filepath.Join(bin, "arena"), "ladder", "run", "--game", "ninjas", "--db", db, "--log-level", "debug")
 	cmd.Dir = dir
 	stderr, err := cmd.StderrPipe()
 	require.NoError(t, err)
 	require.NoError(t, cmd.Start())
 	lines := bufio.NewScanner(stderr)
 	for n := 0; n < 4 && lines.Scan(); {
-		if strings.HasPrefix(lines.Text(), "block ") {
+		if _, _, ok := gameLine(lines.Text()); ok {
 			n++
 		}
 	}
@@ -229,7 +229,7 @@ func TestLadderMetricsOutliveARestart(t *testing.T) {
 	require.Equal(t, 0, r.code, r.stderr)
 
 	cmd := exec.Command(filepath.Join(bin, "arena"), "ladder", "run", "--game", "ivanhoe", "--matches", "4", "--db", db,
-		"--metrics-addr", "127.0.0.1:0", "--metrics-linger", "2m")
+		"--metrics-addr", "127.0.0.1:0", "--metrics-linger", "2m", "--log-level", "debug")
 	cmd.Dir = dir
 	stderr, err := cmd.StderrPipe()
 	require.NoError(t, err)
@@ -238,11 +238,11 @@ func TestLadderMetricsOutliveARestart(t *testing.T) {
 	lines := bufio.NewScanner(stderr)
 	url, second := "", 0
 	for lines.Scan() { // until the run ends and the linger begins: the database is still
-		l := lines.Text()
+		l := logMessage(lines.Text())
 		if u, ok := strings.CutPrefix(l, "metrics on "); ok {
 			url = u
 		}
-		if strings.HasPrefix(l, "block ") {
+		if _, _, ok := gameLine(lines.Text()); ok {
 			second++
 		}
 		if strings.HasPrefix(l, "serving metrics") {

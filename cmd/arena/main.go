@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	_ "github.com/arena-games/arena/games" // every game, registered
+	"github.com/arena-games/arena/internal/interspersed"
 	"github.com/arena-games/arena/protocol"
 	"github.com/arena-games/arena/protocol/sandbox"
 
@@ -22,9 +23,14 @@ func main() {
 	// Started as the sandbox's helper, the binary confines itself and execs the bot.
 	sandbox.RunHelper(os.Args)
 	app := newApp()
-	if err := app.Run(flagsFirst(app, os.Args)); err != nil {
+	if err := app.Run(interspersed.Reorder(app, os.Args)); err != nil {
 		// Errors may quote what a bot wrote: escaped, so that it cannot drive the terminal.
-		fmt.Fprintln(os.Stderr, "arena:", protocol.Printable(err.Error()))
+		msg := protocol.Printable(err.Error())
+		if l, ok := app.Metadata[logKey].(*commandLog); ok && l.json {
+			l.Error(msg) // a JSON log stays JSON to its last line
+		} else {
+			fmt.Fprintln(os.Stderr, "arena:", msg)
+		}
 		os.Exit(exitCode(err))
 	}
 }

@@ -14,14 +14,16 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-games/arena/arena"
+	"github.com/arena-games/arena/arena/sprt"
 	"github.com/arena-games/arena/engine"
 	"github.com/arena-games/arena/plugins/builtin"
 	"github.com/arena-games/arena/plugins/ismcts"
 	"github.com/arena-games/arena/protocol"
+	"github.com/arena-games/arena/watch"
 )
 
 func matchCommand() *cli.Command {
-	d := arena.DefaultClock
+	d := arena.DefaultClock()
 	return &cli.Command{
 		Name:      "match",
 		Usage:     "play bots against each other, every deal in every seat rotation, and report Elo",
@@ -43,73 +45,35 @@ func matchCommand() *cli.Command {
 			&cli.BoolFlag{Name: "no-replays", Usage: "write no replay files"},
 			&cli.BoolFlag{Name: "json", Usage: "print the report as JSON"},
 			&cli.StringFlag{Name: "sprt", Usage: "elo0,elo1[,alpha,beta]: stop when a sequential test of the first bot against the second decides (normalized Elo bounds, as fishtest)"},
-			&cli.StringFlag{Name: "log-level", Value: "warn", Usage: "arena log level: trace, debug, info, warn, error"},
-		}, append(append(metricsFlags(matchMetricsAddr), sandboxFlags()...), gameOptionFlags()...)...),
+		}, append(append(append(metricsFlags(matchMetricsAddr), sandboxFlags()...), gameOptionFlags()...), logFlags()...)...),
 		Action: runMatch,
 	}
 }
 
 func runMatch(c *cli.Context) error {
-	if c.NArg() < 1 {
-		return fmt.Errorf("match needs one bot per seat, e.g. `arena match random random`")
-	}
-	opts, err := gameOptions(c, c.String("game"))
+	log, err := commandLogger(c)
 	if err != nil {
 		return err
 	}
-	entrants, err := resolveBots(c.Args().Slice())
+	cfg, err := matchConfig(c, log)
 	if err != nil {
 		return err
 	}
-	replays := c.String("replays")
-	if replays == "" && !c.Bool("no-replays") {
-		if replays, err = freshDir(filepath.Join("arena-replays", c.String("game")+"-"+time.Now().UTC().Format("20060102-150405"))); err != nil {
-			return err
-		}
-	}
-	if c.Bool("no-replays") {
-		replays = ""
-	}
-	sb, share, err := sandboxConfig(c)
-	if err != nil {
-		return err
-	}
-	log := hclog.New(&hclog.LoggerOptions{Name: "arena", Level: hclog.LevelFromString(c.String("log-level")), Output: c.App.ErrWriter})
-	logHelper(log, sb.Level)
 	progress := newProgress(c.App.ErrWriter)
 	forfeits := newForfeitNotes(c.App.ErrWriter, progress.tty)
-	cfg := arena.Config{
-		Game: c.String("game"), Options: opts, Entrants: entrants, Launcher: protocol.Launcher{}, Games: c.Int("games"), Seed: runSeed(c), Parallel: c.Int("jobs"),
-		Clock: arena.Clock{Decision: c.Duration("decision"), Bank: c.Duration("bank"), Startup: c.Duration("startup"),
-			Shutdown: c.Duration("shutdown"), Grace: c.Duration("grace"), Match: c.Duration("match-time")},
-		MaxRestarts: c.Int("max-restarts"), ReplayDir: replays, Logger: log,
-		OnMatch: func(m *arena.MatchResult, done, total int) { progress.match(m, done, total); forfeits.match(m) },
-		Sandbox: sb, MaxForfeitShare: share, KeepMatches: c.Bool("json"),
-	}
-	if cfg.MaxRestarts == 0 {
-		cfg.MaxRestarts = -1 // the flag's 0 means none, the config's 0 means the default
-	}
-	ctx, stop := interruptible(c.Context, c.App.ErrWriter)
+	cfg.OnMatch = func(m *arena.MatchResult, done, total int) { progress.match(m, done, total); forfeits.match(m) }
+	ctx, stop := interruptible(c.Context, log)
 	defer stop()
-	var sprt *sprtRun
-	if spec := c.String("sprt"); spec != "" {
-		if sprt, err = parseSPRT(spec, len(entrants)); err != nil {
-			return err
-		}
-		cfg.Stop = sprt.stop
-		if !c.IsSet("games") {
-			cfg.Games = 0 // until the test decides
-		}
-	}
-	if cfg.Games <= 0 && cfg.Stop == nil {
-		return fmt.Errorf("--games %d: give at least one game", cfg.Games)
+	test, err := matchSPRT(c, &cfg)
+	if err != nil {
+		return err
 	}
 	srv, err := serveMetrics(c, &cfg)
 	if err != nil {
 		return err
 	}
-	if sprt != nil && srv != nil {
-		sprt.publish(srv.m, entrants[0].Name)
+	if test != nil && srv != nil {
+		test.Publish(srv.m, cfg.Entrants[0].Name)
 	}
 	keep, err := newStderrKeeper(&cfg)
 	if err != nil {
@@ -123,7 +87,7 @@ func runMatch(c *cli.Context) error {
 	// A Ctrl-C that ends the metrics' linger after the run does not make it a stopped
 	// run: only one during the run does.
 	byUser := userStopped(ctx)
-	srv.linger(ctx, c.Duration("metrics-linger"), c.App.ErrWriter)
+	srv.linger(ctx, c.Duration("metrics-linger"))
 	if rep == nil {
 		return err
 	}
@@ -131,24 +95,88 @@ func runMatch(c *cli.Context) error {
 		err = interrupted{fmt.Errorf("%w: every bot process was stopped; the report covers the %d deals completed", errInterrupted, rep.Deals)}
 		rep.StoppedBy = "interrupted by the user"
 	}
-	if werr := writeMatchReport(c, rep, sprt, entrants[0].Name); werr != nil && err == nil {
+	if werr := writeMatchReport(c, rep, test, cfg.Entrants[0].Name); werr != nil && err == nil {
 		err = werr
 	}
 	return err
 }
 
+// matchConfig is the run the flags and arguments of `arena match` ask for: the game
+// and its options, a bot per seat, the clock, the replays' directory, the sandbox.
+func matchConfig(c *cli.Context, log hclog.Logger) (arena.Config, error) {
+	if c.NArg() < 1 {
+		return arena.Config{}, fmt.Errorf("match needs one bot per seat, e.g. `arena match random random`")
+	}
+	opts, err := gameOptions(c, c.String("game"))
+	if err != nil {
+		return arena.Config{}, err
+	}
+	entrants, err := resolveBots(c.Args().Slice())
+	if err != nil {
+		return arena.Config{}, err
+	}
+	replays := c.String("replays")
+	if replays == "" && !c.Bool("no-replays") {
+		if replays, err = freshDir(filepath.Join("arena-replays", c.String("game")+"-"+time.Now().UTC().Format("20060102-150405"))); err != nil {
+			return arena.Config{}, err
+		}
+	}
+	if c.Bool("no-replays") {
+		replays = ""
+	}
+	sb, share, err := sandboxConfig(c)
+	if err != nil {
+		return arena.Config{}, err
+	}
+	logHelper(log, sb.Level)
+	cfg := arena.Config{
+		Game: c.String("game"), Options: opts, Entrants: entrants, Launcher: protocol.Launcher{}, Games: c.Int("games"), Seed: runSeed(c), Parallel: c.Int("jobs"),
+		Clock: arena.Clock{Decision: c.Duration("decision"), Bank: c.Duration("bank"), Startup: c.Duration("startup"),
+			Shutdown: c.Duration("shutdown"), Grace: c.Duration("grace"), Match: c.Duration("match-time")},
+		MaxRestarts: c.Int("max-restarts"), ReplayDir: replays, Logger: log,
+		Sandbox: sb, MaxForfeitShare: share, KeepMatches: c.Bool("json"),
+	}
+	if cfg.MaxRestarts == 0 {
+		cfg.MaxRestarts = -1 // the flag's 0 means none, the config's 0 means the default
+	}
+	return cfg, nil
+}
+
+// matchSPRT sets up --sprt, if given, to stop the run when it decides (and to run
+// until then, without --games); it checks that some game is to be played.
+func matchSPRT(c *cli.Context, cfg *arena.Config) (*sprt.Run, error) {
+	var test *sprt.Run
+	if spec := c.String("sprt"); spec != "" {
+		var err error
+		if test, err = sprt.Parse(spec); err != nil {
+			return nil, fmt.Errorf("--sprt %w", err)
+		}
+		if len(cfg.Entrants) != 2 {
+			return nil, fmt.Errorf("--sprt tests one bot against another: give two bots, not %d", len(cfg.Entrants))
+		}
+		cfg.Stop = test.Stop
+		if !c.IsSet("games") {
+			cfg.Games = 0 // until the test decides
+		}
+	}
+	if cfg.Games <= 0 && cfg.Stop == nil {
+		return nil, fmt.Errorf("--games %d: give at least one game", cfg.Games)
+	}
+	return test, nil
+}
+
 // writeMatchReport prints the report (table or --json) and the SPRT's verdict.
-func writeMatchReport(c *cli.Context, rep *arena.Report, sprt *sprtRun, first string) error {
+func writeMatchReport(c *cli.Context, rep *arena.Report, test *sprt.Run, first string) error {
 	if c.Bool("json") {
 		enc := json.NewEncoder(c.App.Writer)
 		enc.SetIndent("", "  ")
-		return enc.Encode(matchJSON{Report: rep, SPRT: sprt.json()})
+		return enc.Encode(matchJSON{Report: rep, SPRT: test.JSON()})
 	}
 	if err := rep.WriteTable(c.App.Writer); err != nil {
 		return err
 	}
-	if sprt != nil {
-		return sprt.write(c.App.Writer, first)
+	if test != nil {
+		return test.Write(c.App.Writer, first)
 	}
 	return nil
 }
@@ -156,7 +184,7 @@ func writeMatchReport(c *cli.Context, rep *arena.Report, sprt *sprtRun, first st
 // matchJSON is `arena match --json`: the report, and the SPRT's state with --sprt.
 type matchJSON struct {
 	*arena.Report
-	SPRT *sprtJSON `json:"sprt,omitempty"`
+	SPRT *sprt.JSON `json:"sprt,omitempty"`
 }
 
 // resolveBots turns command-line bots into entrants: a built-in name runs this very
@@ -233,7 +261,7 @@ func (p *progress) match(m *arena.MatchResult, done, total int) {
 	if !p.tty {
 		var seats []string
 		for _, s := range m.Seats {
-			t := fmt.Sprintf("%s %s", s.Bot, ordinal(s.Place+1))
+			t := fmt.Sprintf("%s %s", s.Bot, watch.Ordinal(s.Place+1))
 			if s.Ending != arena.OK {
 				t += " (" + s.Ending.String() + ")"
 			}
@@ -269,66 +297,6 @@ func (p *progress) done() {
 	}
 }
 
-// flagsFirst lets flags follow the bots (`arena match a b --games 10`), which
-// urfave/cli v2 does not: for the commands that want it, it moves every flag (and the
-// value of a flag that takes one) ahead of the positional arguments. "--" ends flags.
-func flagsFirst(app *cli.App, args []string) []string {
-	if len(args) < 2 {
-		return args
-	}
-	var cmd *cli.Command
-	for _, c := range app.Commands {
-		if c.Name == args[1] && (c.Name == "match" || c.Name == "replay") {
-			cmd = c
-		}
-	}
-	head := 2
-	// `arena bot add PATH --name NAME` and the ladder's commands: the same, one level down.
-	for _, c := range app.Commands {
-		if c.Name == args[1] && (c.Name == "bot" || c.Name == "ladder" || c.Name == "author") && len(args) > 2 {
-			for _, sub := range c.Subcommands {
-				if sub.Name == args[2] {
-					cmd, head = sub, 3
-				}
-			}
-		}
-	}
-	if cmd == nil {
-		return args
-	}
-	takesValue := map[string]bool{}
-	for _, f := range cmd.Flags {
-		_, isBool := f.(*cli.BoolFlag)
-		for _, n := range f.Names() {
-			takesValue[n] = !isBool
-		}
-	}
-	var flags, pos []string
-	rest := args[head:]
-	for i := 0; i < len(rest); i++ {
-		a := rest[i]
-		if a == "--" {
-			pos = append(pos, rest[i+1:]...)
-			break
-		}
-		if len(a) > 1 && a[0] == '-' {
-			flags = append(flags, a)
-			name := strings.TrimLeft(a, "-")
-			if takesValue[name] && !strings.Contains(name, "=") && i+1 < len(rest) {
-				flags = append(flags, rest[i+1])
-				i++
-			}
-			continue
-		}
-		pos = append(pos, a)
-	}
-	out := append(append([]string{}, args[:head]...), flags...)
-	if len(pos) > 0 {
-		out = append(append(out, "--"), pos...)
-	}
-	return out
-}
-
 // freshDir creates a directory no earlier run has used: base, else base-2, base-3...
 // so that two runs started in the same second never share replay files.
 func freshDir(base string) (string, error) {
@@ -362,7 +330,7 @@ func runSeed(c *cli.Context) uint64 {
 	}
 	s := c.Uint64("seed")
 	if s < guessable {
-		fmt.Fprintf(c.App.ErrWriter, "warning: --seed %d is small enough for a bot to guess, and with it every hand; leave --seed out for a random one\n", s)
+		mustLogger(c).Warn(fmt.Sprintf("--seed %d is small enough for a bot to guess, and with it every hand; leave --seed out for a random one", s))
 	}
 	return s
 }

@@ -189,13 +189,13 @@ func TestMatchDrawsItsSeedAndRepeatsAGivenOne(t *testing.T) {
 	b, _ := play()
 	assert.NotEqual(t, a.Seed, b.Seed, "each run draws its seed")
 	assert.NotEqual(t, deals(a), deals(b))
-	assert.NotContains(t, stderr, "warning")
+	assert.NotContains(t, stderr, "[WARN]")
 	again, stderr := play("--seed", strconv.FormatUint(a.Seed, 10))
 	assert.Equal(t, a.Seed, again.Seed)
 	assert.Equal(t, deals(a), deals(again), "--seed repeats the deals")
-	assert.NotContains(t, stderr, "warning")
+	assert.NotContains(t, stderr, "[WARN]")
 	_, stderr = play("--seed", "7")
-	assert.Contains(t, stderr, "warning: --seed 7 is small enough for a bot to guess")
+	assert.Contains(t, stderr, "[WARN]  arena: --seed 7 is small enough for a bot to guess")
 }
 
 func TestFirstBotExamplePlays(t *testing.T) {

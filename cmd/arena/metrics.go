@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -15,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/hashicorp/go-hclog"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/urfave/cli/v2"
 
@@ -33,7 +33,7 @@ type metricsServer struct {
 	m   *metrics.Metrics
 	reg prometheus.Registerer // m's registry, with the process's labels
 	exp *ladderprom.Exporter  // a ladder's store series, or nil
-	log io.Writer
+	log hclog.Logger
 }
 
 // Default metrics ports, one per mode, so that a match and a ladder can be scraped side
@@ -97,8 +97,9 @@ func startLabelledMetrics(c *cli.Context, mode string, labels prometheus.Labels,
 	if err != nil {
 		return nil, fmt.Errorf("--metrics-addr %s: %w", addr, err)
 	}
-	fmt.Fprintf(c.App.ErrWriter, "metrics on http://%s/metrics\n", srv.Addr)
-	return &metricsServer{srv: srv, m: m, reg: prometheus.WrapRegistererWith(labels, m.Registry), log: c.App.ErrWriter}, nil
+	log := mustLogger(c)
+	log.Info(fmt.Sprintf("metrics on http://%s/metrics", srv.Addr))
+	return &metricsServer{srv: srv, m: m, reg: prometheus.WrapRegistererWith(labels, m.Registry), log: log}, nil
 }
 
 // metricsAddr is --metrics-addr, else the mode's default port with --metrics, else "".
@@ -221,7 +222,7 @@ func (s *metricsServer) stopped(err error, interrupted, sprt bool) {
 // matches it aborted are what an operator looks for): the next signal ends the linger,
 // as the first one does after a run that ended on its own (ctx). A signal within
 // sameSignal of the linger's start is the one GNU timeout sends twice.
-func (s *metricsServer) linger(ctx context.Context, d time.Duration, w io.Writer) {
+func (s *metricsServer) linger(ctx context.Context, d time.Duration) {
 	if s == nil {
 		return
 	}
@@ -241,7 +242,7 @@ func (s *metricsServer) linger(ctx context.Context, d time.Duration, w io.Writer
 	if ctx.Err() != nil { // stopped already: only the next signal ends the linger
 		done, again = nil, " again"
 	}
-	fmt.Fprintf(w, "serving metrics on http://%s/metrics for %s more (Ctrl-C%s to stop)\n", s.srv.Addr, d, again)
+	s.log.Info(fmt.Sprintf("serving metrics on http://%s/metrics for %s more (Ctrl-C%s to stop)", s.srv.Addr, d, again))
 	began := time.Now()
 	timer := time.NewTimer(d)
 	defer timer.Stop()
@@ -315,6 +316,6 @@ func (s *metricsServer) refit(ctx context.Context) {
 		return
 	}
 	if err := s.exp.Refit(ctx); err != nil && ctx.Err() == nil {
-		fmt.Fprintf(s.log, "refit of the official ratings failed: %v\n", err)
+		s.log.Error("refit of the official ratings failed", "err", err)
 	}
 }

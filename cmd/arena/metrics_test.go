@@ -43,7 +43,7 @@ func TestMetricsDefaultPorts(t *testing.T) {
 // and show its time bank and every sandbox layer of its bots, as a match's do.
 func TestWorkerMetricsCarryTheWorkerLabel(t *testing.T) {
 	var body string
-	player := &ladder.ArenaPlayer{Clock: arena.DefaultClock, Sandbox: sandbox.Config{Level: sandbox.Auto}}
+	player := &ladder.ArenaPlayer{Clock: arena.DefaultClock(), Sandbox: sandbox.Config{Level: sandbox.Auto}}
 	layers, err := player.Sandbox.Layers()
 	require.NoError(t, err)
 	require.NotEmpty(t, layers)

@@ -2,10 +2,11 @@ package main
 
 import (
 	"bufio"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -46,8 +47,7 @@ func startProc(t *testing.T, dir, cache string, args ...string) *proc {
 		for sc.Scan() {
 			p.mu.Lock()
 			p.log.WriteString(sc.Text() + "\n")
-			var b, r, g int
-			if _, err := fmt.Sscanf(sc.Text(), "block %d rotation %d: game %d", &b, &r, &g); err == nil {
+			if b, r, ok := gameLine(sc.Text()); ok {
 				p.games, p.block, p.rotation = p.games+1, b, r
 			}
 			p.mu.Unlock()
@@ -59,6 +59,31 @@ func startProc(t *testing.T, dir, cache string, args ...string) *proc {
 	})
 	return p
 }
+
+// gameLine reads the line a ladder run or a worker logs per recorded game (at
+// --log-level debug): its block and rotation.
+func gameLine(l string) (block, rotation int, ok bool) {
+	m := gameRecorded.FindStringSubmatch(l)
+	if m == nil {
+		return 0, 0, false
+	}
+	block, _ = strconv.Atoi(m[1])
+	rotation, _ = strconv.Atoi(m[2])
+	return block, rotation, true
+}
+
+var gameRecorded = regexp.MustCompile(`\[DEBUG\] arena: game recorded: block=(\d+) rotation=(\d+)`)
+
+// logMessage is the message of a text log line (after its time, level and
+// logger name), or the line itself when it is no log line.
+func logMessage(l string) string {
+	if m := logLine.FindStringSubmatch(l); m != nil {
+		return m[1]
+	}
+	return l
+}
+
+var logLine = regexp.MustCompile(`^\S+ \[[A-Z]+\] +arena(?:\.[\w-]+)*: (.*)$`)
 
 func (p *proc) text() string {
 	p.mu.Lock()

@@ -10,6 +10,7 @@ import (
 
 	"github.com/arena-games/arena/arena"
 	"github.com/arena-games/arena/ladder/store"
+	"github.com/arena-games/arena/watch"
 )
 
 func replayCommand() *cli.Command {
@@ -36,7 +37,7 @@ func replayCommand() *cli.Command {
 				return fmt.Errorf("%s: %w", name, err)
 			}
 			if c.IsSet("seat") {
-				err = writeSeat(c.App.Writer, rep, c.Int("seat"), c.Int("at"))
+				err = watch.WriteSeat(c.App.Writer, rep, c.Int("seat"), c.Int("at"))
 			} else if c.Bool("quiet") {
 				_, err = arena.Resimulate(rep, nil)
 			} else {

@@ -9,6 +9,7 @@ import (
 	"github.com/arena-games/arena/arena"
 	"github.com/arena-games/arena/ladder"
 	"github.com/arena-games/arena/protocol/sandbox"
+	"github.com/arena-games/arena/protocol/sandbox/companion"
 )
 
 // sandboxFlags are the confinement flags of every command that runs bots.
@@ -17,9 +18,9 @@ func sandboxFlags() []cli.Flag {
 		&cli.StringFlag{Name: "sandbox", Value: "auto", Usage: "confinement of bot processes: auto (the strongest this machine supports), none, basic (no privilege needed), strict (namespaces and cgroups; fails where missing)"},
 		&cli.Float64Flag{Name: "max-forfeit-share", Value: arena.DefaultMaxForfeitShare, Usage: "disqualify a bot that times out or crashes in more than this share of its matches (at least 3 forfeits; 0: never)"},
 		&cli.DurationFlag{Name: "match-time", DefaultText: "every seat's bank and startup plus a minute", Usage: "wall-clock cap of one match on top of the decision clocks"},
-		&cli.Int64Flag{Name: "bot-memory", Value: sandbox.DefaultLimits.Memory >> 20, Usage: "memory of one bot process in MiB (cgroup; else an address-space limit 2 GiB above)"},
-		&cli.IntFlag{Name: "bot-processes", Value: sandbox.DefaultLimits.Processes, Usage: "processes and threads of one bot process (pids cgroup, or RLIMIT_NPROC when not root)"},
-		&cli.Int64Flag{Name: "bot-disk", Value: sandbox.DefaultLimits.Disk >> 20, Usage: "what one bot process may keep in its scratch directory, all files together, in MiB (a tmpfs of that size when root, else the arena measures the directory and stops a bot past it)"},
+		&cli.Int64Flag{Name: "bot-memory", Value: sandbox.DefaultLimits().Memory >> 20, Usage: "memory of one bot process in MiB (cgroup; else an address-space limit 2 GiB above)"},
+		&cli.IntFlag{Name: "bot-processes", Value: sandbox.DefaultLimits().Processes, Usage: "processes and threads of one bot process (pids cgroup, or RLIMIT_NPROC when not root)"},
+		&cli.Int64Flag{Name: "bot-disk", Value: sandbox.DefaultLimits().Disk >> 20, Usage: "what one bot process may keep in its scratch directory, all files together, in MiB (a tmpfs of that size when root, else the arena measures the directory and stops a bot past it)"},
 		botReadFlag(),
 	}
 }
@@ -35,7 +36,7 @@ func botReadFlag() cli.Flag {
 const maxBotDisk = 1 << 20
 
 // sandboxConfig reads the sandbox flags; the helper is arena-sandbox beside the arena,
-// or the arena itself (see sandboxHelper).
+// or the arena itself (package companion).
 func sandboxConfig(c *cli.Context) (sandbox.Config, float64, error) {
 	level, err := sandbox.ParseLevel(c.String("sandbox"))
 	if err != nil {
@@ -47,9 +48,9 @@ func sandboxConfig(c *cli.Context) (sandbox.Config, float64, error) {
 	}
 	// The level none runs no helper: it is not looked for (checking one beside the
 	// arena runs it, a few milliseconds of every start).
-	helper := helperFound{}
+	helper := companion.Found{}
 	if level != sandbox.None {
-		if helper, err = sandboxHelper(); err != nil {
+		if helper, err = companion.Self(); err != nil {
 			return sandbox.Config{}, 0, err
 		}
 	}
@@ -69,7 +70,7 @@ func sandboxConfig(c *cli.Context) (sandbox.Config, float64, error) {
 		return sandbox.Config{}, 0, err
 	}
 	lim := sandbox.Limits{Memory: c.Int64("bot-memory") << 20, Processes: c.Int("bot-processes"), Disk: disk << 20}
-	return sandbox.Config{Level: level, Helper: helper.cmd, Limits: lim, Read: read}, share, nil
+	return sandbox.Config{Level: level, Helper: helper.Cmd, Limits: lim, Read: read}, share, nil
 }
 
 // sandboxExecCommand is the sandbox's helper: the arena starts every bot through it,
@@ -95,14 +96,14 @@ func sandboxExecCommand() *cli.Command {
 // level this machine supports, with the ladder's data directory hidden and the
 // folders of --bot-read given to read.
 func ladderSandbox(dataDir string, read []string) (sandbox.Config, error) {
-	helper, err := sandboxHelper()
+	helper, err := companion.Self()
 	if err != nil {
 		return sandbox.Config{}, err
 	}
 	if err := checkReadable(read); err != nil {
 		return sandbox.Config{}, err
 	}
-	return ladder.Sandbox(sandbox.Config{Level: sandbox.Auto, Helper: helper.cmd, Read: read}, dataDir), nil
+	return ladder.Sandbox(sandbox.Config{Level: sandbox.Auto, Helper: helper.Cmd, Read: read}, dataDir), nil
 }
 
 // checkReadable refuses a --bot-read path that is not there, in one line.

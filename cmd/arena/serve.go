@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/arena-games/arena/internal/logging"
 	"github.com/arena-games/arena/ladder"
 	"github.com/arena-games/arena/ladder/ladderprom"
 	"github.com/arena-games/arena/ladder/queue"
@@ -23,7 +23,7 @@ import (
 
 // serveFlags are those of `ladder serve` besides the playing flags it shares with run.
 func serveFlags() []cli.Flag {
-	l := service.DefaultLimits
+	l := service.DefaultLimits()
 	return []cli.Flag{
 		&cli.StringFlag{Name: "addr", Value: "127.0.0.1:8080", Usage: "serve the pages and the API on host:port (loopback unless told otherwise)"},
 		&cli.Int64Flag{Name: "upload-limit", Value: l.Upload >> 20, Usage: "largest bot program an author may submit, in MiB"},
@@ -49,15 +49,12 @@ func serveFlags() []cli.Flag {
 // SIGTERM or Ctrl-C stops it; games in flight are dropped and the next start resumes
 // their blocks.
 func ladderServe(c *cli.Context) error {
-	if c.NArg() > 0 {
-		return fmt.Errorf("ladder serve takes no arguments, got %q", c.Args().First())
+	log, err := commandLogger(c)
+	if err != nil {
+		return err
 	}
-	if c.Int("jobs") < 1 || c.Int64("upload-limit") < 1 || c.Int("submissions-per-day") < 1 || c.Int("bots-per-author") < 1 || c.Int("concurrent-requests") < 1 || c.Int("queue-depth") < 1 ||
-		c.Int64("body-limit") < 1 || c.Int64("min-body-rate") < 1 || c.Int("login-failures") < 1 || c.Int("submissions-per-address") < 1 {
-		return fmt.Errorf("--jobs, --upload-limit, --submissions-per-day, --bots-per-author, --concurrent-requests, --queue-depth, --body-limit, --min-body-rate, --login-failures and --submissions-per-address must be at least 1")
-	}
-	if c.Duration("header-timeout") <= 0 || c.Duration("body-timeout") <= 0 || c.Duration("session-lifetime") <= 0 {
-		return fmt.Errorf("--header-timeout, --body-timeout and --session-lifetime must be positive")
+	if err := checkServeFlags(c); err != nil {
+		return err
 	}
 	st, err := openLadder(c)
 	if err != nil {
@@ -89,7 +86,7 @@ func ladderServe(c *cli.Context) error {
 			}
 		},
 		Limits: serviceLimits(c), Origins: c.StringSlice("allowed-origin"), LockHeld: lockHeld(st),
-		Log: slog.New(slog.NewTextHandler(c.App.ErrWriter, nil))})
+		Log: logging.Slog(log)})
 	if err != nil {
 		return err
 	}
@@ -105,12 +102,13 @@ func ladderServe(c *cli.Context) error {
 	srv.BaseContext = func(net.Listener) context.Context { return ctx }
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	fmt.Fprintf(c.App.ErrWriter, "serving the %s ladder on http://%s/\n", ls.game, ln.Addr())
+	log.Info(fmt.Sprintf("serving the %s ladder on http://%s/", ls.game, ln.Addr()))
 	go repeat(ctx, c.Duration("refresh"), func() { _ = svc.Refit(ctx) })
 
 	if pg, ok := st.(*store.Postgres); ok {
 		if err := coordinate(ctx, c, ls, pg, changed); err != nil {
 			ls.ms.stopped(err, false, false)
+			ls.failed(err)
 			_ = srv.Close()
 			return err
 		}
@@ -125,7 +123,22 @@ func ladderServe(c *cli.Context) error {
 	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
-	fmt.Fprintln(c.App.ErrWriter, "stopped; games in flight were dropped and the next start resumes their blocks")
+	log.Info("stopped; games in flight were dropped and the next start resumes their blocks")
+	return nil
+}
+
+// checkServeFlags refuses arguments, and counts and times that must be positive.
+func checkServeFlags(c *cli.Context) error {
+	if c.NArg() > 0 {
+		return fmt.Errorf("ladder serve takes no arguments, got %q", c.Args().First())
+	}
+	if c.Int("jobs") < 1 || c.Int64("upload-limit") < 1 || c.Int("submissions-per-day") < 1 || c.Int("bots-per-author") < 1 || c.Int("concurrent-requests") < 1 || c.Int("queue-depth") < 1 ||
+		c.Int64("body-limit") < 1 || c.Int64("min-body-rate") < 1 || c.Int("login-failures") < 1 || c.Int("submissions-per-address") < 1 {
+		return fmt.Errorf("--jobs, --upload-limit, --submissions-per-day, --bots-per-author, --concurrent-requests, --queue-depth, --body-limit, --min-body-rate, --login-failures and --submissions-per-address must be at least 1")
+	}
+	if c.Duration("header-timeout") <= 0 || c.Duration("body-timeout") <= 0 || c.Duration("session-lifetime") <= 0 {
+		return fmt.Errorf("--header-timeout, --body-timeout and --session-lifetime must be positive")
+	}
 	return nil
 }
 
@@ -150,7 +163,7 @@ func coordinate(ctx context.Context, c *cli.Context, ls *ladderSession, pg *stor
 	ls.ms.watch(ladderprom.Pool("queue", pool.Stat))
 	ls.ms.watch(ladderprom.Pool("store", pg.PoolStat))
 	co, err := queue.NewCoordinator(pool, queue.CoordinatorConfig{Store: pg, Schedule: ls.cfg, Depth: c.Int("queue-depth"),
-		Rescan: c.Duration("refresh"), Log: c.App.ErrWriter})
+		Rescan: c.Duration("refresh"), Log: mustLogger(c).Named("coordinator")})
 	if err != nil {
 		return err
 	}
@@ -164,7 +177,7 @@ func coordinate(ctx context.Context, c *cli.Context, ls *ladderSession, pg *stor
 			}
 		}
 	}()
-	fmt.Fprintf(c.App.ErrWriter, "coordinating the %s ladder: blocks are played by `arena worker --db URL`\n", ls.game)
+	mustLogger(c).Info(fmt.Sprintf("coordinating the %s ladder: blocks are played by `arena worker --db URL`", ls.game))
 	return co.Run(ctx)
 }
 
@@ -197,9 +210,9 @@ func playRounds(ctx context.Context, c *cli.Context, ls *ladderSession, svc *ser
 			continue
 		}
 		if errors.Is(err, ladder.ErrTooFewBots) {
-			fmt.Fprintf(c.App.ErrWriter, "waiting for bots: %v\n", err)
+			mustLogger(c).Info("waiting for bots", "err", err)
 		} else {
-			fmt.Fprintf(c.App.ErrWriter, "round stopped: %v; next round after a change of bots or a minute\n", err)
+			mustLogger(c).Error("round stopped; next round after a change of bots or a minute", "err", err)
 		}
 		select {
 		case <-changed:

@@ -63,10 +63,10 @@ func TestLadderSuspendsABotThatTimesOutAndLocksTheDatabase(t *testing.T) {
 	k := startLadder(t, dir, "--game", "ivanhoe", "--players", "2", "--metrics-addr", "127.0.0.1:0", "--db", db)
 	url := ""
 	for l := range k.lines {
-		if u, ok := strings.CutPrefix(l, "metrics on "); ok {
+		if u, ok := strings.CutPrefix(logMessage(l), "metrics on "); ok {
 			url = u
 		}
-		if strings.HasPrefix(l, "block ") {
+		if _, _, ok := gameLine(l); ok {
 			break
 		}
 	}

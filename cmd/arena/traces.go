@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/urfave/cli/v2"
+	"go.opentelemetry.io/otel"
 
 	"github.com/arena-games/arena/internal/tracing"
 )
@@ -25,6 +26,9 @@ func (t *traces) start(c *cli.Context) error {
 		return fmt.Errorf("traces: %w", err)
 	}
 	t.stop = stop
+	// The exporter's own errors (a collector away) go to the command's logger, built
+	// once its flags are read: OpenTelemetry would print them with the log package.
+	otel.SetErrorHandler(otel.ErrorHandlerFunc(func(err error) { mustLogger(c).Warn("traces", "err", err) }))
 	return nil
 }
 
@@ -36,7 +40,7 @@ func (t *traces) end(c *cli.Context) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if err := t.stop(ctx); err != nil {
-		fmt.Fprintf(c.App.ErrWriter, "traces: not all sent to the OTLP endpoint (OTEL_EXPORTER_OTLP_ENDPOINT): %v\n", err)
+		mustLogger(c).Warn("traces: not all sent to the OTLP endpoint (OTEL_EXPORTER_OTLP_ENDPOINT)", "err", err)
 	}
 	return nil
 }

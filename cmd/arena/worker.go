@@ -8,11 +8,13 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/hashicorp/go-hclog"
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-games/arena/arena"
 	"github.com/arena-games/arena/arena/metrics"
 	"github.com/arena-games/arena/engine"
+	"github.com/arena-games/arena/internal/logging"
 	"github.com/arena-games/arena/ladder"
 	"github.com/arena-games/arena/ladder/ladderprom"
 	"github.com/arena-games/arena/ladder/queue"
@@ -61,7 +63,7 @@ func blockTimeout(c *cli.Context) time.Duration {
 		game = min(game, m)
 	}
 	starts := time.Duration(max(c.Int("max-restarts"), 0) + 1)
-	return starts*c.Duration("startup") + time.Duration(seats)*game + arena.DefaultClock.Shutdown + 30*time.Second
+	return starts*c.Duration("startup") + time.Duration(seats)*game + arena.DefaultClock().Shutdown + 30*time.Second
 }
 
 // workerEntry is how a worker registers: its machine, the engines it plays by, the
@@ -76,7 +78,7 @@ func workerEntry(player *ladder.ArenaPlayer, slots int) store.Worker {
 			}
 		}
 	}
-	build := metrics.Version
+	build := metrics.Version()
 	if build == "" {
 		build = "dev"
 	}
@@ -84,6 +86,10 @@ func workerEntry(player *ladder.ArenaPlayer, slots int) store.Worker {
 }
 
 func runWorker(c *cli.Context) error {
+	log, err := commandLogger(c)
+	if err != nil {
+		return err
+	}
 	if c.NArg() > 0 {
 		return fmt.Errorf("worker takes no arguments, got %q", c.Args().First())
 	}
@@ -118,7 +124,7 @@ func runWorker(c *cli.Context) error {
 	}
 	defer st.Close()
 	pg := st.(*store.Postgres) // a postgres:// URL opens one
-	ctx, now, stop := interruptibleInStages(c.Context, c.App.ErrWriter, true)
+	ctx, now, stop := interruptibleInStages(c.Context, log, true)
 	defer stop()
 	pool, err := queue.Connect(ctx, c.String("db"))
 	if err != nil {
@@ -137,7 +143,7 @@ func runWorker(c *cli.Context) error {
 	alive, gone := context.WithCancel(context.WithoutCancel(ctx))
 	defer gone()
 	me, left, err := store.KeepAlive(alive, pg, workerEntry(player, c.Int("jobs")), func(err error) {
-		fmt.Fprintf(c.App.ErrWriter, "worker heartbeat: %v\n", err)
+		log.Warn("worker heartbeat failed", "err", err)
 	})
 	if err != nil {
 		return fmt.Errorf("registering the worker: %w", err)
@@ -155,14 +161,16 @@ func runWorker(c *cli.Context) error {
 	ms.watch(ladderprom.Pool("queue", pool.Stat))
 	ms.watch(ladderprom.Pool("store", pg.PoolStat))
 	ms.watch(ladderprom.Replays(filepath.Join(st.Dir(), "replays")))
+	progress := logging.StartProgress(ctx, log, c.Duration("progress-every"), "games recorded")
 	w, err := queue.NewWorker(pool, queue.WorkerConfig{Store: pg, Player: player, Options: opts, Slots: c.Int("jobs"), Worker: me.ID,
-		Lease: c.Duration("lease"), Timeout: timeout, Log: c.App.ErrWriter,
+		Lease: c.Duration("lease"), Timeout: timeout, Log: log,
 		OnGame: func(m store.Match) {
-			fmt.Fprintf(c.App.ErrWriter, "block %d rotation %d: game %d\n", m.Block, m.Rotation, m.ID)
+			progress.Add(1)
+			log.Debug("game recorded", "block", m.Block, "rotation", m.Rotation, "game", m.ID)
 		},
 		OnJob: func(a queue.BlockArgs, attempt int, err error) {
 			if err != nil && !errors.Is(err, context.Canceled) {
-				fmt.Fprintf(c.App.ErrWriter, "block %d, attempt %d: %v\n", a.Block, attempt, err)
+				log.Warn("block attempt failed", "block", a.Block, "attempt", attempt, "err", err)
 			}
 		}})
 	if err != nil {
@@ -171,29 +179,29 @@ func runWorker(c *cli.Context) error {
 	if err := w.Start(context.WithoutCancel(ctx)); err != nil {
 		return err
 	}
-	fmt.Fprintf(c.App.ErrWriter, "worker playing %d blocks at once (%s)\n", c.Int("jobs"), queue.Version())
+	log.Info(fmt.Sprintf("worker playing %d blocks at once (%s)", c.Int("jobs"), queue.Version()), "worker", me.ID)
 	<-ctx.Done()
-	finished, err := stopWorker(c, w, now)
+	finished, err := stopWorker(c, log, w, now)
 	// The bots kept between blocks: politely, or at once after a second signal.
 	player.Close(now)
 	ms.stopped(err, err == nil, false)
 	unregister() // before the linger: a lingering worker takes no blocks
 	switch {
 	case err == nil && finished:
-		fmt.Fprintln(c.App.ErrWriter, "worker stopped; it finished the blocks it was playing")
+		log.Info("worker stopped; it finished the blocks it was playing")
 	case err == nil:
-		fmt.Fprintln(c.App.ErrWriter, "worker stopped; the rest of the blocks it was playing went back to the queue")
+		log.Info("worker stopped; the rest of the blocks it was playing went back to the queue")
 	}
-	ms.linger(ctx, c.Duration("metrics-linger"), c.App.ErrWriter)
+	ms.linger(ctx, c.Duration("metrics-linger"))
 	// Stopping is how a worker ends (systemd's SIGTERM): exit 0.
 	return err
 }
 
 // stopWorker stops w softly: it finishes the blocks under way until --stop-timeout
 // runs out or now ends (the second signal), then cancels the rest (queue.Shutdown).
-func stopWorker(c *cli.Context, w *queue.Worker, now context.Context) (finished bool, err error) {
+func stopWorker(c *cli.Context, log hclog.Logger, w *queue.Worker, now context.Context) (finished bool, err error) {
 	limit := c.Duration("stop-timeout")
-	fmt.Fprintf(c.App.ErrWriter, "worker stopping: it takes no more blocks and finishes those under way (for %v at most)\n", limit)
+	log.Info(fmt.Sprintf("worker stopping: it takes no more blocks and finishes those under way (for %v at most)", limit))
 	soft, cancel := context.WithTimeout(now, limit)
 	defer cancel()
 	finished, err = w.Shutdown(soft, hardStop)

@@ -24,7 +24,7 @@ import (
 // uniform among those that remain. A Knock Down between two other seats makes the seat forget what it knew of the
 // victim's hand. The sample's log is the seat's events; its decision count is their
 // number (it only bounds the game, R27); its random future is drawn from r.
-var Sampler engine.Sampler = sampler{}
+func Sampler() engine.Sampler { return sampler{} }
 
 type sampler struct{}
 

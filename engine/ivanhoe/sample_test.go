@@ -10,7 +10,7 @@ import (
 
 func TestSampler(t *testing.T) {
 	for n := MinPlayers; n <= MaxPlayers; n++ {
-		t.Run(fmt.Sprintf("%dp", n), func(t *testing.T) { enginetest.CheckSampler(t, Spec(), Sampler, n, 12) })
+		t.Run(fmt.Sprintf("%dp", n), func(t *testing.T) { enginetest.CheckSampler(t, Spec(), Sampler(), n, 12) })
 	}
 }
 
@@ -30,7 +30,7 @@ func TestSamplerDistribution(t *testing.T) {
 		for c := Card(0); c < NumCards; c++ {
 			unseen[c] = c.Count() - int(v.Hand[c]) - int(v.Discard[c])
 		}
-		observed := enginetest.SampledCounts(t, Sampler, g, me, 2000, func(s engine.Game) []uint8 { return s.(*Game).hands[(me+1)%n][:] })
+		observed := enginetest.SampledCounts(t, Sampler(), g, me, 2000, func(s engine.Game) []uint8 { return s.(*Game).hands[(me+1)%n][:] })
 		enginetest.ChiSquare(t, observed, enginetest.Proportions(unseen))
 	}
 }
@@ -40,7 +40,7 @@ func TestSamplerDistribution(t *testing.T) {
 // keeps it.
 func TestSamplerProofsHold(t *testing.T) {
 	proofs, reactions := 0, map[bool]int{}
-	enginetest.EveryDecision(t, Spec(), Sampler, 60, func(seed int) int { return MinPlayers + seed%4 }, func(eg, s engine.Game, me int, events []engine.Event) {
+	enginetest.EveryDecision(t, Spec(), Sampler(), 60, func(seed int) int { return MinPlayers + seed%4 }, func(eg, s engine.Game, me int, events []engine.Event) {
 		g, sg := eg.(*Game), s.(*Game)
 		var k knowledge
 		if err := k.read(me, g.players, events); err != nil {

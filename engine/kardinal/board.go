@@ -95,157 +95,23 @@ var defaultBoard = func() *Board {
 // LoadBoard reads and validates a board file (the format is in the package doc). Errors
 // name the line and the problem.
 func LoadBoard(r io.Reader) (*Board, error) {
-	type spaceLine struct {
-		line    int
-		country Country
-	}
-	type roadLine struct{ line, a, b int }
-	type allianceLine struct {
-		line int
-		a    Alliance
-	}
-	var (
-		spaces     = map[int]spaceLine{}
-		roads      []roadLine
-		alliances  []allianceLine
-		order      []Country
-		orderLine  int
-		name       string
-		sawHeader  bool
-		lineNo     int
-		maxSpaceNo int
-	)
-	bad := func(format string, args ...any) error {
-		return fmt.Errorf("board line %d: %s", lineNo, fmt.Sprintf(format, args...))
-	}
+	p := &boardFile{spaces: map[int]spaceLine{}}
 	sc := bufio.NewScanner(r)
 	for sc.Scan() {
-		lineNo++
-		text := sc.Text()
-		if i := strings.IndexByte(text, '#'); i >= 0 {
-			text = text[:i]
-		}
-		f := strings.Fields(text)
-		if len(f) == 0 {
-			continue
-		}
-		if !sawHeader {
-			if f[0] != "kardinal-board" {
-				return nil, bad("missing header: want %q first, got %q", fmt.Sprintf("kardinal-board %d", BoardVersion), strings.TrimSpace(text))
-			}
-			if len(f) != 2 || f[1] != strconv.Itoa(BoardVersion) {
-				return nil, bad("bad version %q: this engine reads version %d", strings.Join(f[1:], " "), BoardVersion)
-			}
-			sawHeader = true
-			continue
-		}
-		switch f[0] {
-		case "name":
-			name = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(text), "name"))
-		case "space":
-			if len(f) != 3 {
-				return nil, bad("want \"space NUMBER COUNTRY\", got %q", strings.TrimSpace(text))
-			}
-			n, err := strconv.Atoi(f[1])
-			if err != nil || n < 1 || n > MaxSpaces {
-				return nil, bad("space number %q is not a number in 1..%d", f[1], MaxSpaces)
-			}
-			c, err := ParseCountry(f[2])
-			if err != nil {
-				return nil, bad("%v", err)
-			}
-			if prev, ok := spaces[n]; ok {
-				return nil, bad("duplicate space number %d (first on line %d)", n, prev.line)
-			}
-			spaces[n] = spaceLine{lineNo, c}
-			maxSpaceNo = max(maxSpaceNo, n)
-		case "road":
-			if len(f) != 3 {
-				return nil, bad("want \"road NUMBER NUMBER\", got %q", strings.TrimSpace(text))
-			}
-			a, errA := strconv.Atoi(f[1])
-			b, errB := strconv.Atoi(f[2])
-			if errA != nil || errB != nil {
-				return nil, bad("road ends %q and %q must be space numbers", f[1], f[2])
-			}
-			if a == b {
-				return nil, bad("road from space %d to itself", a)
-			}
-			roads = append(roads, roadLine{lineNo, a, b})
-		case "alliance":
-			if len(f) != 4 {
-				return nil, bad("want \"alliance NUMBER COUNTRY COUNTRY\", got %q", strings.TrimSpace(text))
-			}
-			n, err := strconv.Atoi(f[1])
-			if err != nil || n < 1 {
-				return nil, bad("alliance number %q is not a positive number", f[1])
-			}
-			x, err := ParseCountry(f[2])
-			if err != nil {
-				return nil, bad("%v", err)
-			}
-			y, err := ParseCountry(f[3])
-			if err != nil {
-				return nil, bad("%v", err)
-			}
-			if x == y {
-				return nil, bad("alliance %d joins %s to itself", n, x)
-			}
-			for _, al := range alliances {
-				if al.a.Number == n {
-					return nil, bad("duplicate alliance number %d (first on line %d)", n, al.line)
-				}
-				if (al.a.A == x && al.a.B == y) || (al.a.A == y && al.a.B == x) {
-					return nil, bad("alliance %d repeats alliance %d (%s-%s)", n, al.a.Number, x, y)
-				}
-			}
-			alliances = append(alliances, allianceLine{lineNo, Alliance{n, x, y}})
-		case "scoring":
-			if orderLine != 0 {
-				return nil, bad("second scoring line (first on line %d)", orderLine)
-			}
-			orderLine = lineNo
-			seen := [NumCountries]bool{}
-			for _, s := range f[1:] {
-				c, err := ParseCountry(s)
-				if err != nil {
-					return nil, bad("%v", err)
-				}
-				if seen[c] {
-					return nil, bad("scoring order names %s twice", c)
-				}
-				seen[c] = true
-				order = append(order, c)
-			}
-			for c, ok := range seen {
-				if !ok {
-					return nil, bad("scoring order misses %s", Country(c))
-				}
-			}
-		default:
-			return nil, bad("unknown directive %q", f[0])
+		p.lineNo++
+		if err := p.line(sc.Text()); err != nil {
+			return nil, err
 		}
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("board: reading: %w", err)
 	}
-	if !sawHeader {
-		return nil, errors.New("board: empty file: want a \"kardinal-board 1\" header")
+	if err := p.complete(); err != nil {
+		return nil, err
 	}
-	if len(spaces) == 0 {
-		return nil, errors.New("board: no spaces")
-	}
-	for n := 1; n <= maxSpaceNo; n++ {
-		if _, ok := spaces[n]; !ok {
-			return nil, fmt.Errorf("board: spaces must be numbered 1..%d without gaps: space %d is missing", maxSpaceNo, n)
-		}
-	}
-	if orderLine == 0 {
-		return nil, errors.New("board: no scoring line")
-	}
-	b := &Board{name: name, spaces: maxSpaceNo}
-	for n := 1; n <= maxSpaceNo; n++ {
-		c := spaces[n].country
+	b := &Board{name: p.name, spaces: p.maxSpaceNo}
+	for n := 1; n <= p.maxSpaceNo; n++ {
+		c := p.spaces[n].country
 		b.country[n-1] = c
 		b.spacesOf[c] = append(b.spacesOf[c], uint8(n-1))
 	}
@@ -254,34 +120,230 @@ func LoadBoard(r io.Reader) (*Board, error) {
 			return nil, fmt.Errorf("board: %s has no monastery space", c)
 		}
 	}
-	// Alliances must be numbered 1..K: the number is the scoring order (K11).
+	if err := b.placeAlliances(p.alliances); err != nil {
+		return nil, err
+	}
+	if err := b.placeRoads(p.roads); err != nil {
+		return nil, err
+	}
+	copy(b.order[:], p.order)
+	b.digest = b.contentDigest()
+	return b, nil
+}
+
+// boardFile is a board file as read so far, line by line.
+type boardFile struct {
+	spaces     map[int]spaceLine
+	roads      []roadLine
+	alliances  []allianceLine
+	order      []Country
+	orderLine  int
+	name       string
+	sawHeader  bool
+	lineNo     int
+	maxSpaceNo int
+}
+
+type spaceLine struct {
+	line    int
+	country Country
+}
+
+type roadLine struct{ line, a, b int }
+
+type allianceLine struct {
+	line int
+	a    Alliance
+}
+
+// bad is an error of the current line.
+func (p *boardFile) bad(format string, args ...any) error {
+	return fmt.Errorf("board line %d: %s", p.lineNo, fmt.Sprintf(format, args...))
+}
+
+// line reads one line: the header first, then directives; comments and blank lines
+// are skipped.
+func (p *boardFile) line(text string) error {
+	if i := strings.IndexByte(text, '#'); i >= 0 {
+		text = text[:i]
+	}
+	f := strings.Fields(text)
+	if len(f) == 0 {
+		return nil
+	}
+	if !p.sawHeader {
+		if f[0] != "kardinal-board" {
+			return p.bad("missing header: want %q first, got %q", fmt.Sprintf("kardinal-board %d", BoardVersion), strings.TrimSpace(text))
+		}
+		if len(f) != 2 || f[1] != strconv.Itoa(BoardVersion) {
+			return p.bad("bad version %q: this engine reads version %d", strings.Join(f[1:], " "), BoardVersion)
+		}
+		p.sawHeader = true
+		return nil
+	}
+	switch f[0] {
+	case "name":
+		p.name = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(text), "name"))
+		return nil
+	case "space":
+		return p.space(f, text)
+	case "road":
+		return p.road(f, text)
+	case "alliance":
+		return p.alliance(f, text)
+	case "scoring":
+		return p.scoring(f)
+	}
+	return p.bad("unknown directive %q", f[0])
+}
+
+func (p *boardFile) space(f []string, text string) error {
+	if len(f) != 3 {
+		return p.bad("want \"space NUMBER COUNTRY\", got %q", strings.TrimSpace(text))
+	}
+	n, err := strconv.Atoi(f[1])
+	if err != nil || n < 1 || n > MaxSpaces {
+		return p.bad("space number %q is not a number in 1..%d", f[1], MaxSpaces)
+	}
+	c, err := ParseCountry(f[2])
+	if err != nil {
+		return p.bad("%v", err)
+	}
+	if prev, ok := p.spaces[n]; ok {
+		return p.bad("duplicate space number %d (first on line %d)", n, prev.line)
+	}
+	p.spaces[n] = spaceLine{p.lineNo, c}
+	p.maxSpaceNo = max(p.maxSpaceNo, n)
+	return nil
+}
+
+func (p *boardFile) road(f []string, text string) error {
+	if len(f) != 3 {
+		return p.bad("want \"road NUMBER NUMBER\", got %q", strings.TrimSpace(text))
+	}
+	a, errA := strconv.Atoi(f[1])
+	b, errB := strconv.Atoi(f[2])
+	if errA != nil || errB != nil {
+		return p.bad("road ends %q and %q must be space numbers", f[1], f[2])
+	}
+	if a == b {
+		return p.bad("road from space %d to itself", a)
+	}
+	p.roads = append(p.roads, roadLine{p.lineNo, a, b})
+	return nil
+}
+
+func (p *boardFile) alliance(f []string, text string) error {
+	if len(f) != 4 {
+		return p.bad("want \"alliance NUMBER COUNTRY COUNTRY\", got %q", strings.TrimSpace(text))
+	}
+	n, err := strconv.Atoi(f[1])
+	if err != nil || n < 1 {
+		return p.bad("alliance number %q is not a positive number", f[1])
+	}
+	x, err := ParseCountry(f[2])
+	if err != nil {
+		return p.bad("%v", err)
+	}
+	y, err := ParseCountry(f[3])
+	if err != nil {
+		return p.bad("%v", err)
+	}
+	if x == y {
+		return p.bad("alliance %d joins %s to itself", n, x)
+	}
+	for _, al := range p.alliances {
+		if al.a.Number == n {
+			return p.bad("duplicate alliance number %d (first on line %d)", n, al.line)
+		}
+		if (al.a.A == x && al.a.B == y) || (al.a.A == y && al.a.B == x) {
+			return p.bad("alliance %d repeats alliance %d (%s-%s)", n, al.a.Number, x, y)
+		}
+	}
+	p.alliances = append(p.alliances, allianceLine{p.lineNo, Alliance{n, x, y}})
+	return nil
+}
+
+func (p *boardFile) scoring(f []string) error {
+	if p.orderLine != 0 {
+		return p.bad("second scoring line (first on line %d)", p.orderLine)
+	}
+	p.orderLine = p.lineNo
+	seen := [NumCountries]bool{}
+	for _, s := range f[1:] {
+		c, err := ParseCountry(s)
+		if err != nil {
+			return p.bad("%v", err)
+		}
+		if seen[c] {
+			return p.bad("scoring order names %s twice", c)
+		}
+		seen[c] = true
+		p.order = append(p.order, c)
+	}
+	for c, ok := range seen {
+		if !ok {
+			return p.bad("scoring order misses %s", Country(c))
+		}
+	}
+	return nil
+}
+
+// complete checks what a whole file must have: a header, spaces numbered without
+// gaps, a scoring line.
+func (p *boardFile) complete() error {
+	if !p.sawHeader {
+		return errors.New("board: empty file: want a \"kardinal-board 1\" header")
+	}
+	if len(p.spaces) == 0 {
+		return errors.New("board: no spaces")
+	}
+	for n := 1; n <= p.maxSpaceNo; n++ {
+		if _, ok := p.spaces[n]; !ok {
+			return fmt.Errorf("board: spaces must be numbered 1..%d without gaps: space %d is missing", p.maxSpaceNo, n)
+		}
+	}
+	if p.orderLine == 0 {
+		return errors.New("board: no scoring line")
+	}
+	return nil
+}
+
+// placeAlliances puts the alliances on b. They must be numbered 1..K: the number is
+// the scoring order (K11).
+func (b *Board) placeAlliances(alliances []allianceLine) error {
 	b.alliances = make([]Alliance, len(alliances))
 	for _, al := range alliances {
 		if al.a.Number > len(alliances) {
-			return nil, fmt.Errorf("board line %d: alliance number %d, but alliances must be numbered 1..%d", al.line, al.a.Number, len(alliances))
+			return fmt.Errorf("board line %d: alliance number %d, but alliances must be numbered 1..%d", al.line, al.a.Number, len(alliances))
 		}
 		b.alliances[al.a.Number-1] = al.a
 		b.allied[al.a.A][al.a.B] = true
 		b.allied[al.a.B][al.a.A] = true
 	}
-	// Roads and alliances are independent (ruling of 2026-11-23): the rulebook puts
-	// alliance spaces on land and sea borders, so an alliance may join countries no road
-	// joins (a sea border) and a road may cross a border that carries no alliance.
+	return nil
+}
+
+// placeRoads puts the roads on b, whose spaces are placed. Roads and alliances are
+// independent (ruling of 2026-11-23): the rulebook puts alliance spaces on land and
+// sea borders, so an alliance may join countries no road joins (a sea border) and a
+// road may cross a border that carries no alliance.
+func (b *Board) placeRoads(roads []roadLine) error {
 	for _, r := range roads {
 		for _, end := range [2]int{r.a, r.b} {
-			if _, ok := spaces[end]; !ok {
-				return nil, fmt.Errorf("board line %d: road %d-%d leads to nowhere: there is no space %d", r.line, r.a, r.b, end)
+			if end < 1 || end > b.spaces {
+				return fmt.Errorf("board line %d: road %d-%d leads to nowhere: there is no space %d", r.line, r.a, r.b, end)
 			}
 		}
 		x, y := r.a-1, r.b-1
 		for _, z := range b.Roads(x) {
 			if int(z) == y {
-				return nil, fmt.Errorf("board line %d: duplicate road %d-%d", r.line, r.a, r.b)
+				return fmt.Errorf("board line %d: duplicate road %d-%d", r.line, r.a, r.b)
 			}
 		}
 		for _, s := range [2]int{x, y} {
 			if b.degree[s] == MaxRoads {
-				return nil, fmt.Errorf("board line %d: space %d has more than %d roads", r.line, s+1, MaxRoads)
+				return fmt.Errorf("board line %d: space %d has more than %d roads", r.line, s+1, MaxRoads)
 			}
 		}
 		b.roads[x][b.degree[x]] = uint8(y)
@@ -289,9 +351,7 @@ func LoadBoard(r io.Reader) (*Board, error) {
 		b.roads[y][b.degree[y]] = uint8(x)
 		b.degree[y]++
 	}
-	copy(b.order[:], order)
-	b.digest = b.contentDigest()
-	return b, nil
+	return nil
 }
 
 func (b *Board) contentDigest() uint64 {

@@ -10,8 +10,10 @@ import (
 // board file (the format is in the package doc).
 const OptionBoard = "board"
 
-// Options are the options the game takes.
-var Options = []engine.OptionSpec{{Name: OptionBoard, Usage: "a board file to play on instead of the default board"}}
+// OptionSpecs are the options the game takes.
+func OptionSpecs() []engine.OptionSpec {
+	return []engine.OptionSpec{{Name: OptionBoard, Usage: "a board file to play on instead of the default board"}}
+}
 
 // BoardOf is the board that options name: the default board without a board option.
 func BoardOf(opts engine.Options) (*Board, error) {

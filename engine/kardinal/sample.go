@@ -13,7 +13,7 @@ import (
 // the face-up cards another seat took (public, K6 and K7): those are in that seat's
 // hand until it plays or exchanges a card of their kind. The sample's log is the seat's
 // events and its random future is drawn from r; the board is the view's.
-var Sampler engine.Sampler = sampler{}
+func Sampler() engine.Sampler { return sampler{} }
 
 type sampler struct{}
 

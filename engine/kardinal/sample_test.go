@@ -10,7 +10,7 @@ import (
 
 func TestSampler(t *testing.T) {
 	for n := MinPlayers; n <= MaxPlayers; n++ {
-		t.Run(fmt.Sprintf("%dp", n), func(t *testing.T) { enginetest.CheckSampler(t, Spec(), Sampler, n, 6) })
+		t.Run(fmt.Sprintf("%dp", n), func(t *testing.T) { enginetest.CheckSampler(t, Spec(), Sampler(), n, 6) })
 	}
 }
 
@@ -25,7 +25,7 @@ func TestSamplerDistribution(t *testing.T) {
 		for k := Kind(0); k < NumKinds; k++ {
 			unseen[k] = k.Count() - v.Removed - int(v.Hand[k]) - int(v.FaceUp[k]) - int(v.Discard[k])
 		}
-		observed := enginetest.SampledCounts(t, Sampler, g, me, 3000, func(s engine.Game) []uint8 { return s.(*Game).hands[(me+1)%n][:] })
+		observed := enginetest.SampledCounts(t, Sampler(), g, me, 3000, func(s engine.Game) []uint8 { return s.(*Game).hands[(me+1)%n][:] })
 		enginetest.ChiSquare(t, observed, enginetest.Proportions(unseen))
 	}
 }
@@ -34,7 +34,7 @@ func TestSamplerDistribution(t *testing.T) {
 // took) is true in the real game at every decision, and every sample keeps it.
 func TestSamplerProofsHold(t *testing.T) {
 	proofs := 0
-	enginetest.EveryDecision(t, Spec(), Sampler, 30, func(seed int) int { return MinPlayers + seed%3 }, func(g, s engine.Game, me int, events []engine.Event) {
+	enginetest.EveryDecision(t, Spec(), Sampler(), 30, func(seed int) int { return MinPlayers + seed%3 }, func(g, s engine.Game, me int, events []engine.Event) {
 		known, err := provenCards(me, g.Players(), events)
 		if err != nil {
 			t.Fatal(err)

@@ -88,8 +88,11 @@ func (k Kind) takes() int {
 // NewWithDeck plays any other composition of 95 cards.
 type Deck [NumKinds]int
 
-// DefaultDeck is the composition of ruling N1.
-var DefaultDeck = Deck{
+// DefaultDeck is the composition of ruling N1 (a copy: the rulings' table cannot be
+// changed from outside).
+func DefaultDeck() Deck { return defaultDeck }
+
+var defaultDeck = Deck{
 	Peasant: 17, Soldier: 14, Knight: 8, King: 4,
 	Castle: 6, Archer: 6, Minstrel: 4,
 	Dragon: 3, Catapult: 4, Ninja: 4, Ladder: 5,

@@ -107,7 +107,7 @@ type Game struct {
 
 // New starts a game for players seats with the default deck (N1).
 func New(seed uint64, players int) (*Game, error) {
-	return NewWithDeck(seed, players, DefaultDeck)
+	return NewWithDeck(seed, players, DefaultDeck())
 }
 
 // NewWithDeck starts a game with another composition of the 95 cards.

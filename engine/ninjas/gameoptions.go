@@ -14,8 +14,10 @@ import (
 // a comment), 95 cards in all, as Deck.String names the kinds.
 const OptionDeck = "deck"
 
-// Options are the options the game takes.
-var Options = []engine.OptionSpec{{Name: OptionDeck, Usage: "a deck file (lines \"KIND COUNT\", 95 cards) instead of the default deck"}}
+// OptionSpecs are the options the game takes.
+func OptionSpecs() []engine.OptionSpec {
+	return []engine.OptionSpec{{Name: OptionDeck, Usage: "a deck file (lines \"KIND COUNT\", 95 cards) instead of the default deck"}}
+}
 
 // ParseDeck reads a deck file. Errors name the line.
 func ParseDeck(text string) (Deck, error) {
@@ -48,7 +50,7 @@ func ParseDeck(text string) (Deck, error) {
 
 // PrepareOptions reads the deck once for every game started with these options.
 func PrepareOptions(opts engine.Options) (engine.Starter, error) {
-	deck := DefaultDeck
+	deck := DefaultDeck()
 	if text, ok := opts[OptionDeck]; ok {
 		var err error
 		if deck, err = ParseDeck(text); err != nil {

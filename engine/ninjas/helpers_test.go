@@ -19,7 +19,7 @@ type table struct {
 	forts   [][]Kind // per seat: fortification kinds standing (Jester entries need jforts)
 	jforts  [][]Fort // per seat: slots where a Jester stands
 	top     []Kind   // the next cards drawn, first drawn first
-	deck    *Deck    // DefaultDeck if nil
+	deck    *Deck    // DefaultDeck() if nil
 	turns   int      // turns completed (1 if zero: not the first turn)
 	setupFn func(*Game)
 }
@@ -28,7 +28,7 @@ type table struct {
 // cards stay accounted for.
 func (tb table) build(t testing.TB) *Game {
 	t.Helper()
-	deck := DefaultDeck
+	deck := DefaultDeck()
 	if tb.deck != nil {
 		deck = *tb.deck
 	}

@@ -13,19 +13,19 @@ func TestN1_DefaultDeckIsTheRulingsTableAndReplaceable(t *testing.T) {
 		Minstrel: 4, Dragon: 3, Catapult: 4, Ninja: 4, Ladder: 5, Highwayman: 5, Princess: 4,
 		Executioner: 4, Traitor: 5, Jester: 2}
 	for k := Kind(0); k < NumKinds; k++ {
-		assert.Equal(t, want[k], DefaultDeck[k], "%s", k)
+		assert.Equal(t, want[k], DefaultDeck()[k], "%s", k)
 	}
-	assert.Equal(t, 95, DefaultDeck.Total())
-	require.NoError(t, DefaultDeck.Validate())
+	assert.Equal(t, 95, DefaultDeck().Total())
+	require.NoError(t, DefaultDeck().Validate())
 
 	t.Run("a fresh game holds exactly the deck", func(t *testing.T) {
 		g, err := New(5, 4)
 		require.NoError(t, err)
 		require.NoError(t, checkInvariants(g))
-		assert.Equal(t, DefaultDeck, g.Deck())
+		assert.Equal(t, DefaultDeck(), g.Deck())
 	})
 	t.Run("a deck of another size is refused", func(t *testing.T) {
-		d := DefaultDeck
+		d := DefaultDeck()
 		d[Jester]--
 		_, err := NewWithDeck(1, 3, d)
 		require.Error(t, err)

@@ -16,13 +16,13 @@ import (
 // (public, N9): those are in that hand until a card of their kind leaves it. Deals that
 // leave the seat to move without a legal option are rejected. The sample's log is the
 // seat's events and its random future is drawn from r.
-var Sampler engine.Sampler = NewSampler(DefaultDeck)
+func Sampler() engine.Sampler { return NewSampler(DefaultDeck()) }
 
 // MakeSampler is the game's engine.MakeSampler: the sampler of the deck option.
 func MakeSampler(opts engine.Options) (engine.Sampler, error) {
 	text, ok := opts[OptionDeck]
 	if !ok {
-		return Sampler, nil
+		return Sampler(), nil
 	}
 	deck, err := ParseDeck(text)
 	if err != nil {

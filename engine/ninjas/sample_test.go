@@ -10,7 +10,7 @@ import (
 
 func TestSampler(t *testing.T) {
 	for n := MinPlayers; n <= MaxPlayers; n++ {
-		t.Run(fmt.Sprintf("%dp", n), func(t *testing.T) { enginetest.CheckSampler(t, Spec(), Sampler, n, 10) })
+		t.Run(fmt.Sprintf("%dp", n), func(t *testing.T) { enginetest.CheckSampler(t, Spec(), Sampler(), n, 10) })
 	}
 }
 
@@ -23,9 +23,9 @@ func TestSamplerDistribution(t *testing.T) {
 		v := g.View(me).(*View)
 		unseen := make([]int, NumKinds)
 		for k := range unseen {
-			unseen[k] = DefaultDeck[k] - int(v.Hand[k]) - int(v.Discard[k])
+			unseen[k] = DefaultDeck()[k] - int(v.Hand[k]) - int(v.Discard[k])
 		}
-		observed := enginetest.SampledCounts(t, Sampler, g, me, 3000, func(s engine.Game) []uint8 { return s.(*Game).hands[(me+1)%n][:] })
+		observed := enginetest.SampledCounts(t, Sampler(), g, me, 3000, func(s engine.Game) []uint8 { return s.(*Game).hands[(me+1)%n][:] })
 		enginetest.ChiSquare(t, observed, enginetest.Proportions(unseen))
 	}
 }
@@ -34,7 +34,7 @@ func TestSamplerDistribution(t *testing.T) {
 // is true in the real game at every decision, and every sample keeps it.
 func TestSamplerProofsHold(t *testing.T) {
 	proofs := 0
-	enginetest.EveryDecision(t, Spec(), Sampler, 60, func(seed int) int { return MinPlayers + seed%5 }, func(g, s engine.Game, me int, events []engine.Event) {
+	enginetest.EveryDecision(t, Spec(), Sampler(), 60, func(seed int) int { return MinPlayers + seed%5 }, func(g, s engine.Game, me int, events []engine.Event) {
 		known, err := princessCards(me, g.Players(), events)
 		if err != nil {
 			t.Fatal(err)
@@ -51,7 +51,7 @@ func TestSamplerProofsHold(t *testing.T) {
 // TestSamplerOfTheDeckOption: with the deck option, samples hold only that deck's
 // cards (a deck without Jesters and more Peasants: no sampled hand holds a Jester).
 func TestSamplerOfTheDeckOption(t *testing.T) {
-	deck := DefaultDeck
+	deck := DefaultDeck()
 	deck[Peasant] += deck[Jester]
 	deck[Jester] = 0
 	text := ""

@@ -5,9 +5,10 @@
 // top, which no deadline can be fair about.
 //
 // It is a file lock (flock) in the temporary directory: a heavy test binary holds it
-// shared for its whole run (Heavy, from TestMain), a quiet test holds it exclusively
-// for its own run (Quiet). Test code only; written here because it is twenty lines
-// of flock, not a library's job.
+// shared for its whole run (Heavy, from TestMain); a package with a quiet test holds
+// it exclusively for its run when the run selects that test (QuietMain, from
+// TestMain). Test code only; written here because it is twenty lines of flock, not a
+// library's job.
 //
 // The lock belongs to one checkout: its name carries a hash of the module's root
 // directory, so that go test in another clone on the same machine (another engineer's,
@@ -17,10 +18,13 @@ package testlock
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"syscall"
-	"testing"
 	"time"
 )
 
@@ -69,18 +73,42 @@ func Heavy() (release func()) {
 	return func() { f.Close() }
 }
 
-// Quiet waits until no heavy test binary runs and keeps new ones from starting until
-// t ends.
-func Quiet(t testing.TB) {
-	t.Helper()
+// QuietMain is for the TestMain of a package with a quiet test named test: when
+// the run selects it (-test.run and -test.skip, read after flag.Parse), it waits here,
+// before m.Run, until no heavy test binary runs, and keeps new ones from starting
+// until release. Waiting in the test itself counted
+// the other packages' heavy runs against this package's go test -timeout (ten
+// minutes by default); before m.Run they do not count.
+func QuietMain(test string) (release func()) {
+	if !selected(test) {
+		return func() {}
+	}
 	began := time.Now()
 	f, err := lock(syscall.LOCK_EX)
 	if err != nil {
-		t.Logf("running beside other test binaries: %v", err)
-		return
+		fmt.Fprintf(os.Stderr, "%s runs beside other test binaries: %v\n", test, err)
+		return func() {}
 	}
 	if waited := time.Since(began); waited > time.Second {
-		t.Logf("waited %v for other packages' heavy tests to end", waited.Round(time.Second))
+		fmt.Fprintf(os.Stderr, "%s waited %v for other packages' heavy tests to end\n", test, waited.Round(time.Second))
 	}
-	t.Cleanup(func() { f.Close() })
+	return func() { f.Close() }
+}
+
+// selected reports whether go test's -test.run and -test.skip select the top-level
+// test named test.
+func selected(test string) bool {
+	matches := func(flagName string) (bool, bool) {
+		f := flag.Lookup(flagName)
+		if f == nil || f.Value.String() == "" {
+			return false, false
+		}
+		re, err := regexp.Compile(strings.Split(f.Value.String(), "/")[0])
+		return err == nil && re.MatchString(test), true
+	}
+	if ok, given := matches("test.run"); given && !ok {
+		return false
+	}
+	skipped, _ := matches("test.skip")
+	return !skipped
 }

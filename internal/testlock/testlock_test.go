@@ -1,6 +1,7 @@
 package testlock
 
 import (
+	"flag"
 	"io"
 	"os"
 	"os/exec"
@@ -46,11 +47,12 @@ func startHeavy(t *testing.T, dir string) (*exec.Cmd, io.Closer) {
 	return cmd, stdin
 }
 
-// quietAsync calls Quiet in the background: the channel closes once it returned.
+// quietAsync calls QuietMain for the running test in the background: the channel
+// closes once it returned; the lock is held until the test ends.
 func quietAsync(t *testing.T) <-chan struct{} {
 	got := make(chan struct{})
 	go func() {
-		Quiet(t)
+		t.Cleanup(QuietMain(t.Name()))
 		close(got)
 	}()
 	return got
@@ -109,4 +111,61 @@ func TestTheLockIsTheModuleRootsOwn(t *testing.T) {
 	assert.Equal(t, lockPath(here), lockPath(root))
 	assert.NotEqual(t, lockPath(here), lockPath(t.TempDir()), "a directory of no module")
 	assert.Equal(t, os.TempDir(), filepath.Dir(lockPath(here)))
+}
+
+// QuietMain waits only when the run selects its test: go test's -run and -skip
+// decide, as they do for the tests themselves.
+func TestQuietMainWaitsOnlyForItsTest(t *testing.T) {
+	set := func(name, value string) {
+		old := flag.Lookup(name).Value.String()
+		require.NoError(t, flag.Set(name, value))
+		t.Cleanup(func() { _ = flag.Set(name, old) })
+	}
+	set("test.run", "")
+	set("test.skip", "")
+	assert.True(t, selected("TestLoadedClock"), "no -run: every test")
+	set("test.run", "TestLoaded|TestOther")
+	assert.True(t, selected("TestLoadedClock"))
+	set("test.run", "TestOther/sub")
+	assert.False(t, selected("TestLoadedClock"))
+	set("test.run", "")
+	set("test.skip", "Loaded")
+	assert.False(t, selected("TestLoadedClock"), "-skip")
+
+	set("test.skip", "")
+	t.Setenv("TMPDIR", t.TempDir())
+	here, err := os.Getwd()
+	require.NoError(t, err)
+	_, stdin := startHeavy(t, here)
+	got := make(chan struct{})
+	go func() {
+		release := QuietMain("TestLoadedClock")
+		close(got)
+		release()
+	}()
+	select {
+	case <-got:
+		t.Fatal("QuietMain went on while a heavy binary held the lock")
+	case <-time.After(200 * time.Millisecond): // a wrong grant would come at once
+	}
+	stdin.Close()
+	select {
+	case <-got:
+	case <-time.After(time.Minute): // the child's exit, on a loaded machine
+		t.Fatal("QuietMain still waits after the heavy binary let go")
+	}
+	// Not selected: no wait, though a heavy binary holds the lock.
+	set("test.run", "TestOther")
+	_, stdin = startHeavy(t, here)
+	defer stdin.Close()
+	unheld := make(chan struct{})
+	go func() {
+		QuietMain("TestLoadedClock")()
+		close(unheld)
+	}()
+	select {
+	case <-unheld:
+	case <-time.After(time.Minute): // returning at once; a minute is for a loaded machine
+		t.Fatal("QuietMain waited for a test the run does not select")
+	}
 }

@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"sync/atomic"
 	"time"
 
+	"github.com/hashicorp/go-hclog"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
@@ -38,8 +38,9 @@ type CoordinatorConfig struct {
 	Rescan time.Duration
 	// Tick is how often the queue is topped up (default a second).
 	Tick time.Duration
-	// Log receives River's warnings and the coordinator's waits.
-	Log io.Writer
+	// Log receives River's lines and the coordinator's: its waits, its failed
+	// ticks, the workers it sees go (nil: none).
+	Log hclog.Logger
 }
 
 // Coordinator keeps a ladder's queue of blocks filled. Only one may run per ladder:
@@ -67,6 +68,8 @@ type Coordinator struct {
 	left   int
 	filled time.Time
 	now    func() time.Time
+	// fleet is what the coordinator last saw of the workers (watchFleet).
+	fleet fleetWatch
 }
 
 // Rescan has the next tick choose tables afresh (an author's bots changed).
@@ -83,6 +86,9 @@ func NewCoordinator(pool *pgxpool.Pool, cfg CoordinatorConfig) (*Coordinator, er
 	}
 	if cfg.Tick <= 0 {
 		cfg.Tick = time.Second
+	}
+	if cfg.Log == nil {
+		cfg.Log = hclog.NewNullLogger()
 	}
 	client, err := NewInserter(pool, cfg.Log)
 	if err != nil {
@@ -120,10 +126,11 @@ func (c *Coordinator) Run(ctx context.Context) error {
 			if errors.Is(err, store.ErrInUse) {
 				return err
 			}
-			fmt.Fprintf(c.cfg.Log, "coordinator: %v\n", err)
+			c.cfg.Log.Error("the run lock cannot be checked", "err", err)
 		} else if err := c.Fill(ctx); err != nil && ctx.Err() == nil {
-			fmt.Fprintf(c.cfg.Log, "coordinator: %v\n", err)
+			c.cfg.Log.Warn("filling the queue", "err", err)
 		}
+		c.watchFleet(ctx)
 		next := c.cfg.Tick
 		if c.dry {
 			next /= 10
@@ -303,7 +310,7 @@ func (c *Coordinator) cancelStale(ctx context.Context, ids []int64) error {
 		}
 	}
 	if len(ids) > 0 {
-		fmt.Fprintf(c.cfg.Log, "coordinator: cancelled %d queued blocks of another arena version; they are enqueued again for this one\n", len(ids))
+		c.cfg.Log.Info("cancelled the queued blocks of another arena version; they are enqueued again for this one", "blocks", len(ids))
 	}
 	return nil
 }

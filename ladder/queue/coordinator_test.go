@@ -3,7 +3,6 @@ package queue
 import (
 	"context"
 	"errors"
-	"io"
 	"testing"
 	"time"
 
@@ -125,7 +124,7 @@ func TestWorkerTakesOnlyWhatItPlays(t *testing.T) {
 func TestCoordinatorRequeuesAnotherVersionsBlocks(t *testing.T) {
 	st, pool, bots := ladderWithQueue(t)
 	ctx := context.Background()
-	ins, err := NewInserter(pool, io.Discard)
+	ins, err := NewInserter(pool, nil)
 	require.NoError(t, err)
 	var old []int64
 	for seed := range uint64(3) {
@@ -259,6 +258,6 @@ func TestCoordinatorKeepsPaceWithTheWorkers(t *testing.T) {
 // testCoordinator is a coordinator of an Ivanhoe ladder of players seats, keeping depth
 // blocks waiting, whose rescans wait for the test's own calls to Fill.
 func testCoordinator(pool *pgxpool.Pool, st *store.Postgres, depth, players int) (*Coordinator, error) {
-	return NewCoordinator(pool, CoordinatorConfig{Store: st, Depth: depth, Rescan: time.Hour, Log: io.Discard,
+	return NewCoordinator(pool, CoordinatorConfig{Store: st, Depth: depth, Rescan: time.Hour,
 		Schedule: ladder.RunConfig{Store: st, Game: "ivanhoe", Players: players, Seed: 1}})
 }

@@ -3,11 +3,12 @@ package queue
 import (
 	"context"
 	"fmt"
-	"io"
+
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/hashicorp/go-hclog"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 	"github.com/stretchr/testify/require"
@@ -71,7 +72,7 @@ func BenchmarkDispatch(b *testing.B) {
 				w.left.Store(int64(b.N))
 				workers := river.NewWorkers()
 				river.AddWorker(workers, w)
-				cfg := clientConfig(WorkerConfig{Slots: n, Lease: time.Hour, Timeout: time.Minute, Log: io.Discard}, workers)
+				cfg := clientConfig(WorkerConfig{Slots: n, Lease: time.Hour, Timeout: time.Minute, Log: hclog.NewNullLogger()}, workers)
 				cfg.FetchCooldown = variant.cooldown
 				if !variant.hand {
 					cfg.Queues = map[string]river.QueueConfig{Queue: {MaxWorkers: n}}

@@ -2,7 +2,6 @@ package queue
 
 import (
 	"context"
-	"io"
 	"slices"
 	"sync/atomic"
 	"testing"
@@ -49,7 +48,7 @@ func coordinatorOver(tb testing.TB, games int) (*Coordinator, *store.Postgres, *
 	require.NoError(tb, err)
 	tb.Cleanup(pool.Close)
 	counted := &streamed{Store: st}
-	co, err := NewCoordinator(pool, CoordinatorConfig{Store: st, Depth: 4, Rescan: time.Hour, Log: io.Discard,
+	co, err := NewCoordinator(pool, CoordinatorConfig{Store: st, Depth: 4, Rescan: time.Hour,
 		Schedule: ladder.RunConfig{Store: counted, Game: storetest.Game, Players: 2, Seed: 1}})
 	require.NoError(tb, err)
 	return co, st, counted

@@ -35,6 +35,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hashicorp/go-hclog"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
@@ -43,6 +44,7 @@ import (
 	"github.com/riverqueue/river/rivertype"
 
 	"github.com/arena-games/arena/arena/metrics"
+	"github.com/arena-games/arena/internal/logging"
 	"github.com/arena-games/arena/ladder/queue/jobtable"
 	"github.com/arena-games/arena/ladder/store"
 	"github.com/arena-games/arena/protocol"
@@ -80,8 +82,8 @@ func (BlockArgs) InsertOpts() river.InsertOpts {
 }
 
 var version = sync.OnceValue(func() string {
-	if metrics.Version != "" {
-		return fmt.Sprintf("protocol %d, arena %s", protocol.ProtocolVersion, metrics.Version)
+	if v := metrics.Version(); v != "" {
+		return fmt.Sprintf("protocol %d, arena %s", protocol.ProtocolVersion, v)
 	}
 	// No release version: the build itself. Go builds are reproducible, so the
 	// same source and toolchain give the same digest on every machine, and any
@@ -100,7 +102,7 @@ var version = sync.OnceValue(func() string {
 })
 
 // Version names the engines and protocol this program plays: the protocol version and
-// the release version (metrics.Version, set at link time), or without one the SHA-256
+// the release version (metrics.Version(), set at link time), or without one the SHA-256
 // of the program's executable. Only a worker of the same Version plays a job.
 func Version() string { return version() }
 
@@ -179,12 +181,16 @@ func (retryPolicy) NextRetry(job *rivertype.JobRow) time.Time {
 	return time.Now().Add(time.Duration(min(job.Attempt, 30)) * time.Second)
 }
 
-// logger is River's log: warnings and errors, one line each, on w.
-func logger(w io.Writer) *slog.Logger {
-	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelWarn}))
+// logger is River's log, on the arena's logger (none when nil): its warnings and
+// errors as they are, its housekeeping (client started, job counts) at debug.
+func logger(l hclog.Logger) *slog.Logger {
+	if l == nil {
+		l = hclog.NewNullLogger()
+	}
+	return logging.Quieter(l.Named("river"))
 }
 
 // NewInserter is a River client that only enqueues (the coordinator's).
-func NewInserter(pool *pgxpool.Pool, log io.Writer) (*river.Client[pgx.Tx], error) {
+func NewInserter(pool *pgxpool.Pool, log hclog.Logger) (*river.Client[pgx.Tx], error) {
 	return river.NewClient(riverpgxv5.New(pool), &river.Config{Logger: logger(log), RetryPolicy: retryPolicy{}})
 }

@@ -2,7 +2,6 @@ package queue
 
 import (
 	"context"
-	"io"
 	"testing"
 	"time"
 
@@ -33,7 +32,7 @@ func TestFencedRecording(t *testing.T) {
 	blk, err := st.NewBlock(ctx, store.Block{Game: "ivanhoe", Seed: 1, Bots: []int64{a.ID, b.ID}, Rotations: 2})
 	require.NoError(t, err)
 
-	ins, err := NewInserter(pool, io.Discard)
+	ins, err := NewInserter(pool, nil)
 	require.NoError(t, err)
 	args := BlockArgs{Block: blk.ID, Game: "ivanhoe", Version: Version()}
 	first, err := ins.Insert(ctx, args, nil)

@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/hashicorp/go-hclog"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
@@ -39,8 +39,8 @@ type WorkerConfig struct {
 	// Worker is this worker's ID in the store's registry (store.KeepAlive), recorded
 	// with each of its games; 0 for none.
 	Worker int64
-	// Log receives River's warnings.
-	Log io.Writer
+	// Log receives River's lines (nil: none).
+	Log hclog.Logger
 	// OnGame, when set, hears of every game this worker recorded.
 	OnGame func(store.Match)
 	// OnJob, when set, hears of every job as it ends, with its error (nil when done).

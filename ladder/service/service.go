@@ -69,13 +69,15 @@ type Limits struct {
 }
 
 // DefaultLimits are the limits unless the operator sets others.
-var DefaultLimits = Limits{Upload: 64 << 20, PerDay: 20, Bots: 5, Concurrent: 32, Body: 64 << 10,
-	HeaderTimeout: 10 * time.Second, BodyRate: 16 << 10, BodyTimeout: 10 * time.Minute,
-	LoginFailures: 20, AddressSubmits: 30, Session: 7 * 24 * time.Hour}
+func DefaultLimits() Limits {
+	return Limits{Upload: 64 << 20, PerDay: 20, Bots: 5, Concurrent: 32, Body: 64 << 10,
+		HeaderTimeout: 10 * time.Second, BodyRate: 16 << 10, BodyTimeout: 10 * time.Minute,
+		LoginFailures: 20, AddressSubmits: 30, Session: 7 * 24 * time.Hour}
+}
 
 // withDefaults fills the limits left zero from DefaultLimits.
 func (l Limits) withDefaults() Limits {
-	d := DefaultLimits
+	d := DefaultLimits()
 	l.Upload, l.Body, l.BodyRate = orDefault(l.Upload, d.Upload), orDefault(l.Body, d.Body), orDefault(l.BodyRate, d.BodyRate)
 	l.PerDay, l.Bots, l.Concurrent = orDefault(l.PerDay, d.PerDay), orDefault(l.Bots, d.Bots), orDefault(l.Concurrent, d.Concurrent)
 	l.LoginFailures, l.AddressSubmits = orDefault(l.LoginFailures, d.LoginFailures), orDefault(l.AddressSubmits, d.AddressSubmits)

@@ -29,7 +29,7 @@ func TestSessionCookieIsNotTheToken(t *testing.T) {
 	assert.Len(t, c.Value, 43, "32 random bytes")
 	assert.True(t, c.HttpOnly)
 	assert.Equal(t, http.SameSiteStrictMode, c.SameSite)
-	assert.WithinDuration(t, time.Now().Add(service.DefaultLimits.Session), c.Expires, time.Minute, "sessions expire")
+	assert.WithinDuration(t, time.Now().Add(service.DefaultLimits().Session), c.Expires, time.Minute, "sessions expire")
 	_, err := site.st.SessionAuthor(ctx, c.Value)
 	assert.ErrorIs(t, err, store.ErrNotFound, "the store keeps no session ID in the clear")
 	cookie := map[string]string{"Cookie": c.Name + "=" + c.Value}

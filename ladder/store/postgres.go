@@ -281,9 +281,6 @@ var pgMigrations = []string{
 	CREATE INDEX sessions_author ON sessions (author_id);`,
 }
 
-// PostgresSchemaVersion is the schema this program writes into a PostgreSQL database.
-var PostgresSchemaVersion = len(pgMigrations)
-
 // migrationLock is the advisory lock under which a migration runs, so that two
 // programs opening one new database do not both migrate it.
 const migrationLock = 0x6172656e61 // "arena"

@@ -225,9 +225,6 @@ var migrations = []string{
 	CREATE INDEX sessions_author ON sessions (author_id);`,
 }
 
-// SchemaVersion is the schema this program writes.
-var SchemaVersion = len(migrations)
-
 // migrate brings the schema up to version target, one migration per transaction.
 func (s *SQLite) migrate(ctx context.Context, target int) error {
 	for {

@@ -29,7 +29,7 @@ func kardinalPosition(t *testing.T, tab kardinal.Table, hand [kardinal.NumKinds]
 		}
 	}
 	r := engine.NewRand(1)
-	g, err := kardinal.Sampler.Sample(nil, v, nil, &r)
+	g, err := kardinal.Sampler().Sample(nil, v, nil, &r)
 	require.NoError(t, err)
 	return g.(*kardinal.Game)
 }

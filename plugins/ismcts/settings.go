@@ -36,9 +36,7 @@ model=M        how the other seats choose in the tree: ucb (default) or
 // With neither iterations nor time the budget is 100 ms; with both, the first reached
 // ends the search. The empty string is the defaults.
 func ParseSettings(s string) (Config, error) {
-	var cfg Config
-	cutoff := -1
-	eps, rollout := DefaultEpsilon, ""
+	p := settings{cutoff: -1, eps: DefaultEpsilon}
 	for _, kv := range strings.Split(s, ",") {
 		if kv == "" {
 			continue
@@ -47,81 +45,106 @@ func ParseSettings(s string) (Config, error) {
 		if !ok {
 			return Config{}, fmt.Errorf("setting %q is not KEY=VALUE", kv)
 		}
-		var err error
-		switch k {
-		case "iterations":
-			cfg.Iterations, err = strconv.Atoi(v)
-			if err == nil && cfg.Iterations < 1 {
-				err = fmt.Errorf("must be at least 1")
-			}
-		case "time":
-			cfg.Time, err = time.ParseDuration(v)
-			if err == nil && cfg.Time <= 0 {
-				err = fmt.Errorf("must be positive")
-			}
-		case "c":
-			cfg.C, err = positive(v)
-		case "epsilon":
-			eps, err = strconv.ParseFloat(v, 64)
-			if err == nil && (eps < 0 || eps > 1) {
-				err = fmt.Errorf("must be between 0 and 1")
-			}
-		case "cutoff":
-			cutoff, err = strconv.Atoi(v)
-			if err == nil && cutoff < 0 {
-				err = fmt.Errorf("must not be negative")
-			}
-		case "soft":
-			cfg.Soft, err = strconv.ParseFloat(v, 64)
-			switch {
-			case err == nil && cfg.Soft < 0:
-				err = fmt.Errorf("must not be negative")
-			case cfg.Soft == 0:
-				cfg.Soft = -1 // hard ranks
-			}
-		case "eval":
-			cfg.Plain, err = either(v, "projection", "potential")
-		case "model":
-			cfg.Model, err = either(v, "rollout", "ucb")
-		case "prior":
-			cfg.Prior, err = strconv.Atoi(v)
-			if err == nil && cfg.Prior < 0 {
-				err = fmt.Errorf("must not be negative")
-			}
-		case "rollout":
-			rollout = v
-			if v != "heuristic" && v != "random" && v != "placer" && v != "greedy" {
-				err = fmt.Errorf("is heuristic, random, placer or greedy")
-			}
-		default:
+		known, err := p.set(k, v)
+		if !known {
 			return Config{}, fmt.Errorf("unknown setting %q (iterations, time, c, rollout, epsilon, cutoff, soft, eval, prior, model)", k)
 		}
 		if err != nil {
 			return Config{}, fmt.Errorf("setting %s=%s: %v", k, v, err)
 		}
 	}
+	return p.config(), nil
+}
+
+// settings are the settings read so far: the Config's own, and those that make one
+// of its fields only together (the rollout policy and its epsilon, the cutoff).
+type settings struct {
+	cfg     Config
+	cutoff  int
+	eps     float64
+	rollout string
+}
+
+// set reads one setting; known is false for a key that is none.
+func (p *settings) set(k, v string) (known bool, err error) {
+	cfg := &p.cfg
+	switch k {
+	case "iterations":
+		cfg.Iterations, err = strconv.Atoi(v)
+		if err == nil && cfg.Iterations < 1 {
+			err = fmt.Errorf("must be at least 1")
+		}
+	case "time":
+		cfg.Time, err = time.ParseDuration(v)
+		if err == nil && cfg.Time <= 0 {
+			err = fmt.Errorf("must be positive")
+		}
+	case "c":
+		cfg.C, err = positive(v)
+	case "epsilon":
+		p.eps, err = strconv.ParseFloat(v, 64)
+		if err == nil && (p.eps < 0 || p.eps > 1) {
+			err = fmt.Errorf("must be between 0 and 1")
+		}
+	case "cutoff":
+		p.cutoff, err = strconv.Atoi(v)
+		if err == nil && p.cutoff < 0 {
+			err = fmt.Errorf("must not be negative")
+		}
+	case "soft":
+		cfg.Soft, err = strconv.ParseFloat(v, 64)
+		switch {
+		case err == nil && cfg.Soft < 0:
+			err = fmt.Errorf("must not be negative")
+		case cfg.Soft == 0:
+			cfg.Soft = -1 // hard ranks
+		}
+	case "eval":
+		cfg.Plain, err = either(v, "projection", "potential")
+	case "model":
+		cfg.Model, err = either(v, "rollout", "ucb")
+	case "prior":
+		cfg.Prior, err = strconv.Atoi(v)
+		if err == nil && cfg.Prior < 0 {
+			err = fmt.Errorf("must not be negative")
+		}
+	case "rollout":
+		p.rollout = v
+		if v != "heuristic" && v != "random" && v != "placer" && v != "greedy" {
+			err = fmt.Errorf("is heuristic, random, placer or greedy")
+		}
+	default:
+		return false, nil
+	}
+	return true, err
+}
+
+// config is the Config the settings make: the rollout policy from rollout and
+// epsilon, the cutoff (0: play to the end).
+func (p *settings) config() Config {
+	cfg, eps := p.cfg, p.eps
 	switch {
-	case rollout == "random":
+	case p.rollout == "random":
 		cfg.Rollout = Uniform
-	case rollout == "placer":
+	case p.rollout == "placer":
 		cfg.Rollout = KardinalPlacer
-	case rollout == "greedy" && eps != DefaultEpsilon:
+	case p.rollout == "greedy" && eps != DefaultEpsilon:
 		cfg.Rollout = KardinalGreedyMix(eps)
-	case rollout == "greedy":
+	case p.rollout == "greedy":
 		cfg.Rollout = KardinalGreedy
-	case rollout == "heuristic" || eps != DefaultEpsilon:
+	case p.rollout == "heuristic" || eps != DefaultEpsilon:
 		cfg.Policy, cfg.Epsilon = heuristic.New(), eps
 		if eps == 0 {
 			cfg.Epsilon = -1 // none
 		}
 	}
 	switch {
-	case cutoff == 0:
+	case p.cutoff == 0:
 		cfg.Cutoff = -1 // play to the end, even where the default cuts off
-	case cutoff > 0:
-		cfg.Cutoff = cutoff
+	case p.cutoff > 0:
+		cfg.Cutoff = p.cutoff
 	}
-	return cfg, nil
+	return cfg
 }
 
 func positive(v string) (float64, error) {

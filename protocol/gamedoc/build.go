@@ -95,7 +95,7 @@ func buildNinjas() *Game {
 		Options: kinds(ninjasOptions, func(k int) string { return ninjas.OptionKind(k).String() }, botpb.NinjasOptionKind_name),
 		Events:  kinds(ninjasEvents, nil, botpb.NinjasEventKind_name)}
 	for k := ninjas.Kind(0); k < ninjas.NumKinds; k++ {
-		card := Card{Index: int(k), Enum: botpb.NinjasCard_name[int32(k)], Name: k.String(), Count: ninjas.DefaultDeck[k]}
+		card := Card{Index: int(k), Enum: botpb.NinjasCard_name[int32(k)], Name: k.String(), Count: ninjas.DefaultDeck()[k]}
 		if k.IsValue() {
 			v := k.Value()
 			card.Value = &v

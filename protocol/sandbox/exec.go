@@ -74,20 +74,9 @@ func Exec(argv []string) error {
 	if len(argv) == 0 {
 		return errors.New("no bot to run")
 	}
-	raw := os.Getenv(PlanEnv)
-	if raw == "" {
-		return errors.New(PlanEnv + " is not set: the helper runs only as the arena starts it")
-	}
-	b, err := base64.StdEncoding.DecodeString(raw)
+	p, err := readPlan()
 	if err != nil {
-		return fmt.Errorf("bad plan: %w", err)
-	}
-	var p plan
-	if err := json.Unmarshal(b, &p); err != nil {
-		return fmt.Errorf("bad plan: %w", err)
-	}
-	if p.Code != codeDigest() {
-		return fmt.Errorf("the arena that started this helper was built from other sandbox code (%q, the helper's %s): build the arena and its programs together (go build -o bin/ ./cmd/...)", p.Code, codeDigest())
+		return err
 	}
 	path, err := exec.LookPath(argv[0])
 	if err != nil {
@@ -149,6 +138,27 @@ func Exec(argv []string) error {
 		return missingInterpreter(prog, reap(prog, argv, env))
 	}
 	return missingInterpreter(prog, syscall.Exec(prog, argv, env))
+}
+
+// readPlan reads the plan the arena put in the helper's environment, and refuses one
+// of other sandbox code than the helper's.
+func readPlan() (plan, error) {
+	raw := os.Getenv(PlanEnv)
+	if raw == "" {
+		return plan{}, errors.New(PlanEnv + " is not set: the helper runs only as the arena starts it")
+	}
+	b, err := base64.StdEncoding.DecodeString(raw)
+	if err != nil {
+		return plan{}, fmt.Errorf("bad plan: %w", err)
+	}
+	var p plan
+	if err := json.Unmarshal(b, &p); err != nil {
+		return plan{}, fmt.Errorf("bad plan: %w", err)
+	}
+	if p.Code != codeDigest() {
+		return plan{}, fmt.Errorf("the arena that started this helper was built from other sandbox code (%q, the helper's %s): build the arena and its programs together (go build -o bin/ ./cmd/...)", p.Code, codeDigest())
+	}
+	return p, nil
 }
 
 // missingInterpreter explains an exec of a script the bot may read that failed: the

@@ -148,11 +148,12 @@ type Limits struct {
 // DefaultLimits are generous for a card-game bot and small for a machine. The disk
 // quota is the size of one file: a bot needs a socket and perhaps a log, and its
 // files are memory (a tmpfs) where the arena can mount one.
-var DefaultLimits = Limits{CPUTime: time.Hour, Memory: 1 << 30, Processes: 128, Files: 256, FileSize: 64 << 20,
-	Disk: 64 << 20}
+func DefaultLimits() Limits {
+	return Limits{CPUTime: time.Hour, Memory: 1 << 30, Processes: 128, Files: 256, FileSize: 64 << 20, Disk: 64 << 20}
+}
 
 func (l Limits) withDefaults() Limits {
-	d := DefaultLimits
+	d := DefaultLimits()
 	if l.CPUTime <= 0 {
 		l.CPUTime = d.CPUTime
 	}
@@ -195,7 +196,7 @@ type Config struct {
 	// or the scratch root. At auto one below a covered host folder is bound back.
 	Read []string
 	// UIDs is the range of user ids bots run as when the arena is root: each bot
-	// process gets an id of its own (default DefaultUIDs).
+	// process gets an id of its own (default: ids from 2^30, 65536 of them).
 	UIDs UIDRange
 }
 
@@ -280,8 +281,21 @@ func (c Config) Prepare() (*Box, error) {
 	if c.Level != None {
 		probe = Detect()
 	}
-	lim := c.Limits.withDefaults()
-	root := c.ScratchRoot
+	root, dir, err := scratch(c.ScratchRoot)
+	if err != nil {
+		return nil, err
+	}
+	b := &Box{Dir: dir, plan: plan{Code: codeDigest()}, root: root}
+	if err := b.prepare(c, probe); err != nil {
+		b.Cleanup()
+		return nil, err
+	}
+	return b, nil
+}
+
+// scratch makes a bot's scratch directory under root (default: one per user in the
+// temporary directory).
+func scratch(root string) (string, string, error) {
 	if root == "" {
 		// One directory holds every bot's scratch directory, so that a mount namespace
 		// can hide the others' from each bot.
@@ -290,72 +304,106 @@ func (c Config) Prepare() (*Box, error) {
 	// Others may pass through the root but not list it: a bot running as a user of
 	// its own reaches its own directory, and no other.
 	if err := os.MkdirAll(root, 0o711); err != nil {
-		return nil, fmt.Errorf("sandbox: scratch root: %w", err)
+		return "", "", fmt.Errorf("sandbox: scratch root: %w", err)
 	}
 	if err := os.Chmod(root, 0o711); err != nil {
-		return nil, fmt.Errorf("sandbox: scratch root: %w", err)
+		return "", "", fmt.Errorf("sandbox: scratch root: %w", err)
 	}
 	staleOnce.Do(func() { cleanStaleScratch(root) })
 	dir, err := os.MkdirTemp(root, fmt.Sprintf("arena-bot-%d-", os.Getpid()))
 	if err != nil {
-		return nil, fmt.Errorf("sandbox: scratch directory: %w", err)
+		return "", "", fmt.Errorf("sandbox: scratch directory: %w", err)
 	}
-	if dir, err = filepath.EvalSymlinks(dir); err != nil {
-		return nil, err
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		os.Remove(dir)
+		return "", "", err
 	}
-	b := &Box{Dir: dir, plan: plan{Code: codeDigest()}, root: root}
+	return root, real, nil
+}
+
+// layerSet is the layers of a box being prepared: those the level asks for, each
+// active or missing (with the reason) as the machine allows.
+type layerSet struct {
+	b       *Box
+	level   Level
+	helper  bool // a helper command applies the bot-side layers
+	probe   *Probe
+	lim     Limits
+	missing []string
+}
+
+// noHelper is the reason a bot-side layer is missing without a helper command.
+const noHelper = "no helper command to apply it"
+
+func (s *layerSet) want(l string) bool {
+	switch s.level {
+	case None:
+		return false
+	case Basic:
+		return contains(basicLayers, l)
+	}
+	return true
+}
+
+// add records layer as active when ok, else as missing for reason, if the level
+// wants it; it reports whether the layer is to be applied.
+func (s *layerSet) add(layer string, ok bool, reason string) bool {
+	if !s.want(layer) {
+		return false
+	}
+	if !ok {
+		s.b.layers = append(s.b.layers, Status{Layer: layer, Reason: reason})
+		s.missing = append(s.missing, layer+" ("+reason+")")
+		return false
+	}
+	s.b.layers = append(s.b.layers, Status{Layer: layer, Active: true})
+	return true
+}
+
+// prepare plans b's layers for c: the bot-side ones its helper applies, the
+// host-side ones of the strict level, the cgroups.
+func (b *Box) prepare(c Config, probe *Probe) error {
 	if err := b.readAndHide(c); err != nil {
-		b.Cleanup()
-		return nil, err
+		return err
 	}
 	for _, l := range always {
 		b.layers = append(b.layers, Status{Layer: l, Active: true})
 	}
-	level := c.Level
-	want := func(l string) bool {
-		switch level {
-		case None:
-			return false
-		case Basic:
-			return contains(basicLayers, l)
-		}
-		return true
-	}
-	var missing []string
-	add := func(layer string, ok bool, reason string) bool {
-		if !want(layer) {
-			return false
-		}
-		if !ok {
-			b.layers = append(b.layers, Status{Layer: layer, Reason: reason})
-			missing = append(missing, layer+" ("+reason+")")
-			return false
-		}
-		b.layers = append(b.layers, Status{Layer: layer, Active: true})
-		return true
-	}
 	if len(c.Helper) == 0 {
 		c.Helper = defaultHelper()
 	}
-	helper := len(c.Helper) > 0
-	const noHelper = "no helper command to apply it"
-	if level != None {
-		b.limitDisk(lim.Disk, add) // before the scratch directory is handed to the bot's user
+	s := &layerSet{b: b, level: c.Level, helper: len(c.Helper) > 0, probe: probe, lim: c.Limits.withDefaults()}
+	if c.Level != None {
+		b.limitDisk(s.lim.Disk, s.add) // before the scratch directory is handed to the bot's user
 	}
+	if err := s.identity(c.UIDs); err != nil {
+		return err
+	}
+	s.confinement()
+	if err := s.namespaces(); err != nil {
+		return err
+	}
+	if err := s.cgroups(); err != nil {
+		return err
+	}
+	return s.finish(c.Helper)
+}
 
-	// The bot-side layers, applied by the helper.
+// identity plans who the bot is and what it may hold: a user of its own, resource
+// limits, no new privileges, no capabilities.
+func (s *layerSet) identity(uids UIDRange) error {
+	b, probe, lim, helper := s.b, s.probe, s.lim, s.helper
 	uidOK, uidReason := helper && probe.root, firstOf(probe.uidReason, noHelper)
-	if add(OwnUID, uidOK, uidReason) {
-		if err := enterable(root); err != nil {
-			b.Cleanup()
-			return nil, err
+	if s.add(OwnUID, uidOK, uidReason) {
+		if err := enterable(b.root); err != nil {
+			return err
 		}
-		if err := b.takeUID(c.UIDs); err != nil {
-			b.Cleanup()
-			return nil, err
+		if err := b.takeUID(uids); err != nil {
+			return err
 		}
 	}
-	if add(Rlimits, helper, noHelper) {
+	if s.add(Rlimits, helper, noHelper) {
 		cpu := uint64(lim.CPUTime.Seconds() + 0.5)
 		b.plan.Rlimits = append(b.plan.Rlimits,
 			rlimit{Resource: syscall.RLIMIT_CPU, Cur: cpu, Max: cpu + 2},
@@ -365,80 +413,97 @@ func (c Config) Prepare() (*Box, error) {
 	}
 	// A user of its own starts with no process: the limit is the bot's alone.
 	nproc, nprocReason := uint64(lim.Processes), ""
-	if b.uid == 0 && want(RlimitProcs) {
+	if b.uid == 0 && s.want(RlimitProcs) {
 		// Counting this user's processes reads every process's status.
 		nproc, nprocReason = probe.nprocLimit(lim.Processes)
 	}
-	if add(RlimitProcs, helper && nprocReason == "", firstOf(nprocReason, noHelper)) {
+	if s.add(RlimitProcs, helper && nprocReason == "", firstOf(nprocReason, noHelper)) {
 		b.plan.Rlimits = append(b.plan.Rlimits, rlimit{Resource: rlimitNPROC, Cur: nproc, Max: nproc})
 	}
-	if add(NoNewPrivs, helper, noHelper) {
+	if s.add(NoNewPrivs, helper, noHelper) {
 		b.plan.NoNewPrivs = true
 	}
 	// In a user namespace of its own the bot would hold every capability there.
-	userNS := probe.userNS && probe.NamespaceReason == "" && want(NetNamespace)
+	userNS := probe.userNS && probe.NamespaceReason == "" && s.want(NetNamespace)
 	hasCaps := probe.HasCaps || userNS
 	capsReason := noHelper
 	if !hasCaps {
 		capsReason = "the arena holds no capabilities to drop"
 	}
-	if add(DropCaps, helper && hasCaps, capsReason) {
+	if s.add(DropCaps, helper && hasCaps, capsReason) {
 		b.plan.DropCaps = true
 	}
+	return nil
+}
+
+// confinement plans what the bot may reach: Landlock's files, network and scopes,
+// seccomp's sockets, and its own orphans reaped.
+func (s *layerSet) confinement() {
+	b, probe, helper := s.b, s.probe, s.helper
 	llOK, llReason := helper && probe.LandlockABI >= 1, firstOf(probe.LandlockReason, noHelper)
-	if add(LandlockFS, llOK, llReason) {
+	if s.add(LandlockFS, llOK, llReason) {
 		b.plan.LandlockABI = probe.LandlockABI
-		b.plan.Writable, b.plan.System = []string{dir}, systemReadable()
+		b.plan.Writable, b.plan.System = []string{b.Dir}, systemReadable()
 	}
 	netReason, scopeReason := llReason, llReason
 	if llOK {
 		netReason = fmt.Sprintf("Landlock ABI %d has no network rules (4 does)", probe.LandlockABI)
 		scopeReason = fmt.Sprintf("Landlock ABI %d has no scopes (6 does)", probe.LandlockABI)
 	}
-	add(LandlockNet, llOK && probe.LandlockABI >= 4, netReason)
-	add(LandlockScope, llOK && probe.LandlockABI >= 6, scopeReason)
-	if add(SeccompSockets, helper && probe.SeccompReason == "", firstOf(probe.SeccompReason, noHelper)) {
+	s.add(LandlockNet, llOK && probe.LandlockABI >= 4, netReason)
+	s.add(LandlockScope, llOK && probe.LandlockABI >= 6, scopeReason)
+	if s.add(SeccompSockets, helper && probe.SeccompReason == "", firstOf(probe.SeccompReason, noHelper)) {
 		b.plan.Seccomp = true
 	}
-	if add(Subreaper, helper, noHelper) {
+	if s.add(Subreaper, helper, noHelper) {
 		b.plan.Subreaper = true
 	}
+}
 
-	// The host-side layers of the strict level.
-	if add(NetNamespace, probe.NamespaceReason == "", probe.NamespaceReason) {
+// namespaces plans the host-side layers of the strict level: the bot's own network,
+// processes and mounts, a read-only root and its own /proc.
+func (s *layerSet) namespaces() error {
+	b, probe, helper := s.b, s.probe, s.helper
+	if s.add(NetNamespace, probe.NamespaceReason == "", probe.NamespaceReason) {
 		b.clone |= syscall.CLONE_NEWNET
 	}
-	if add(PIDNamespace, probe.NamespaceReason == "", probe.NamespaceReason) {
+	if s.add(PIDNamespace, probe.NamespaceReason == "", probe.NamespaceReason) {
 		b.clone |= syscall.CLONE_NEWPID
 	}
 	// Bots run under one user: without this, one could find another's socket in the
 	// shared scratch root and call it (its controller's Shutdown, say).
-	if add(MountNamespace, helper && probe.NamespaceReason == "", firstOf(probe.NamespaceReason, noHelper)) {
+	if s.add(MountNamespace, helper && probe.NamespaceReason == "", firstOf(probe.NamespaceReason, noHelper)) {
 		b.clone |= syscall.CLONE_NEWNS
-		b.plan.HideRoot, b.plan.Own = root, dir
+		b.plan.HideRoot, b.plan.Own = b.root, b.Dir
+		var err error
 		if b.plan.Hide, err = hidden(slices.Concat(b.hide, coveredRoots)); err != nil {
-			b.Cleanup()
-			return nil, err
+			return err
 		}
 	}
 	mountNS := b.clone&syscall.CLONE_NEWNS != 0
-	if add(ReadOnlyRoot, mountNS, firstOf(probe.NamespaceReason, noHelper)) {
+	if s.add(ReadOnlyRoot, mountNS, firstOf(probe.NamespaceReason, noHelper)) {
 		b.plan.ReadOnly = true
 	}
-	if add(PrivateProc, mountNS && b.clone&syscall.CLONE_NEWPID != 0, firstOf(probe.NamespaceReason, noHelper)) {
+	if s.add(PrivateProc, mountNS && b.clone&syscall.CLONE_NEWPID != 0, firstOf(probe.NamespaceReason, noHelper)) {
 		b.plan.Proc = true
 	}
 	if b.clone != 0 && probe.userNS {
 		b.clone |= syscall.CLONE_NEWUSER
 	}
+	return nil
+}
+
+// cgroups makes the bot's memory and pids cgroups; without the memory one, an
+// address-space limit 2 GiB above the memory limit stands in.
+func (s *layerSet) cgroups() error {
+	b, probe, lim, helper := s.b, s.probe, s.lim, s.helper
 	memOK, memReason := helper && probe.cgroupMem != nil, firstOf(probe.CgroupMemoryReason, noHelper)
 	pidsOK, pidsReason := helper && probe.cgroupPids != nil, firstOf(probe.CgroupPidsReason, noHelper)
-	memActive := add(CgroupMemory, memOK, memReason)
+	memActive := s.add(CgroupMemory, memOK, memReason)
 	if memActive {
 		cg, err := probe.cgroupMem.create("memory", lim)
 		if err != nil {
-			b.Cleanup()
-			return nil, err
+			return err
 		}
 		b.cg = append(b.cg, cg)
 		b.plan.Cgroups = append(b.plan.Cgroups, cg.joinFile())
@@ -447,40 +512,42 @@ func (c Config) Prepare() (*Box, error) {
 		as := uint64(lim.Memory + 2<<30)
 		b.plan.Rlimits = append(b.plan.Rlimits, rlimit{Resource: syscall.RLIMIT_AS, Cur: as, Max: as})
 	}
-	if add(CgroupProcesses, pidsOK, pidsReason) {
-		if len(b.cg) > 0 && b.cg[0].version == 2 && probe.cgroupPids.version == 2 {
-			// v2: one directory carries both controllers.
-			if err := b.cg[0].setPids(lim); err != nil {
-				b.Cleanup()
-				return nil, err
-			}
-		} else {
-			cg, err := probe.cgroupPids.create("pids", lim)
-			if err != nil {
-				b.Cleanup()
-				return nil, err
-			}
-			b.cg = append(b.cg, cg)
-			b.plan.Cgroups = append(b.plan.Cgroups, cg.joinFile())
-		}
+	if !s.add(CgroupProcesses, pidsOK, pidsReason) {
+		return nil
 	}
+	if len(b.cg) > 0 && b.cg[0].version == 2 && probe.cgroupPids.version == 2 {
+		// v2: one directory carries both controllers.
+		return b.cg[0].setPids(lim)
+	}
+	cg, err := probe.cgroupPids.create("pids", lim)
+	if err != nil {
+		return err
+	}
+	b.cg = append(b.cg, cg)
+	b.plan.Cgroups = append(b.plan.Cgroups, cg.joinFile())
+	return nil
+}
+
+// finish judges what is missing (Strict fails on anything) and has the helper run
+// the bot when any layer needs it.
+func (s *layerSet) finish(helperCmd []string) error {
+	b := s.b
 	if b.Active(CgroupProcesses) {
 		// The pids cgroup bounds processes better than RLIMIT_NPROC ever could.
-		missing = slices.DeleteFunc(missing, func(m string) bool { return strings.HasPrefix(m, RlimitProcs+" ") })
+		s.missing = slices.DeleteFunc(s.missing, func(m string) bool { return strings.HasPrefix(m, RlimitProcs+" ") })
 	}
 	if b.Active(DiskWatch) {
 		// The host stops a bot past the quota that no tmpfs bounds.
-		missing = slices.DeleteFunc(missing, func(m string) bool { return strings.HasPrefix(m, DiskQuota+" ") })
+		s.missing = slices.DeleteFunc(s.missing, func(m string) bool { return strings.HasPrefix(m, DiskQuota+" ") })
 	}
-	if level == Strict && len(missing) > 0 {
-		b.Cleanup()
-		return nil, fmt.Errorf("sandbox: the strict level is not available on this machine: missing %s (use --sandbox auto for the strongest level that works)", strings.Join(missing, ", "))
+	if s.level == Strict && len(s.missing) > 0 {
+		return fmt.Errorf("sandbox: the strict level is not available on this machine: missing %s (use --sandbox auto for the strongest level that works)", strings.Join(s.missing, ", "))
 	}
-	if helper && (b.plan.Rlimits != nil || b.plan.NoNewPrivs || b.plan.LandlockABI > 0 || len(b.plan.Cgroups) > 0 ||
+	if s.helper && (b.plan.Rlimits != nil || b.plan.NoNewPrivs || b.plan.LandlockABI > 0 || len(b.plan.Cgroups) > 0 ||
 		b.plan.Own != "" || b.plan.UID != 0 || b.plan.Seccomp || b.plan.Subreaper) {
-		b.helper = c.Helper
+		b.helper = helperCmd
 	}
-	return b, nil
+	return nil
 }
 
 // Layers lists every layer the level asked for: active, or missing with the reason.

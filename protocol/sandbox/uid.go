@@ -13,9 +13,9 @@ type UIDRange struct {
 	First, Count int
 }
 
-// DefaultUIDs is far above the ids of real users and of the usual subordinate-id
+// defaultUIDs is far above the ids of real users and of the usual subordinate-id
 // ranges (/etc/subuid), which start at 100000.
-var DefaultUIDs = UIDRange{First: 1 << 30, Count: 1 << 16}
+var defaultUIDs = UIDRange{First: 1 << 30, Count: 1 << 16}
 
 var uids struct {
 	sync.Mutex
@@ -28,7 +28,7 @@ var uids struct {
 // depends on the arena's process id, so two arenas on one machine rarely meet.
 func (b *Box) takeUID(r UIDRange) error {
 	if r.Count <= 0 {
-		r = DefaultUIDs
+		r = defaultUIDs
 	}
 	uids.Lock()
 	if uids.used == nil {

@@ -1,4 +1,4 @@
-package main
+package watch
 
 import (
 	"fmt"
@@ -7,21 +7,20 @@ import (
 	"strings"
 
 	"github.com/arena-games/arena/arena"
-	"github.com/arena-games/arena/watch"
 )
 
-// writeSeat steps through one seat's game in a replay: at each of its decisions, what
+// WriteSeat steps through one seat's game in a replay: at each of its decisions, what
 // it saw since its previous one, its view, its options in words, its choice and the time
 // it took (or that the fallback chose for a forfeited seat), and its ending. The steps
-// are the seat's point of view as the ladder's game page shows it (package watch), so a
+// are the seat's point of view as the ladder's game page shows it (Steps), so a
 // replay that does not reproduce fails. Decisions of the game before from are passed
 // over.
-func writeSeat(w io.Writer, rep *arena.Replay, seat, from int) error {
+func WriteSeat(w io.Writer, rep *arena.Replay, seat, from int) error {
 	h := rep.Header
 	if seat < 0 || seat >= h.Players {
-		return fmt.Errorf("--seat %d: the match has seats 0 to %d", seat, h.Players-1)
+		return fmt.Errorf("seat %d: the match has seats 0 to %d", seat, h.Players-1)
 	}
-	g, err := watch.Steps(rep, seat)
+	g, err := Steps(rep, seat)
 	if err != nil {
 		return err
 	}
@@ -56,8 +55,8 @@ func writeSeat(w io.Writer, rep *arena.Replay, seat, from int) error {
 
 // writeDecision prints the seat's count-th decision, at step st, with what it saw
 // since its previous one.
-func writeDecision(w io.Writer, st watch.Step, count int, saw []string) {
-	fmt.Fprintf(w, "decision %d (the seat's %s)\n", st.N, ordinal(count))
+func writeDecision(w io.Writer, st Step, count int, saw []string) {
+	fmt.Fprintf(w, "decision %d (the seat's %s)\n", st.N, Ordinal(count))
 	writeLines(w, "saw", saw)
 	writeLines(w, "view", strings.Split(strings.TrimRight(st.Text, "\n"), "\n"))
 	fmt.Fprintln(w, "  options:")
@@ -82,7 +81,8 @@ func writeLines(w io.Writer, title string, lines []string) {
 	}
 }
 
-func ordinal(n int) string {
+// Ordinal is n in words as a place or a count: 1st, 2nd, 3rd, 4th, 11th, 21st.
+func Ordinal(n int) string {
 	suffix := "th"
 	switch {
 	case n%100 >= 11 && n%100 <= 13:

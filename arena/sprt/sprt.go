@@ -1,4 +1,8 @@
-package main
+// Package sprt is the sequential test of `arena match --sprt`: the first bot against
+// the second, one pentanomial count per deal (both seatings), stopping the run when
+// the test decides. The statistics are ladder/rating's; this package reads the
+// test's spec, feeds it the run's deals and reports it.
+package sprt
 
 import (
 	"fmt"
@@ -12,10 +16,8 @@ import (
 	"github.com/arena-games/arena/ladder/rating"
 )
 
-// sprtRun is the sequential test of `arena match --sprt`: the first bot against the
-// second, one pentanomial count per deal (both seatings), stopping the run when the
-// test decides.
-type sprtRun struct {
+// Run is one sequential test over a run's deals.
+type Run struct {
 	// m, when set, holds the metrics' SPRT series of the tested bot.
 	m        *metrics.Metrics
 	bot      string
@@ -26,41 +28,37 @@ type sprtRun struct {
 	err      error
 }
 
-// parseSPRT reads "elo0,elo1[,alpha,beta]": normalized-Elo bounds and error rates
-// (0.05 each by default), as fishtest states them.
-func parseSPRT(spec string, bots int) (*sprtRun, error) {
+// Parse reads "elo0,elo1[,alpha,beta]": normalized-Elo bounds and error rates (0.05
+// each by default), as fishtest states them.
+func Parse(spec string) (*Run, error) {
 	parts := strings.Split(spec, ",")
 	if len(parts) != 2 && len(parts) != 4 {
-		return nil, fmt.Errorf("--sprt %q: want elo0,elo1 or elo0,elo1,alpha,beta", spec)
+		return nil, fmt.Errorf("%q: want elo0,elo1 or elo0,elo1,alpha,beta", spec)
 	}
 	v := make([]float64, len(parts))
 	for i, p := range parts {
 		x, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
 		if err != nil {
-			return nil, fmt.Errorf("--sprt %q: %q is not a number", spec, p)
+			return nil, fmt.Errorf("%q: %q is not a number", spec, p)
+		}
+		if math.IsInf(x, 0) || math.IsNaN(x) {
+			return nil, fmt.Errorf("%q: %q is not a finite number", spec, p)
 		}
 		v[i] = x
-	}
-	for i, x := range v {
-		if math.IsInf(x, 0) || math.IsNaN(x) {
-			return nil, fmt.Errorf("--sprt %q: %q is not a finite number", spec, parts[i])
-		}
 	}
 	t := rating.SPRT{NElo0: v[0], NElo1: v[1], Alpha: 0.05, Beta: 0.05}
 	if len(v) == 4 {
 		t.Alpha, t.Beta = v[2], v[3]
 	}
 	if err := t.Check(); err != nil {
-		return nil, fmt.Errorf("--sprt %q: %w", spec, err)
+		return nil, fmt.Errorf("%q: %w", spec, err)
 	}
-	if bots != 2 {
-		return nil, fmt.Errorf("--sprt tests one bot against another: give two bots, not %d", bots)
-	}
-	return &sprtRun{test: t}, nil
+	return &Run{test: t}, nil
 }
 
-// stop is arena.Config.Stop: count the newest deal and say whether the test decided.
-func (s *sprtRun) stop(deal arena.DealBlock) bool {
+// Stop is arena.Config.Stop: count the newest deal and say whether the test decided
+// (or failed: Err).
+func (s *Run) Stop(deal arena.DealBlock) bool {
 	m := deal.Points[0] // the first bot's mean over both seatings
 	if s.err = s.penta.Add(m, m); s.err != nil {
 		return true
@@ -73,8 +71,11 @@ func (s *sprtRun) stop(deal arena.DealBlock) bool {
 	return s.err != nil || s.decision != rating.Continue
 }
 
-// sprtJSON is the test's state in `arena match --json`.
-type sprtJSON struct {
+// Err is why the test could not go on, if it could not.
+func (s *Run) Err() error { return s.err }
+
+// JSON is the test's state in `arena match --json`.
+type JSON struct {
 	Elo0    float64 `json:"elo0"`
 	Elo1    float64 `json:"elo1"`
 	Alpha   float64 `json:"alpha"`
@@ -88,12 +89,13 @@ type sprtJSON struct {
 	Error   string  `json:"error,omitempty"`
 }
 
-func (s *sprtRun) json() *sprtJSON {
+// JSON is the test's state; nil for no test.
+func (s *Run) JSON() *JSON {
 	if s == nil {
 		return nil
 	}
 	lo, hi := s.test.Bounds()
-	j := &sprtJSON{Elo0: s.test.NElo0, Elo1: s.test.NElo1, Alpha: s.test.Alpha, Beta: s.test.Beta, LLR: s.llr,
+	j := &JSON{Elo0: s.test.NElo0, Elo1: s.test.NElo1, Alpha: s.test.Alpha, Beta: s.test.Beta, LLR: s.llr,
 		Lower: lo, Upper: hi, Pairs: s.penta.Pairs(), Penta: [5]int(s.penta), Verdict: s.decision.String()}
 	if s.err != nil {
 		j.Error = s.err.Error()
@@ -101,8 +103,9 @@ func (s *sprtRun) json() *sprtJSON {
 	return j
 }
 
-// publish puts the test's bounds on m and its LLR and pairs after every deal.
-func (s *sprtRun) publish(m *metrics.Metrics, bot string) {
+// Publish puts the test's bounds on m and, from now on, its LLR and pairs after
+// every deal, labelled with the tested bot.
+func (s *Run) Publish(m *metrics.Metrics, bot string) {
 	s.m, s.bot = m, bot
 	lo, hi := s.test.Bounds()
 	m.SPRTBound.WithLabelValues(bot, "lower").Set(lo)
@@ -111,7 +114,9 @@ func (s *sprtRun) publish(m *metrics.Metrics, bot string) {
 	m.SPRTPairs.WithLabelValues(bot)
 }
 
-func (s *sprtRun) write(w io.Writer, first string) error {
+// Write prints the test's outcome for the tested bot first, with the Elo estimates
+// when the deal pairs differ.
+func (s *Run) Write(w io.Writer, first string) error {
 	if s.err != nil {
 		return fmt.Errorf("sprt: %w", s.err)
 	}
