@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -39,6 +40,7 @@ func serveFlags() []cli.Flag {
 		&cli.DurationFlag{Name: "session-lifetime", Value: l.Session, Usage: "how long a login in the browser lasts"},
 		&cli.StringSliceFlag{Name: "allowed-origin", Usage: "an origin (https://host[:port]) besides the ladder's own whose pages may post to it, e.g. a proxy's public address when it rewrites Host; repeatable"},
 		&cli.IntFlag{Name: "queue-depth", Value: 8, Usage: "postgres:// ladders: blocks kept waiting in the queue ahead of the workers (arena worker)"},
+		&cli.DurationFlag{Name: "live-delay", Usage: "show each move of a game in progress this long after it was made (the live pages show only what every seat sees, so none is needed for fair play)"},
 		&cli.StringFlag{Name: "smoke-game", Usage: "the game submitted bots are smoke-tested in (default: the ladder's game)"},
 	}
 }
@@ -58,6 +60,9 @@ func ladderServe(c *cli.Context) error {
 	}
 	if c.Duration("header-timeout") <= 0 || c.Duration("body-timeout") <= 0 || c.Duration("session-lifetime") <= 0 {
 		return fmt.Errorf("--header-timeout, --body-timeout and --session-lifetime must be positive")
+	}
+	if c.Duration("live-delay") < 0 {
+		return fmt.Errorf("--live-delay must not be negative")
 	}
 	st, err := openLadder(c)
 	if err != nil {
@@ -89,6 +94,7 @@ func ladderServe(c *cli.Context) error {
 			}
 		},
 		Limits: serviceLimits(c), Origins: c.StringSlice("allowed-origin"),
+		Replays: filepath.Join(st.Dir(), "replays"), LiveDelay: c.Duration("live-delay"),
 		Log: slog.New(slog.NewTextHandler(c.App.ErrWriter, nil))})
 	if err != nil {
 		return err

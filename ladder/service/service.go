@@ -66,12 +66,15 @@ type Limits struct {
 	AddressSubmits int
 	// Session is how long a login lasts.
 	Session time.Duration
+	// Streams is the number of live games watched at once (server-sent event
+	// streams, which hold no request slot); more get 503.
+	Streams int
 }
 
 // DefaultLimits are the limits unless the operator sets others.
 var DefaultLimits = Limits{Upload: 64 << 20, PerDay: 20, Bots: 5, Concurrent: 32, Body: 64 << 10,
 	HeaderTimeout: 10 * time.Second, BodyRate: 16 << 10, BodyTimeout: 10 * time.Minute,
-	LoginFailures: 20, AddressSubmits: 30, Session: 7 * 24 * time.Hour}
+	LoginFailures: 20, AddressSubmits: 30, Session: 7 * 24 * time.Hour, Streams: 64}
 
 // withDefaults fills the limits left zero from DefaultLimits.
 func (l Limits) withDefaults() Limits {
@@ -80,7 +83,7 @@ func (l Limits) withDefaults() Limits {
 	l.PerDay, l.Bots, l.Concurrent = orDefault(l.PerDay, d.PerDay), orDefault(l.Bots, d.Bots), orDefault(l.Concurrent, d.Concurrent)
 	l.LoginFailures, l.AddressSubmits = orDefault(l.LoginFailures, d.LoginFailures), orDefault(l.AddressSubmits, d.AddressSubmits)
 	l.HeaderTimeout, l.BodyTimeout = orDefault(l.HeaderTimeout, d.HeaderTimeout), orDefault(l.BodyTimeout, d.BodyTimeout)
-	l.Session = orDefault(l.Session, d.Session)
+	l.Session, l.Streams = orDefault(l.Session, d.Session), orDefault(l.Streams, d.Streams)
 	return l
 }
 
@@ -107,6 +110,12 @@ type Config struct {
 	// Origins are origins besides the service's own (scheme://host[:port]) whose
 	// pages may post to it: a proxy's public address when it rewrites Host.
 	Origins []string
+	// Replays is the folder the ladder's runner writes replays under (a game in
+	// progress is its temporary replay there): the service shows those games live.
+	// Empty shows none.
+	Replays string
+	// LiveDelay holds every move of a live game back this long before it is shown.
+	LiveDelay time.Duration
 	// Log receives what clients are not told: the detail of an internal error, under
 	// the request ID the client was given (default: discarded).
 	Log *slog.Logger
@@ -118,6 +127,8 @@ type Service struct {
 	csrfKey []byte
 	submit  sync.Mutex // one smoke test at a time: they start bot processes
 	slots   chan struct{}
+	// streams are the slots of live games' event streams (made with the handler).
+	streams chan struct{}
 	origins *http.CrossOriginProtection
 	// failures and submits are per-address budgets of failed logins and of
 	// submissions.
@@ -270,9 +281,13 @@ func (s *Service) Handler() http.Handler {
 	s.pages(mux.mux)
 	s.api(mux)
 	s.watch(mux)
+	s.liveRoutes(mux)
 	s.health(mux.mux)
 	s.mu.Lock()
 	s.apiRoutes = mux.patterns
+	if s.streams == nil {
+		s.streams = make(chan struct{}, s.cfg.Limits.Streams)
+	}
 	s.mu.Unlock()
 	return s.guard(mux.mux)
 }

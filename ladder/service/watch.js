@@ -18,7 +18,7 @@
   function seatName(s) { return "seat " + s + " (" + game.bots[s] + ")"; }
 
   function show(i) {
-    if (!game) { return; }
+    if (!game || game.steps.length === 0) { return; }
     cur = Math.max(0, Math.min(i, game.steps.length - 1));
     var st = game.steps[cur];
     // The drawing is the server's SVG of this step's view: every text in it is escaped,
@@ -109,6 +109,54 @@
     if (e.key === " ") { play(); e.preventDefault(); }
   });
 
+  // live follows a game in progress through its stream of server-sent events: the
+  // page shows each new step as it comes while it is at the last one (stepped back,
+  // it stays where it is), and opens the replay once the game is recorded.
+  function live(src) {
+    var es = new EventSource(src);
+    var status = el("status");
+    var data = function (e) { return JSON.parse(e.data); };
+    es.addEventListener("game", function (e) {
+      // Sent first, and again after a reconnection, which sends every step again.
+      game = data(e);
+      game.steps = [];
+      game.result = null;
+    });
+    es.addEventListener("step", function (e) {
+      var follow = cur >= game.steps.length - 1 && !timer;
+      game.steps.push(data(e));
+      el("slider").max = game.steps.length - 1;
+      el("last").textContent = game.steps.length - 1;
+      status.textContent = (game.steps.length - 1) + " decisions so far";
+      if (follow) { show(game.steps.length - 1); }
+    });
+    es.addEventListener("forfeit", function (e) {
+      var f = data(e), st = game.steps[f.n];
+      if (!st) { return; }
+      st.forfeits = (st.forfeits || []).concat([{seat: f.seat, ending: f.ending, detail: "(the detail is shown once the game is recorded)"}]);
+      if (cur === f.n) { show(cur); }
+    });
+    es.addEventListener("result", function (e) {
+      game.result = data(e);
+      status.textContent = "the game is over and is being recorded";
+      show(cur);
+    });
+    es.addEventListener("recorded", function (e) {
+      var d = data(e);
+      es.close();
+      status.textContent = "recorded as game #" + d.id + ": opening its replay";
+      location.assign(d.page + "#step=" + cur);
+    });
+    es.addEventListener("gone", function (e) {
+      es.close();
+      status.textContent = data(e);
+    });
+  }
+
+  if (root.dataset.live) {
+    live(root.dataset.live);
+    return;
+  }
   fetch(root.dataset.src).then(function (r) {
     if (!r.ok) { return r.text().then(function (t) { throw new Error(t); }); }
     return r.json();
