@@ -46,9 +46,9 @@ type Config struct {
 	MatchID string
 	// Forfeit, when set, hears of a bot's forfeit: its seat and why.
 	Forfeit func(seat int, why string)
-	// Decided, when set, hears of every decision once applied: the seat, its choice
-	// and the events it brought (g's log from log on).
-	Decided func(g engine.Game, seat, choice, log int)
+	// Decided, when set, hears of every decision once applied: the seat, the option
+	// chosen in words, and the events it brought (g's log from log on).
+	Decided func(g engine.Game, seat int, chose string, log int)
 }
 
 // seat is a bot's process and seat; forfeited when it failed, the fallback plays.
@@ -111,12 +111,12 @@ func Play(ctx context.Context, cfg Config, person Person) (engine.Result, error)
 		} else {
 			choice = p.botChoice(s)
 		}
-		n := len(g.Log())
+		n, text := len(g.Log()), g.Describe(g.Options()[choice])
 		if err := g.Apply(choice); err != nil {
 			return engine.Result{}, err
 		}
 		if cfg.Decided != nil {
-			cfg.Decided(g, s, choice, n)
+			cfg.Decided(g, s, text, n)
 		}
 	}
 	p.tellResult()

@@ -20,6 +20,7 @@ import (
 	"github.com/arena-games/arena/ladder/queue"
 	"github.com/arena-games/arena/ladder/service"
 	"github.com/arena-games/arena/ladder/store"
+	"github.com/arena-games/arena/protocol"
 )
 
 // serveFlags are those of `ladder serve` besides the playing flags it shares with run.
@@ -81,6 +82,7 @@ func ladderServe(c *cli.Context) error {
 		smokeGame = c.String("game")
 	}
 	changed := make(chan struct{}, 1)
+	player := ls.cfg.Player.(*ladder.ArenaPlayer)
 	svc, err := service.New(service.Config{Store: st, Authors: st, Game: ls.game,
 		Submit: func(ctx context.Context, name, path string) (store.Bot, error) {
 			opt := addOptions(smokeGame, name, &ls.sb)
@@ -95,6 +97,7 @@ func ladderServe(c *cli.Context) error {
 		},
 		Limits: serviceLimits(c), Origins: c.StringSlice("allowed-origin"),
 		Replays: filepath.Join(st.Dir(), "replays"), LiveDelay: c.Duration("live-delay"),
+		Launch: personLaunch(st, ls), Clock: player.Clock, GameOptions: player.Options,
 		Log: slog.New(slog.NewTextHandler(c.App.ErrWriter, nil))})
 	if err != nil {
 		return err
@@ -128,6 +131,7 @@ func ladderServe(c *cli.Context) error {
 	shut, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
 	_ = srv.Shutdown(shut)
+	svc.Close() // the games of people under way, and their bots
 	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
@@ -212,5 +216,25 @@ func playRounds(ctx context.Context, c *cli.Context, ls *ladderSession, svc *ser
 		case <-time.After(time.Minute):
 		case <-ctx.Done():
 		}
+	}
+}
+
+// personLaunch starts a ladder bot for a person's game in the browser as the ladder's
+// blocks start it: from the store, checked against its digest, in the ladder's
+// sandbox, with the CPU time arena.Run gives a run of one game (two banks and a
+// minute).
+func personLaunch(st store.Store, ls *ladderSession) func(store.Bot) (protocol.LaunchConfig, error) {
+	launch := ladder.Launch(st, builtinLaunch)
+	bank := ls.cfg.Player.(*ladder.ArenaPlayer).Clock.Bank
+	return func(b store.Bot) (protocol.LaunchConfig, error) {
+		lc, err := launch(b)
+		if err != nil {
+			return lc, err
+		}
+		lc.Sandbox = ls.sb
+		if lc.Sandbox.Limits.CPUTime == 0 {
+			lc.Sandbox.Limits.CPUTime = 2*bank + time.Minute
+		}
+		return lc, nil
 	}
 }

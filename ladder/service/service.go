@@ -31,8 +31,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/arena-games/arena/arena"
+	"github.com/arena-games/arena/engine"
 	"github.com/arena-games/arena/ladder"
 	"github.com/arena-games/arena/ladder/store"
+	"github.com/arena-games/arena/protocol"
 )
 
 // Limits bound what one author, one address and one request may do.
@@ -69,12 +72,14 @@ type Limits struct {
 	// Streams is the number of live games watched at once (server-sent event
 	// streams, which hold no request slot); more get 503.
 	Streams int
+	// PersonGames is the number of games one author may play in the browser at once.
+	PersonGames int
 }
 
 // DefaultLimits are the limits unless the operator sets others.
 var DefaultLimits = Limits{Upload: 64 << 20, PerDay: 20, Bots: 5, Concurrent: 32, Body: 64 << 10,
 	HeaderTimeout: 10 * time.Second, BodyRate: 16 << 10, BodyTimeout: 10 * time.Minute,
-	LoginFailures: 20, AddressSubmits: 30, Session: 7 * 24 * time.Hour, Streams: 64}
+	LoginFailures: 20, AddressSubmits: 30, Session: 7 * 24 * time.Hour, Streams: 64, PersonGames: 2}
 
 // withDefaults fills the limits left zero from DefaultLimits.
 func (l Limits) withDefaults() Limits {
@@ -84,6 +89,7 @@ func (l Limits) withDefaults() Limits {
 	l.LoginFailures, l.AddressSubmits = orDefault(l.LoginFailures, d.LoginFailures), orDefault(l.AddressSubmits, d.AddressSubmits)
 	l.HeaderTimeout, l.BodyTimeout = orDefault(l.HeaderTimeout, d.HeaderTimeout), orDefault(l.BodyTimeout, d.BodyTimeout)
 	l.Session, l.Streams = orDefault(l.Session, d.Session), orDefault(l.Streams, d.Streams)
+	l.PersonGames = orDefault(l.PersonGames, d.PersonGames)
 	return l
 }
 
@@ -116,6 +122,12 @@ type Config struct {
 	Replays string
 	// LiveDelay holds every move of a live game back this long before it is shown.
 	LiveDelay time.Duration
+	// Launch, when set, starts a ladder bot for a person's game in the browser,
+	// sandboxed as the ladder's bots are, and Clock is their clock there; nil offers
+	// no such games. GameOptions are the ladder's game's options (a board...).
+	Launch      func(store.Bot) (protocol.LaunchConfig, error)
+	Clock       arena.Clock
+	GameOptions engine.Options
 	// Log receives what clients are not told: the detail of an internal error, under
 	// the request ID the client was given (default: discarded).
 	Log *slog.Logger
@@ -129,6 +141,7 @@ type Service struct {
 	slots   chan struct{}
 	// streams are the slots of live games' event streams (made with the handler).
 	streams chan struct{}
+	people  people
 	origins *http.CrossOriginProtection
 	// failures and submits are per-address budgets of failed logins and of
 	// submissions.
@@ -282,6 +295,7 @@ func (s *Service) Handler() http.Handler {
 	s.api(mux)
 	s.watch(mux)
 	s.liveRoutes(mux)
+	s.personRoutes(mux.mux)
 	s.health(mux.mux)
 	s.mu.Lock()
 	s.apiRoutes = mux.patterns

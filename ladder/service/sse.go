@@ -64,6 +64,12 @@ func (ev *events) wait(ctx context.Context, tick <-chan time.Time) bool {
 		return false
 	case <-tick:
 	}
+	return ev.keepAlive()
+}
+
+// keepAlive sends a comment on a stream quiet for liveKeepAlive; false when the
+// client is gone.
+func (ev *events) keepAlive() bool {
 	if time.Since(ev.lastOut) < liveKeepAlive {
 		return true
 	}

@@ -45,7 +45,7 @@ const pagesSource = `
 {{define "head"}}<!doctype html><html><head><meta charset="utf-8"><title>arena ladder: {{.Game}}</title>
 <style>body{font-family:sans-serif;margin:1.5em;color:#222}table{border-collapse:collapse}td,th{padding:3px 8px;border-bottom:1px solid #ddd;text-align:left}
 nav a{margin-right:1em}nav form{display:inline}.chosen{font-weight:bold;color:#063}.hidden{color:#888}.err{color:#a00;white-space:pre-wrap}.note{color:#555;font-size:90%}</style></head>
-<body><nav><a href="/">standings</a><a href="/games">games</a><a href="/live">live</a><a href="/me">my bots</a>{{if .Author}}<span id="who">logged in as {{.Author}}</span> <form method="post" action="/logout"><button id="logout">log out</button></form>{{else}}<a href="/login">log in</a>{{end}}</nav><h1>{{.Game}}</h1>{{end}}
+<body><nav><a href="/">standings</a><a href="/games">games</a><a href="/live">live</a><a href="/play">play</a><a href="/me">my bots</a>{{if .Author}}<span id="who">logged in as {{.Author}}</span> <form method="post" action="/logout"><button id="logout">log out</button></form>{{else}}<a href="/login">log in</a>{{end}}</nav><h1>{{.Game}}</h1>{{end}}
 {{define "foot"}}</body></html>{{end}}
 
 {{define "error"}}{{template "head" .}}<p class="err" id="error">{{.Data}}</p>{{template "foot"}}{{end}}

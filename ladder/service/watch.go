@@ -83,7 +83,7 @@ var (
 	// is a set of its own: html/template clones no set once it has executed, and tmpl's
 	// may have served pages already.
 	watchTmpl = sync.OnceValue(func() *template.Template {
-		return template.Must(template.Must(template.Must(template.New("").Funcs(funcs).Parse(pagesSource)).Parse(watchSource)).Parse(liveSource))
+		return template.Must(template.Must(template.Must(template.New("").Funcs(funcs).Parse(pagesSource)).Parse(watchSource)).Parse(liveSource + playSource))
 	})
 )
 
@@ -103,6 +103,9 @@ type watchData struct {
 	Block    int64
 	Rotation int
 	Delay    time.Duration
+	// Person is a person's game (its ID), played from its page with CSRF.
+	Person string
+	CSRF   string
 }
 
 // watchPage is the page that steps through a game drawn; its script loads the steps.

@@ -39,12 +39,27 @@
     var asked = el("asked");
     asked.textContent = "";
     if (st.asked) {
+      // A person's own decision, not yet made, is asked with a button per option.
+      var open = root.dataset.person && cur === game.steps.length - 1 && !game.result && !st.answered;
       var h = document.createElement("h3");
-      h.textContent = "its decision: " + (st.asked.fallback ? "played by the fallback (the seat had forfeited)" : st.asked.ms + " ms");
+      if (root.dataset.person) {
+        h.textContent = open ? "your turn: choose" : "your decision";
+      } else {
+        h.textContent = "its decision: " + (st.asked.fallback ? "played by the fallback (the seat had forfeited)" : st.asked.ms + " ms");
+      }
       asked.appendChild(h);
       var ol = document.createElement("ol");
       ol.start = 0;
-      st.asked.options.forEach(function (o, k) { item(ol, o, k === st.asked.chosen ? "chosen" : ""); });
+      st.asked.options.forEach(function (o, k) {
+        if (!open) { item(ol, o, st.answered !== false && k === st.asked.chosen ? "chosen" : ""); return; }
+        var li = document.createElement("li"), b = document.createElement("button");
+        b.type = "button";
+        b.className = "option";
+        b.textContent = o;
+        b.onclick = function () { choose(cur, k); };
+        li.appendChild(b);
+        ol.appendChild(li);
+      });
       asked.appendChild(ol);
       // A long list scrolls inside its box, to the option chosen.
       var chosen = ol.children[st.asked.chosen];
@@ -139,6 +154,10 @@
     es.addEventListener("result", function (e) {
       game.result = data(e);
       status.textContent = "the game is over and is being recorded";
+      if (root.dataset.person) {
+        status.textContent = "the game is over (not rated)";
+        es.close();
+      }
       show(cur);
     });
     es.addEventListener("recorded", function (e) {
@@ -147,14 +166,39 @@
       status.textContent = "recorded as game #" + d.id + ": opening its replay";
       location.assign(d.page + "#step=" + cur);
     });
+    es.addEventListener("ended", function (e) {
+      es.close();
+      game.over = true;
+      status.textContent = data(e);
+      show(cur);
+    });
     es.addEventListener("gone", function (e) {
       es.close();
       status.textContent = data(e);
     });
   }
 
-  if (root.dataset.live) {
-    live(root.dataset.live);
+  // choose sends the person's choice of option k at step n; the next step comes by
+  // the stream once the game took it.
+  function choose(n, k) {
+    var st = game.steps[n];
+    st.answered = true;
+    show(cur);
+    el("status").textContent = "you chose: " + st.asked.options[k] + "; the bots play…";
+    fetch(root.dataset.person + "/choose", {method: "POST",
+      body: new URLSearchParams({csrf: root.dataset.csrf, step: n, option: k})}).then(function (r) {
+      if (!r.ok) { return r.text().then(function (t) { throw new Error(t); }); }
+      st.asked.chosen = k;
+      show(cur);
+    }).catch(function (err) {
+      st.answered = false;
+      el("status").textContent = "not taken: " + err.message;
+      show(cur);
+    });
+  }
+
+  if (root.dataset.live || root.dataset.person) {
+    live(root.dataset.live || root.dataset.person + "/events");
     return;
   }
   fetch(root.dataset.src).then(function (r) {
