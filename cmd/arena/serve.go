@@ -41,6 +41,8 @@ func serveFlags() []cli.Flag {
 		&cli.DurationFlag{Name: "session-lifetime", Value: l.Session, Usage: "how long a login in the browser lasts"},
 		&cli.StringSliceFlag{Name: "allowed-origin", Usage: "an origin (https://host[:port]) besides the ladder's own whose pages may post to it, e.g. a proxy's public address when it rewrites Host; repeatable"},
 		&cli.IntFlag{Name: "queue-depth", Value: 8, Usage: "postgres:// ladders: blocks kept waiting in the queue ahead of the workers (arena worker)"},
+		&cli.IntFlag{Name: "live-streams", Value: l.Streams, Usage: "live games (and games of people) watched at once; more are answered 503"},
+		&cli.IntFlag{Name: "games-per-person", Value: l.PersonGames, Usage: "unrated games one author may play in the browser at once"},
 		&cli.DurationFlag{Name: "live-delay", Usage: "show each move of a game in progress this long after it was made (the live pages show only what every seat sees, so none is needed for fair play)"},
 		&cli.StringFlag{Name: "smoke-game", Usage: "the game submitted bots are smoke-tested in (default: the ladder's game)"},
 	}
@@ -56,8 +58,9 @@ func ladderServe(c *cli.Context) error {
 		return fmt.Errorf("ladder serve takes no arguments, got %q", c.Args().First())
 	}
 	if c.Int("jobs") < 1 || c.Int64("upload-limit") < 1 || c.Int("submissions-per-day") < 1 || c.Int("bots-per-author") < 1 || c.Int("concurrent-requests") < 1 || c.Int("queue-depth") < 1 ||
-		c.Int64("body-limit") < 1 || c.Int64("min-body-rate") < 1 || c.Int("login-failures") < 1 || c.Int("submissions-per-address") < 1 {
-		return fmt.Errorf("--jobs, --upload-limit, --submissions-per-day, --bots-per-author, --concurrent-requests, --queue-depth, --body-limit, --min-body-rate, --login-failures and --submissions-per-address must be at least 1")
+		c.Int64("body-limit") < 1 || c.Int64("min-body-rate") < 1 || c.Int("login-failures") < 1 || c.Int("submissions-per-address") < 1 ||
+		c.Int("live-streams") < 1 || c.Int("games-per-person") < 1 {
+		return fmt.Errorf("--jobs, --upload-limit, --submissions-per-day, --bots-per-author, --concurrent-requests, --queue-depth, --body-limit, --min-body-rate, --login-failures, --submissions-per-address, --live-streams and --games-per-person must be at least 1")
 	}
 	if c.Duration("header-timeout") <= 0 || c.Duration("body-timeout") <= 0 || c.Duration("session-lifetime") <= 0 {
 		return fmt.Errorf("--header-timeout, --body-timeout and --session-lifetime must be positive")
@@ -144,7 +147,8 @@ func serviceLimits(c *cli.Context) service.Limits {
 	return service.Limits{Upload: c.Int64("upload-limit") << 20, PerDay: c.Int("submissions-per-day"),
 		Bots: c.Int("bots-per-author"), Concurrent: c.Int("concurrent-requests"), Body: c.Int64("body-limit") << 10,
 		HeaderTimeout: c.Duration("header-timeout"), BodyRate: c.Int64("min-body-rate") << 10, BodyTimeout: c.Duration("body-timeout"),
-		LoginFailures: c.Int("login-failures"), AddressSubmits: c.Int("submissions-per-address"), Session: c.Duration("session-lifetime")}
+		LoginFailures: c.Int("login-failures"), AddressSubmits: c.Int("submissions-per-address"), Session: c.Duration("session-lifetime"),
+		Streams: c.Int("live-streams"), PersonGames: c.Int("games-per-person")}
 }
 
 // coordinate has workers play a PostgreSQL ladder (arena worker): it keeps the work
