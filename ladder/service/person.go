@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/arena-games/arena/arena"
 	"github.com/arena-games/arena/engine"
 	"github.com/arena-games/arena/ladder/store"
 	"github.com/arena-games/arena/play"
@@ -82,8 +83,8 @@ func (s *Service) startPerson(a store.Author, bots []store.Bot, seat int) (*pers
 	if under := s.people.underWay(a.ID); under >= s.cfg.Limits.PersonGames {
 		return nil, refuse(http.StatusTooManyRequests, fmt.Sprintf("you have %d games under way, the most one author may have: finish or end one first", under))
 	}
-	cfg := play.Config{Options: s.cfg.GameOptions, Seat: seat, Seed: randomSeed(), Clock: s.cfg.Clock}
-	if cfg.Game, err = engine.NewWith(game, randomSeed(), n, s.cfg.GameOptions); err != nil {
+	cfg := play.Config{Options: s.cfg.GameOptions, Seat: seat, Seed: arena.NewSeed(), Clock: s.cfg.Clock}
+	if cfg.Game, err = engine.NewWith(game, arena.NewSeed(), n, s.cfg.GameOptions); err != nil {
 		return nil, internal(err)
 	}
 	for _, b := range bots {
@@ -115,16 +116,6 @@ func (s *Service) startPerson(a store.Author, bots []store.Bot, seat int) (*pers
 		pg.finish(res, err)
 	})
 	return pg, nil
-}
-
-func randomSeed() uint64 {
-	b := make([]byte, 8)
-	_, _ = rand.Read(b)
-	var x uint64
-	for _, c := range b {
-		x = x<<8 | uint64(c)
-	}
-	return x
 }
 
 func label(b store.Bot) string { return fmt.Sprintf("%s v%d", b.Name, b.Version) }
