@@ -30,10 +30,16 @@ type sse struct {
 	at   time.Time
 }
 
-// readEvents reads a stream of server-sent events into a channel, closed at its end.
-func readEvents(t *testing.T, url string) (<-chan sse, *http.Response) {
+// readEvents reads a stream of server-sent events, asked for with the headers set,
+// into a channel, closed at its end.
+func readEvents(t *testing.T, url string, set map[string]string) (<-chan sse, *http.Response) {
 	t.Helper()
-	resp, err := http.Get(url)
+	req, err := http.NewRequest("GET", url, nil)
+	require.NoError(t, err)
+	for k, v := range set {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
 	require.NoError(t, err)
 	out := make(chan sse, 1024)
 	go func() {
@@ -115,7 +121,7 @@ func TestALiveGameIsStreamedAsItIsPlayed(t *testing.T) {
 	assert.Contains(t, page.body, list[0].Page, "the live list links the game")
 
 	opened := time.Now()
-	events, resp := readEvents(t, site.base+list[0].Events)
+	events, resp := readEvents(t, site.base+list[0].Events, nil)
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 	assert.Equal(t, "text/event-stream", resp.Header.Get("Content-Type"))
 	first := next(t, events)

@@ -1,7 +1,6 @@
 package service_test
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -18,41 +17,6 @@ import (
 	"github.com/arena-games/arena/ladder/store"
 	"github.com/arena-games/arena/protocol"
 )
-
-// eventsWith reads a stream of server-sent events sent with the headers set.
-func eventsWith(t *testing.T, u string, set map[string]string) <-chan sse {
-	t.Helper()
-	req, err := http.NewRequest("GET", u, nil)
-	require.NoError(t, err)
-	for k, v := range set {
-		req.Header.Set(k, v)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	require.Equal(t, http.StatusOK, resp.StatusCode)
-	t.Cleanup(func() { resp.Body.Close() })
-	out := make(chan sse, 1024)
-	go func() {
-		defer close(out)
-		sc := bufio.NewScanner(resp.Body)
-		sc.Buffer(make([]byte, 1<<20), 64<<20)
-		var ev sse
-		for sc.Scan() {
-			k, isKind := strings.CutPrefix(sc.Text(), "event: ")
-			d, isData := strings.CutPrefix(sc.Text(), "data: ")
-			switch {
-			case isKind:
-				ev.kind = k
-			case isData:
-				ev.data = d
-			case sc.Text() == "" && ev.kind != "":
-				out <- ev
-				ev = sse{}
-			}
-		}
-	}()
-	return out
-}
 
 // A person's game refuses what is not the person's to do: another author's game is
 // not found, a choice at a step that is past or of an option that does not exist is
@@ -87,7 +51,8 @@ func TestAPersonsGameTakesOnlyThePersonsChoices(t *testing.T) {
 	assert.Equal(t, 404, do(t, "GET", site.base+game, nil, bob).code, "another author's game")
 	assert.Equal(t, 200, do(t, "GET", site.base+game, nil, ann).code)
 
-	events := eventsWith(t, site.base+game+"/events", ann)
+	events, resp := readEvents(t, site.base+game+"/events", ann)
+	require.Equal(t, http.StatusOK, resp.StatusCode)
 	assert.Equal(t, "game", next(t, events).kind)
 	asked := -1
 	forfeited := false
