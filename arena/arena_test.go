@@ -17,6 +17,7 @@ import (
 
 	"github.com/arena-games/arena/engine/enginetest"
 	"github.com/arena-games/arena/internal/testkit"
+	"github.com/arena-games/arena/protocol"
 	"github.com/arena-games/arena/protocol/sandbox"
 )
 
@@ -32,7 +33,7 @@ func scaledClock(c Clock) Clock {
 }
 
 func testConfig(t *testing.T, games int, entrants ...Entrant) Config {
-	return Config{Game: enginetest.Name, Entrants: entrants, Games: games, Seed: 42, Parallel: 2, Clock: fastClock, KeepMatches: true,
+	return Config{Game: enginetest.Name, Launcher: protocol.Launcher{}, Entrants: entrants, Games: games, Seed: 42, Parallel: 2, Clock: fastClock, KeepMatches: true,
 		ReplayDir: filepath.Join(testDir(t), "replays"), Sandbox: testSandbox(t, sandbox.Auto)}
 }
 
@@ -332,11 +333,11 @@ func TestBadConfigurationIsOneClearError(t *testing.T) {
 		cfg  Config
 		want string
 	}{
-		{"unknown game", Config{Game: "chess", Entrants: []Entrant{good, good}, Games: 1}, `unknown game "chess"`},
-		{"too few bots", Config{Game: enginetest.Name, Entrants: []Entrant{good}, Games: 1}, "2 to 6 players, not 1"},
-		{"too many bots", Config{Game: enginetest.Name, Entrants: []Entrant{good, good, good, good, good, good, good}, Games: 1}, "not 7"},
-		{"not executable", Config{Game: enginetest.Name, Entrants: []Entrant{path(plain), good}, Games: 1}, "not an executable"},
-		{"missing", Config{Game: enginetest.Name, Entrants: []Entrant{path(filepath.Join(dir, "nope")), good}, Games: 1}, "no such file"},
+		{"unknown game", Config{Game: "chess", Launcher: protocol.Launcher{}, Entrants: []Entrant{good, good}, Games: 1}, `unknown game "chess"`},
+		{"too few bots", Config{Game: enginetest.Name, Launcher: protocol.Launcher{}, Entrants: []Entrant{good}, Games: 1}, "2 to 6 players, not 1"},
+		{"too many bots", Config{Game: enginetest.Name, Launcher: protocol.Launcher{}, Entrants: []Entrant{good, good, good, good, good, good, good}, Games: 1}, "not 7"},
+		{"not executable", Config{Game: enginetest.Name, Launcher: protocol.Launcher{}, Entrants: []Entrant{path(plain), good}, Games: 1}, "not an executable"},
+		{"missing", Config{Game: enginetest.Name, Launcher: protocol.Launcher{}, Entrants: []Entrant{path(filepath.Join(dir, "nope")), good}, Games: 1}, "no such file"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

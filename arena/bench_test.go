@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	_ "github.com/arena-games/arena/engine/ivanhoe"
+	"github.com/arena-games/arena/protocol"
 	"github.com/arena-games/arena/protocol/sandbox"
 )
 
@@ -24,7 +25,7 @@ func BenchmarkIvanhoeMatch(b *testing.B) {
 }
 
 func benchMatch(b *testing.B, j int, level sandbox.Level) {
-	cfg := Config{Game: "ivanhoe", Games: b.N, Seed: 1, Parallel: j, Clock: DefaultClock,
+	cfg := Config{Game: "ivanhoe", Launcher: protocol.Launcher{}, Games: b.N, Seed: 1, Parallel: j, Clock: DefaultClock,
 		Entrants: []Entrant{testEntrant(b, "a", "random"), testEntrant(b, "b", "random")},
 		Sandbox:  testSandbox(b, level)}
 	b.ReportAllocs()

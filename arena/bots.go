@@ -11,7 +11,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 
-	"github.com/arena-games/arena/protocol"
+	"github.com/arena-games/arena/protocol/bot"
 )
 
 // botProc is one entrant's processes: one per seat, each started once per run (the
@@ -25,23 +25,26 @@ import (
 // meets each deal once.
 type botProc struct {
 	entrant     Entrant
+	launcher    bot.Launcher
+	pool        *Pool  // keeps the processes between runs (nil: none)
+	seed        uint64 // the run's
 	maxRestarts int
 	log         hclog.Logger
 	obs         Observer
 
 	mu       sync.Mutex
-	procs    []*protocol.Process // by seat
+	procs    []bot.Process // by seat
 	restarts int
 	failed   error
 	// startErr is the last launch that failed: the bot's fault, typed for its seats.
-	startErr *protocol.StartError
+	startErr *bot.StartError
 	dead     []deadProc // crashed and stopped processes, for their stderr
 }
 
 // deadProc is a process that ended, with the seat it played.
 type deadProc struct {
 	seat int
-	p    *protocol.Process
+	p    bot.Process
 }
 
 // ErrRestartLimit is returned when a bot crashed more often than the run allows.
@@ -50,7 +53,7 @@ type ErrRestartLimit struct {
 	Restarts int
 	Stderr   string
 	// Start is set when the last try failed to start at all.
-	Start *protocol.StartError
+	Start *bot.StartError
 }
 
 func (e *ErrRestartLimit) Error() string {
@@ -81,7 +84,7 @@ func lastLine(s string) string {
 func (b *botProc) start(ctx context.Context, seat int) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	p, err := protocol.Launch(ctx, b.entrant.Launch)
+	p, fresh, err := b.launch(ctx, seat)
 	if errors.As(err, &b.startErr) {
 		b.log.Warn("bot did not start", "bot", b.entrant.Name, "error", err)
 		return nil
@@ -89,15 +92,37 @@ func (b *botProc) start(ctx context.Context, seat int) error {
 	if err != nil {
 		return err
 	}
-	b.log.Debug("bot started", "bot", b.entrant.Name, "seat", seat, "pid", p.Pid())
+	b.log.Debug("bot started", "bot", b.entrant.Name, "seat", seat, "pid", p.Pid(), "kept", !fresh)
 	b.procs[seat] = p
-	b.obs.BotStarted(b.entrant.Name, false)
+	if fresh {
+		b.obs.BotStarted(b.entrant.Name, false)
+	}
 	return nil
+}
+
+// launch starts the process of seat, or takes one the pool kept from an earlier run;
+// fresh says it started.
+func (b *botProc) launch(ctx context.Context, seat int) (p bot.Process, fresh bool, err error) {
+	if b.pool == nil || b.entrant.Keep == (Keep{}) {
+		p, err := b.launcher.Launch(ctx, b.entrant.Launch)
+		return p, true, err
+	}
+	slot := poolSlot{b.entrant.Keep, seat}
+	if k := b.pool.take(slot, b.seed); k != nil {
+		return b.pool.lease(k, false), false, nil
+	}
+	p, err = b.launcher.Launch(ctx, b.entrant.Launch)
+	if err != nil {
+		return nil, true, err
+	}
+	name, obs := b.entrant.Name, b.obs
+	k := &kept{p: p, slot: slot, seeds: map[uint64]bool{b.seed: true}, stopped: func() { obs.BotStopped(name) }}
+	return b.pool.lease(k, true), true, nil
 }
 
 // get returns the live process of a seat, starting it if it never ran and restarting it
 // if it crashed; after ctx ended, nothing is started.
-func (b *botProc) get(ctx context.Context, seat int) (*protocol.Process, error) {
+func (b *botProc) get(ctx context.Context, seat int) (bot.Process, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.failed != nil {
@@ -117,11 +142,17 @@ func (b *botProc) get(ctx context.Context, seat int) (*protocol.Process, error) 
 			return nil, err
 		}
 	}
-	p, err := protocol.Launch(ctx, b.entrant.Launch)
+	p, fresh, err := b.launch(ctx, seat)
 	if ctx.Err() != nil {
+		if err == nil {
+			b.procs[seat] = p // stopped with the others
+			if fresh {
+				b.obs.BotStarted(b.entrant.Name, restart)
+			}
+		}
 		return nil, ctx.Err()
 	}
-	var se *protocol.StartError
+	var se *bot.StartError
 	if errors.As(err, &se) {
 		b.startErr = se
 		return nil, se
@@ -131,13 +162,15 @@ func (b *botProc) get(ctx context.Context, seat int) (*protocol.Process, error) 
 	}
 	b.startErr = nil
 	b.procs[seat] = p
-	b.obs.BotStarted(b.entrant.Name, restart)
+	if fresh {
+		b.obs.BotStarted(b.entrant.Name, restart)
+	}
 	return p, nil
 }
 
 // countRestart counts one more restart, after the process old of seat exited (nil:
 // after a start that failed), or fails the entrant for good past the limit.
-func (b *botProc) countRestart(seat int, old *protocol.Process) error {
+func (b *botProc) countRestart(seat int, old bot.Process) error {
 	if old != nil {
 		b.dead = append(b.dead, deadProc{seat, old})
 		b.obs.BotStopped(b.entrant.Name)
@@ -151,7 +184,7 @@ func (b *botProc) countRestart(seat int, old *protocol.Process) error {
 		return b.failed
 	}
 	if old != nil {
-		b.log.Warn("bot process exited; restarting it", "bot", b.entrant.Name, "stderr", protocol.Printable(lastLine(old.Stderr())))
+		b.log.Warn("bot process exited; restarting it", "bot", b.entrant.Name, "stderr", bot.Printable(lastLine(old.Stderr())))
 	}
 	b.restarts++
 	return nil
@@ -173,7 +206,9 @@ func (b *botProc) stop(ctx context.Context, grace time.Duration) {
 		// Kept in dead so that its stderr is still saved beside the replays.
 		b.dead = append(b.dead, deadProc{seat, p})
 		b.procs[seat] = nil
-		b.obs.BotStopped(b.entrant.Name)
+		if _, ok := p.(*lease); !ok {
+			b.obs.BotStopped(b.entrant.Name) // a pool reports its own
+		}
 	}
 	wg.Wait()
 }

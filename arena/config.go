@@ -3,19 +3,23 @@ package arena
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/arena-games/arena/engine"
-	"github.com/arena-games/arena/protocol"
+	"github.com/arena-games/arena/protocol/bot"
 	"github.com/arena-games/arena/protocol/sandbox"
 )
 
 // Entrant is one bot of a run: a name for reports and how to start its process.
 type Entrant struct {
 	Name   string
-	Launch protocol.LaunchConfig
+	Launch bot.LaunchConfig
+	// Keep names the program for Config.Pool; the zero value keeps no process.
+	Keep Keep
 }
 
 // Clock holds the time limits of a run.
@@ -50,6 +54,14 @@ type Config struct {
 	Options engine.Options
 	// Entrants are the bots, one per seat.
 	Entrants []Entrant
+	// Launcher starts the bots' processes (protocol.Launcher: go-plugin bots); it
+	// must be set.
+	Launcher bot.Launcher
+	// Pool, when set, keeps the processes of entrants with a Keep between runs (see
+	// Pool): the run takes them from it and hands them back. Their sandbox is that of
+	// the run that started them, so Sandbox.Hide must hide ReplayDir already (a
+	// directory above it): every run's replays stay out of a kept process's sight.
+	Pool *Pool
 	// Games is rounded up to a whole number of deals, each played in every rotation;
 	// 0 plays until Stop decides (or ctx ends).
 	Games int
@@ -123,7 +135,10 @@ func (c *Config) check() (engine.Spec, error) {
 	if c.start, err = engine.PrepareGame(c.Game, c.Options); err != nil {
 		return spec, fmt.Errorf("%w: %v", ErrConfig, err)
 	}
-	if _, err := protocol.CodecFor(c.Game); err != nil {
+	if c.Launcher == nil {
+		return spec, fmt.Errorf("%w: no launcher for the bots (Config.Launcher)", ErrConfig)
+	}
+	if err := c.Launcher.CheckGame(c.Game); err != nil {
 		return spec, fmt.Errorf("%w: %v", ErrConfig, err)
 	}
 	if err := spec.CheckPlayers(len(c.Entrants)); err != nil {
@@ -164,8 +179,29 @@ func (c *Config) check() (engine.Spec, error) {
 	if c.Logger == nil {
 		c.Logger = hclog.NewNullLogger()
 	}
+	if c.Pool != nil && c.ReplayDir != "" && !hidden(c.Sandbox.Hide, c.ReplayDir) {
+		return spec, fmt.Errorf("%w: the bots' processes outlive the run (a pool), so the sandbox must hide the replays' directory %s already", ErrConfig, c.ReplayDir)
+	}
 	if c.Observer == nil {
 		c.Observer = nopObserver{}
 	}
 	return spec, nil
+}
+
+// hidden reports whether dir is one of hide or under one of them.
+func hidden(hide []string, dir string) bool {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return false
+	}
+	for _, h := range hide {
+		h, err := filepath.Abs(h)
+		if err != nil {
+			continue
+		}
+		if rel, err := filepath.Rel(h, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+			return true
+		}
+	}
+	return false
 }

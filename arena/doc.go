@@ -5,7 +5,7 @@
 // bot process (Config.Sandbox, recorded in the report and every replay), writes a
 // replay per match and sums up the run in a Report.
 //
-//	rep, err := arena.Run(ctx, arena.Config{Game: "ivanhoe", Entrants: bots, Games: 100})
+//	rep, err := arena.Run(ctx, arena.Config{Game: "ivanhoe", Entrants: bots, Launcher: protocol.Launcher{}, Games: 100})
 //
 // Scores. A seat's score in one game is the fraction of its opponents it finished ahead
 // of, ties counting half: in a two-player game 1 for a win, 0.5 for a draw, 0 for a

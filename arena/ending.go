@@ -3,8 +3,6 @@ package arena
 import (
 	"encoding/json"
 	"fmt"
-
-	"github.com/arena-games/arena/protocol/botpb"
 )
 
 // Ending is how a seat's match ended.
@@ -44,7 +42,8 @@ func (e *Ending) UnmarshalText(b []byte) error {
 	return fmt.Errorf("unknown ending %q", b)
 }
 
-func (e Ending) wire() botpb.Ending { return botpb.Ending(e) }
+// wire is the ending's number in the protocol's Ending (the same order).
+func (e Ending) wire() int { return int(e) }
 
 var _ json.Marshaler = (*jsonFloat)(nil)
 

@@ -324,7 +324,7 @@ func runHostile(t *testing.T, c hostileCase, level sandbox.Level, game string, p
 	for i := 1; i < players; i++ {
 		entrants = append(entrants, testEntrant(t, "good"+string(rune('0'+i)), "random"))
 	}
-	cfg := Config{Game: game, Entrants: entrants, Games: players * max(c.deals, 1), Seed: 7, Parallel: 2, Clock: hostileClock,
+	cfg := Config{Game: game, Launcher: protocol.Launcher{}, Entrants: entrants, Games: players * max(c.deals, 1), Seed: 7, Parallel: 2, Clock: hostileClock,
 		KeepMatches: true, ReplayDir: replays, Sandbox: sb, MaxForfeitShare: -1}
 	if !slices.Contains(c.want, Timeout) {
 		// A bot that answers, crashes or breaks the protocol is never waited for, so a
@@ -607,7 +607,7 @@ func TestHostileActionsSucceedWithoutTheSandbox(t *testing.T) {
 			bad.Launch.Env = append(bad.Launch.Env, "ARENA_TEST_UDP="+udp, "ARENA_TEST_UNIX="+sock,
 				"ARENA_TEST_VICTIMS="+strings.Join(host.victimPaths(), ":"), "ARENA_TEST_SECRETS="+strings.Join(secrets, ":"))
 			// One match at a time, so that the second reads the first's replay.
-			cfg := Config{Game: "ivanhoe", Entrants: []Entrant{bad, testEntrant(t, "good", "random")}, Games: 2, Seed: 7,
+			cfg := Config{Game: "ivanhoe", Launcher: protocol.Launcher{}, Entrants: []Entrant{bad, testEntrant(t, "good", "random")}, Games: 2, Seed: 7,
 				Parallel: 1, Clock: hostileClock, ReplayDir: replays, Sandbox: testSandbox(t, sandbox.None), MaxForfeitShare: -1}
 			_, err := Run(context.Background(), cfg)
 			require.NoError(t, err)

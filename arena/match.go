@@ -6,12 +6,8 @@ import (
 	"fmt"
 	"time"
 
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
-
 	"github.com/arena-games/arena/engine"
-	"github.com/arena-games/arena/protocol"
-	"github.com/arena-games/arena/protocol/botpb"
+	"github.com/arena-games/arena/protocol/bot"
 )
 
 // MatchResult is one finished match.
@@ -63,15 +59,13 @@ type matchSpec struct {
 
 // seatState is the arena's side of one seat during a match.
 type seatState struct {
-	proc    *protocol.Process
-	conn    *protocol.Seat
+	proc    bot.Process
+	conn    bot.Seat
 	bank    time.Duration
 	ending  Ending
 	detail  string
 	forfeit bool
 	at      int // the decision of the forfeit
-	// wire builds the seat's requests: what it may see, and its own decision count.
-	wire *protocol.SeatRequests
 }
 
 func (r *runner) play(ctx context.Context, m matchSpec) (res *MatchResult, err error) {
@@ -139,7 +133,6 @@ func (r *runner) newTable(m matchSpec) (*table, error) {
 	seats := make([]seatState, n)
 	for s := range seats {
 		seats[s].bank = r.cfg.Clock.Bank
-		seats[s].wire = protocol.NewSeatRequests(r.codec, m.id, s)
 	}
 	return &table{r: r, m: m, g: g, res: res, rw: rw, seats: seats}, nil
 }
@@ -158,6 +151,9 @@ func (t *table) release() {
 func (t *table) forfeit(s int, e Ending, detail string) {
 	st := &t.seats[s]
 	st.forfeit, st.ending, st.detail, st.at = true, e, detail, t.g.Decisions()
+	if l, ok := st.proc.(*lease); ok {
+		l.spoil() // no later run inherits what state it is in
+	}
 	if st.conn != nil {
 		_ = st.conn.Close(nil, 0)
 		st.conn = nil
@@ -171,10 +167,9 @@ func (t *table) forfeit(s int, e Ending, detail string) {
 // or a run-ending failure (restarts exhausted) is an error.
 func (t *table) startSeats(ctx context.Context) error {
 	cfg := &t.r.cfg
-	n := len(t.seats)
 	for s, e := range t.m.entrants {
 		proc, err := t.r.bots[e].get(ctx, s)
-		var se *protocol.StartError
+		var se *bot.StartError
 		if errors.As(err, &se) {
 			t.forfeit(s, startEnding(se.Kind), se.Error())
 			continue
@@ -183,10 +178,9 @@ func (t *table) startSeats(ctx context.Context) error {
 			return err
 		}
 		t.seats[s].proc = proc
-		start := &botpb.StartRequest{MatchId: t.m.id, Game: cfg.Game, Seat: int32(s), Players: int32(n),
-			Seed: botSeed(cfg.Seed, t.m.deal, t.m.rotation, s), DecisionDeadlineUs: cfg.Clock.Decision.Microseconds(),
-			BankUs: cfg.Clock.Bank.Microseconds(), Options: cfg.Options}
-		conn, err := proc.OpenSeat(ctx, start, cfg.Clock.Startup)
+		start := bot.Start{MatchID: t.m.id, Game: cfg.Game, Seat: s, Players: len(t.seats),
+			Seed: botSeed(cfg.Seed, t.m.deal, t.m.rotation, s), Decision: cfg.Clock.Decision, Bank: cfg.Clock.Bank, Options: cfg.Options}
+		conn, err := proc.StartMatch(ctx, start, cfg.Clock.Startup)
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
@@ -245,23 +239,20 @@ func (t *table) decisions(ctx context.Context) error {
 // seat forfeited on it, and the time the bot took; an error ends the match.
 func (t *table) ask(ctx context.Context, s int, opts []engine.Option, wall time.Time) (int, time.Duration, error) {
 	cfg, st := &t.r.cfg, &t.seats[s]
-	req, err := st.wire.Next(t.g)
-	if err != nil {
-		return -1, 0, fmt.Errorf("match %s: %w", t.m.id, err)
-	}
 	limit := min(cfg.Clock.Decision, max(st.bank, 0))
 	capped := false
 	if left := time.Until(wall); left < limit {
 		limit, capped = max(left, 0), true
 	}
-	req.BankUs, req.DeadlineUs = st.bank.Microseconds(), limit.Microseconds()
-	rep, elapsed, err := st.conn.Decide(req, limit+cfg.Clock.Grace)
+	choice, elapsed, err := st.conn.Decide(t.g, bot.Ask{Bank: st.bank, Deadline: limit, Wait: limit + cfg.Clock.Grace})
 	st.bank -= elapsed
 	t.res.Seats[s].Spent += elapsed
 	cfg.Observer.Decision(cfg.Game, t.res.Seats[s].Bot, elapsed)
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return -1, elapsed, ctx.Err()
+	case err != nil && !botsFault(err):
+		return -1, elapsed, fmt.Errorf("match %s: %w", t.m.id, err)
 	case err != nil:
 		e, d := classify(err, st.proc)
 		switch {
@@ -273,8 +264,8 @@ func (t *table) ask(ctx context.Context, s int, opts []engine.Option, wall time.
 		}
 		t.forfeit(s, e, d)
 		return -1, elapsed, nil
-	case rep.Choice < 0 || int(rep.Choice) >= len(opts):
-		t.forfeit(s, Illegal, fmt.Sprintf("chose option %d of %d", rep.Choice, len(opts)))
+	case choice < 0 || choice >= len(opts):
+		t.forfeit(s, Illegal, fmt.Sprintf("chose option %d of %d", choice, len(opts)))
 		return -1, elapsed, nil
 	}
 	t.res.Seats[s].Answered++
@@ -282,7 +273,7 @@ func (t *table) ask(ctx context.Context, s int, opts []engine.Option, wall time.
 	if t.r.first.Load() == 0 {
 		t.r.first.CompareAndSwap(0, int64(time.Since(t.r.began)))
 	}
-	return int(rep.Choice), elapsed, nil
+	return choice, elapsed, nil
 }
 
 // ms shows a duration to the tenth of a millisecond.
@@ -355,56 +346,49 @@ func placePoints(place []int) []float64 {
 }
 
 // goodbyes tells every seat's bot how the match ended, without waiting: each is told
-// in the background with a short deadline of its own (protocol.EndMatchTimeout), so
+// in the background with a short deadline of its own (bot.EndMatchTimeout), so
 // that a bot slow to take the news holds up no match.
 func (t *table) goodbyes(end ending) {
-	var endPlace, endScore []int32
-	var endings []botpb.Ending
-	for s, sr := range t.res.Seats {
-		endPlace = append(endPlace, int32(end.place[s]))
-		endScore = append(endScore, int32(sr.Score))
+	var endScore, endings []int
+	for _, sr := range t.res.Seats {
+		endScore = append(endScore, sr.Score)
 		endings = append(endings, sr.Ending.wire())
 	}
 	for s := range t.seats {
 		st := &t.seats[s]
-		e := &botpb.EndRequest{MatchId: t.m.id, Seat: int32(s), Place: endPlace, Score: endScore, Adjudicated: end.gr.Adjudicated, Endings: endings}
+		e := &bot.End{MatchID: t.m.id, Seat: s, Place: end.place, Score: endScore, Adjudicated: end.gr.Adjudicated, Endings: endings}
 		switch {
 		case st.conn != nil:
 			// The result is news, not a question: a bot slow to take it holds up no
 			// match, and is not waited for past its own short deadline.
 			t.r.ending.Add(1)
-			go func(c *protocol.Seat) {
+			go func(c bot.Seat) {
 				defer t.r.ending.Done()
-				_ = c.Close(e, protocol.EndMatchTimeout)
+				_ = c.Close(e, bot.EndMatchTimeout)
 			}(st.conn)
 			st.conn = nil
 		case st.proc != nil && !st.proc.Exited():
 			// A forfeited seat's bot may be stuck; tell it without waiting, so that it
 			// can drop the match.
-			go func(p *protocol.Process) {
-				ctx, cancel := context.WithTimeout(context.Background(), protocol.EndMatchTimeout)
-				defer cancel()
-				_, _ = p.Bot.EndMatch(ctx, e)
-			}(st.proc)
+			go func(p bot.Process) { _ = p.EndMatch(*e) }(st.proc)
 		}
 	}
 }
 
 // classify turns a failed call into an ending. A bot whose process is gone (allowing it
 // a moment to be seen as gone) crashed; anything else it did wrong is a protocol error.
-func classify(err error, proc *protocol.Process) (Ending, string) {
+func classify(err error, proc bot.Process) (Ending, string) {
 	switch {
-	case errors.Is(err, protocol.ErrDeadline), status.Code(err) == codes.DeadlineExceeded:
+	case errors.Is(err, bot.ErrDeadline):
 		return Timeout, "no answer before the deadline"
-	case errors.Is(err, protocol.ErrMalformed):
+	case errors.Is(err, bot.ErrMalformed):
 		return Protocol, err.Error()
 	}
 	// A dead process shows as a broken transport a moment before its exit is reaped
 	// (and, under the sandbox's helper, before the helper has killed what the bot left
 	// and exited itself); an error status the bot sent itself needs no wait. The bound
 	// is room for a loaded machine: a live bot that broke its stream costs it once.
-	switch status.Code(err) {
-	case codes.Unavailable, codes.Canceled, codes.Unknown:
+	if ce := (*bot.CallError)(nil); errors.As(err, &ce) && ce.Broken {
 		select {
 		case <-proc.Done():
 		case <-time.After(2 * time.Second):
@@ -420,9 +404,16 @@ func classify(err error, proc *protocol.Process) (Ending, string) {
 		}
 		return Crash, msg
 	}
-	// What the bot sent (a status message) is escaped before it can reach a terminal.
-	if st, ok := status.FromError(err); ok {
-		return Protocol, fmt.Sprintf("%s: %s", st.Code(), protocol.Printable(st.Message()))
+	// What the bot sent is escaped (by the transport) before it can reach a terminal.
+	if ce := (*bot.CallError)(nil); errors.As(err, &ce) {
+		return Protocol, ce.Detail
 	}
-	return Protocol, protocol.Printable(err.Error())
+	return Protocol, bot.Printable(err.Error())
+}
+
+// botsFault reports whether a failed decision is the bot's doing (a forfeit) rather
+// than the host's (a question it could not build, which ends the match).
+func botsFault(err error) bool {
+	var ce *bot.CallError
+	return errors.Is(err, bot.ErrDeadline) || errors.Is(err, bot.ErrMalformed) || errors.As(err, &ce)
 }

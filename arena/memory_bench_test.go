@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/arena-games/arena/engine/enginetest"
+	"github.com/arena-games/arena/protocol"
 	"github.com/arena-games/arena/protocol/sandbox"
 )
 
@@ -20,7 +21,7 @@ func BenchmarkRunMemory(b *testing.B) {
 		b.Run(fmt.Sprintf("games=%d", games), func(b *testing.B) {
 			var heap uint64
 			for i := 0; i < b.N; i++ {
-				cfg := Config{Game: enginetest.Name, Games: games, Seed: 1, Parallel: 2,
+				cfg := Config{Game: enginetest.Name, Launcher: protocol.Launcher{}, Games: games, Seed: 1, Parallel: 2,
 					Entrants: []Entrant{testEntrant(b, "a", "random"), testEntrant(b, "b", "random")},
 					Sandbox:  testSandbox(b, sandbox.None)}
 				cfg.OnMatch = func(_ *MatchResult, done, total int) {

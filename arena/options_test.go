@@ -13,6 +13,7 @@ import (
 	"github.com/arena-games/arena/engine"
 	"github.com/arena-games/arena/engine/enginetest"
 	"github.com/arena-games/arena/engine/kardinal"
+	"github.com/arena-games/arena/protocol"
 	"github.com/arena-games/arena/protocol/sandbox"
 )
 
@@ -25,7 +26,7 @@ func islandOptions(t *testing.T) engine.Options {
 
 func TestAGameWithOptionsIsPlayedRecordedAndReplayedWithThem(t *testing.T) {
 	opts := islandOptions(t)
-	cfg := Config{Game: kardinal.Name, Options: opts, Games: 3, Seed: 5, Parallel: 2, Clock: fastClock, KeepMatches: true,
+	cfg := Config{Game: kardinal.Name, Launcher: protocol.Launcher{}, Options: opts, Games: 3, Seed: 5, Parallel: 2, Clock: fastClock, KeepMatches: true,
 		ReplayDir: filepath.Join(testDir(t), "replays"), Sandbox: testSandbox(t, sandbox.Auto),
 		Entrants: []Entrant{testEntrant(t, "a", "random"), testEntrant(t, "b", "random"), testEntrant(t, "c", "random")}}
 	rep, err := Run(context.Background(), cfg)
@@ -62,7 +63,7 @@ func TestBadOptionsAreAConfigurationError(t *testing.T) {
 		{"a board that does not load", kardinal.Name, engine.Options{kardinal.OptionBoard: "kardinal-board 1\n"}, "no spaces"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := Run(context.Background(), Config{Game: c.game, Options: c.opts, Entrants: []Entrant{good, good, good}, Games: 1,
+			_, err := Run(context.Background(), Config{Game: c.game, Launcher: protocol.Launcher{}, Options: c.opts, Entrants: []Entrant{good, good, good}, Games: 1,
 				Clock: fastClock, Sandbox: testSandbox(t, sandbox.Auto)})
 			require.Error(t, err)
 			assert.True(t, errors.Is(err, ErrConfig))

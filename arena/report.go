@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/arena-games/arena/arena/stats"
-	"github.com/arena-games/arena/protocol"
+	"github.com/arena-games/arena/protocol/bot"
 )
 
 // Report sums up a run.
@@ -218,7 +218,7 @@ func (rep *Report) WriteTable(w io.Writer) error {
 	fmt.Fprintf(w, "%s, %d players: %d games (%d deals x %d seatings), seed %d (--seed %d repeats the deals), %.1fs\n",
 		rep.Game, rep.Players, rep.Games, rep.Deals, rep.Players, rep.Seed, rep.Seed, rep.Elapsed.Seconds())
 	if rep.Partial {
-		fmt.Fprintf(w, "PARTIAL: the run stopped (%s); this covers the %d deals completed before\n", protocol.Printable(rep.StoppedBy), rep.Deals)
+		fmt.Fprintf(w, "PARTIAL: the run stopped (%s); this covers the %d deals completed before\n", bot.Printable(rep.StoppedBy), rep.Deals)
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "bot\tgames\twins\tscore\tElo [95% CI]\tLOS\tdeals +/=/-\tok/timeout/crash/illegal/protocol\trestarts\tmean ms\tp50 ms\tp99 ms\tmax ms\t")

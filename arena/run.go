@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/arena-games/arena/engine"
-	"github.com/arena-games/arena/protocol"
+	"github.com/arena-games/arena/protocol/bot"
 	"github.com/arena-games/arena/protocol/sandbox"
 )
 
@@ -21,7 +21,6 @@ type runner struct {
 	lat     []*latencies // each entrant's decision times
 	cfg     Config
 	spec    engine.Spec
-	codec   protocol.Codec
 	bots    []*botProc
 	sandbox SandboxJSON
 	// ending counts results still being told to bots: the bots are stopped after.
@@ -39,21 +38,21 @@ type runner struct {
 // cancelled ctx, a bot that crashed or failed to start past the restart limit, a
 // disqualified bot (ErrDisqualified), an engine error) returns that error together
 // with a partial report of the deals completed before it. Every bot process is gone
-// when it returns, whatever happened; once ctx ends, nothing more is started and the
-// bots are killed without waiting for a polite exit. A bot that does not start
-// forfeits its seats (crash, timeout or protocol, as it failed) and is tried again for
-// the next match, as a restart.
+// when it returns, whatever happened, but for those handed back to Config.Pool (which
+// keeps only healthy ones of a run that was not cancelled); once ctx ends, nothing
+// more is started and the bots are killed without waiting for a polite exit. A bot
+// that does not start forfeits its seats (crash, timeout or protocol, as it failed)
+// and is tried again for the next match, as a restart.
 func Run(ctx context.Context, cfg Config) (*Report, error) {
 	began := time.Now()
 	spec, err := cfg.check()
 	if err != nil {
 		return nil, err
 	}
-	codec, _ := protocol.CodecFor(cfg.Game)
 	if cfg.Seed == 0 {
 		cfg.Seed = NewSeed()
 	}
-	r := &runner{cfg: cfg, spec: spec, codec: codec, began: began}
+	r := &runner{cfg: cfg, spec: spec, began: began}
 	if cfg.ReplayDir != "" {
 		if err := os.MkdirAll(cfg.ReplayDir, 0o700); err != nil {
 			return nil, err
@@ -63,9 +62,13 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	// The replays hold every seat's hidden cards: no bot may see them.
 	sb.Hide = append(append([]string(nil), sb.Hide...), cfg.ReplayDir)
 	if sb.Limits.CPUTime == 0 {
-		sb.Limits.CPUTime = defaultCPUTime(r.cpuMatches(), cfg.Clock)
+		matches := r.cpuMatches()
+		if cfg.Pool != nil {
+			matches = max(matches, cfg.Pool.cfg.MaxGames) // a kept process plays that many
+		}
+		sb.Limits.CPUTime = defaultCPUTime(matches, cfg.Clock)
 	}
-	layers, err := sb.Layers()
+	layers, err := cfg.Pool.sandboxLayers(sb)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrConfig, err)
 	}
@@ -97,8 +100,8 @@ func (r *runner) startBots(ctx context.Context, sb sandbox.Config) error {
 		if e.Launch.Logger == nil && cfg.Logger.IsDebug() {
 			e.Launch.Logger = cfg.Logger.Named("go-plugin")
 		}
-		r.bots = append(r.bots, &botProc{entrant: e, maxRestarts: cfg.MaxRestarts, log: cfg.Logger, obs: cfg.Observer,
-			procs: make([]*protocol.Process, len(cfg.Entrants))})
+		r.bots = append(r.bots, &botProc{entrant: e, launcher: cfg.Launcher, pool: cfg.Pool, seed: cfg.Seed, maxRestarts: cfg.MaxRestarts, log: cfg.Logger, obs: cfg.Observer,
+			procs: make([]bot.Process, len(cfg.Entrants))})
 	}
 	for range r.bots {
 		r.lat = append(r.lat, newLatencies())
@@ -287,7 +290,7 @@ func (r *runner) dealSize() int {
 // stopBots ends every bot process and keeps what each wrote to stderr (its last
 // bytes) beside the replays.
 func (r *runner) stopBots(ctx context.Context) {
-	r.ending.Wait() // each at most protocol.EndMatchTimeout
+	r.ending.Wait() // each at most bot.EndMatchTimeout
 	var wg sync.WaitGroup
 	for i, b := range r.bots {
 		wg.Add(1)

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/arena-games/arena/protocol"
+	"github.com/arena-games/arena/protocol/bot"
 	"github.com/arena-games/arena/protocol/sandbox"
 )
 
@@ -52,11 +52,11 @@ func (s SandboxJSON) String() string {
 
 // startEnding types a bot process that did not start: it never answered, so its seats
 // forfeit as if it had failed at once.
-func startEnding(k protocol.StartKind) Ending {
+func startEnding(k bot.StartKind) Ending {
 	switch k {
-	case protocol.StartExited:
+	case bot.StartExited:
 		return Crash
-	case protocol.StartSilent:
+	case bot.StartSilent:
 		return Timeout
 	}
 	return Protocol

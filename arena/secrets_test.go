@@ -108,7 +108,7 @@ func thiefRun(t *testing.T, game string, players int, seed uint64) (map[string]u
 	for i := range players {
 		entrants = append(entrants, testEntrant(t, fmt.Sprintf("thief%d", i), "thief"))
 	}
-	cfg := Config{Game: game, Entrants: entrants, Games: 3 * players, Seed: seed, Parallel: 2, Clock: fastClock,
+	cfg := Config{Game: game, Launcher: protocol.Launcher{}, Entrants: entrants, Games: 3 * players, Seed: seed, Parallel: 2, Clock: fastClock,
 		KeepMatches: true, StderrDir: dir, Sandbox: testSandbox(t, sandbox.None)}
 	rep, err := Run(context.Background(), cfg)
 	require.NoError(t, err)

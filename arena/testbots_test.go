@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"runtime"
@@ -48,6 +49,8 @@ import (
 //	noisy                writes malformed log lines to stderr, then plays first
 //	spin                 no bot: keeps one core busy until killed (see holdCoresBusy)
 //	thief                tries to learn the deal from what the arena sends (secrets_test.go)
+//	whoami               plays first and writes a line naming its process at every match
+//	whoami-illegal       the same, answering option 99 (a forfeit)
 const botModeEnv = "ARENA_TEST_BOT"
 
 func TestMain(m *testing.M) {
@@ -137,6 +140,17 @@ func serveTestBot(mode string) {
 	case "seats":
 		protocol.ServeMatches(func(m protocol.Match) engine.Policy {
 			fmt.Fprintf(realStderr, "test bot: playing seat %d of %s\n", m.Seat, m.ID)
+			return first
+		})
+	case "whoami", "whoami-illegal":
+		// One line per match, naming this process (a random token: a pid namespace
+		// gives every sandboxed process the same pid).
+		token := strconv.FormatUint(rand.Uint64(), 36)
+		protocol.ServeMatches(func(m protocol.Match) engine.Policy {
+			fmt.Fprintf(realStderr, "whoami %s match %s seat %d\n", token, m.ID, m.Seat)
+			if name == "whoami-illegal" {
+				return engine.PolicyFunc(func(engine.View, []engine.Event, []engine.Option) int { return 99 })
+			}
 			return first
 		})
 	case "noisy":

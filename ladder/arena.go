@@ -12,12 +12,14 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/arena-games/arena/arena"
 	"github.com/arena-games/arena/engine"
+	"github.com/arena-games/arena/internal/fileid"
 	"github.com/arena-games/arena/ladder/store"
 	"github.com/arena-games/arena/protocol"
 	"github.com/arena-games/arena/protocol/sandbox"
@@ -28,19 +30,31 @@ import (
 type Launcher func(b store.Bot) (protocol.LaunchConfig, error)
 
 // StoreLauncher launches submitted bots from dir and built-in ones with builtin. Before
-// every launch it checks the executable's SHA-256 against the one recorded when the
+// every block it checks the executable's SHA-256 against the one recorded when the
 // bot was added, so a binary changed in the store never plays under the old name. (The
 // match runner's launch has no hook for go-plugin's SecureConfig, which would check
-// the file go-plugin itself opens; this check runs just before, on the same path.)
+// the file go-plugin itself opens; this check runs just before, on the same path.) A
+// file is hashed again only when its identity changed (device, inode, size,
+// modification and change time: any write or replacement changes the change time,
+// which cannot be set back): hashing a 20 MB program took longer than the block's
+// games.
 func StoreLauncher(dir string, builtin func(name string) (protocol.LaunchConfig, error)) Launcher {
+	var checked sync.Map // path → the identity of the file last found to have its digest
 	return func(b store.Bot) (protocol.LaunchConfig, error) {
 		if b.Builtin != "" {
 			return builtin(b.Builtin)
 		}
 		path := filepath.Join(dir, b.Path)
+		id, idErr := fileid.Of(path)
+		if last, ok := checked.Load(path); ok && idErr == nil && last == id+" "+b.SHA256 {
+			return protocol.LaunchConfig{Path: path}, nil
+		}
 		sum, err := fileSHA256(path)
 		if err != nil {
 			return protocol.LaunchConfig{}, fmt.Errorf("bot %s: %w", label(b), err)
+		}
+		if idErr == nil && sum == b.SHA256 {
+			checked.Store(path, id+" "+b.SHA256)
 		}
 		if sum != b.SHA256 {
 			return protocol.LaunchConfig{}, fmt.Errorf("bot %s: %s has SHA-256 %.12s, not the %.12s it was added with: put the original back with `arena bot add ORIGINAL --name %s` (the store's copy is replaced), or `arena bot retire %s`",
@@ -86,6 +100,27 @@ type ArenaPlayer struct {
 	StoreReplays bool
 	// Options are the game's options; a block's game must be their engine.Variant.
 	Options engine.Options
+	// Pool, when set, keeps the bots' processes from one block to the next (one per
+	// bot version and seat, see arena.Pool); Close stops them. Nil starts and stops
+	// every bot with its block.
+	Pool *arena.Pool
+}
+
+// Close stops the bot processes the player kept between blocks: politely within the
+// clock's Shutdown each, or at once when ctx has ended (an interrupt).
+func (p *ArenaPlayer) Close(ctx context.Context) {
+	if p.Pool == nil {
+		return
+	}
+	if ctx.Err() != nil {
+		p.Pool.Close(ctx, 0)
+		return
+	}
+	grace := p.Clock.Shutdown
+	if grace <= 0 {
+		grace = arena.DefaultClock.Shutdown
+	}
+	p.Pool.Close(ctx, grace)
 }
 
 // Sandbox is the sandbox of every bot the ladder runs, and of a candidate's smoke
@@ -112,7 +147,7 @@ func (p *ArenaPlayer) PlayBlock(ctx context.Context, b store.Block, bots []store
 		if err != nil {
 			return err
 		}
-		entrants[i] = arena.Entrant{Name: label(bot), Launch: lc}
+		entrants[i] = arena.Entrant{Name: label(bot), Launch: lc, Keep: arena.Keep{Bot: bot.Name, Version: bot.ID}}
 	}
 	replays := ""
 	if p.ReplayDir != "" {
@@ -120,7 +155,7 @@ func (p *ArenaPlayer) PlayBlock(ctx context.Context, b store.Block, bots []store
 	}
 	started := time.Now()
 	_, err := arena.Run(ctx, arena.Config{
-		Game: game, Options: p.Options, Entrants: entrants, Games: b.Rotations, Seed: b.Seed, Parallel: 1, Rotations: missing(b),
+		Game: game, Options: p.Options, Entrants: entrants, Launcher: protocol.Launcher{}, Pool: p.Pool, Games: b.Rotations, Seed: b.Seed, Parallel: 1, Rotations: missing(b),
 		Clock: p.Clock, MaxRestarts: p.MaxRestarts, Sandbox: p.Sandbox, MaxForfeitShare: -1,
 		// A block is one deal: each seat's stderr is one game's (the service serves it so).
 		ReplayDir: replays, LiveReplays: true, StderrPerSeat: true, Logger: p.Logger, Observer: p.Observer,

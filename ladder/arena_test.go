@@ -65,6 +65,10 @@ func TestMain(m *testing.M) {
 		}))
 		os.Exit(0)
 	}
+	if os.Getenv(serveEnv) == "hoarder" {
+		serveHoarder(os.NewFile(2, "stderr"))
+		os.Exit(0)
+	}
 	if name := os.Getenv(serveEnv); name != "" {
 		if err := builtin.Serve(name); err != nil {
 			fmt.Fprintln(os.Stderr, err)

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/arena-games/arena/ladder/store"
+	"github.com/arena-games/arena/ladder/tally"
 )
 
 // A closed Until ends the run after the blocks under way, with every block whole:
@@ -60,4 +61,27 @@ func TestReportOfABot(t *testing.T) {
 
 	_, err = Report(ctx, st, "ivanhoe", 999, 6, StandingsOptions{})
 	assert.ErrorIs(t, err, store.ErrNotFound)
+
+	// The curve's last point is the standings' fit, and a process's running aggregates,
+	// caught up after more games, report as a fresh read does.
+	tables, err := Standings(ctx, st, "ivanhoe", StandingsOptions{Resamples: 30, Retired: true})
+	require.NoError(t, err)
+	for _, s := range tables[0].Standings {
+		if s.Bot.ID == strong.ID {
+			assert.Equal(t, [3]float64{s.Elo, s.Low, s.High}, [3]float64{last.Elo, last.Low, last.High})
+		}
+	}
+	running, err := tally.Open(ctx, st, "ivanhoe")
+	require.NoError(t, err)
+	_, err = Run(ctx, RunConfig{Store: st, Player: &fakePlayer{strength: strengths}, Game: "ivanhoe", Players: 2, Matches: 50, Seed: 3})
+	require.NoError(t, err)
+	require.NoError(t, running.Refresh(ctx))
+	fresh, err := Report(ctx, st, "ivanhoe", strong.ID, 6, StandingsOptions{Resamples: 30})
+	require.NoError(t, err)
+	curves, err := Curves(ctx, st, "ivanhoe", running.Games("ivanhoe"), 6, StandingsOptions{Resamples: 30})
+	require.NoError(t, err)
+	kept, err := ReportFrom(running, "ivanhoe", strong.ID, curves[strong.ID])
+	require.NoError(t, err)
+	assert.Equal(t, fresh, kept)
+	assert.Greater(t, kept.Games, rep.Games)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/arena-games/arena/engine"
 	"github.com/arena-games/arena/ladder/rating"
 	"github.com/arena-games/arena/ladder/store"
+	"github.com/arena-games/arena/ladder/tally"
 )
 
 // Player plays blocks: every rotation of b not in b.Done, with bots[i] the entrant
@@ -95,9 +96,9 @@ func Run(ctx context.Context, cfg RunConfig) (RunSummary, error) {
 // elsewhere (by workers of a queue): it reads the ladder as Run starts (bots,
 // suspensions, every recorded game for the live ratings; it records the suspensions
 // those games call for), counts the games of the open blocks it is given as under way,
-// and then records one new block at a time. It does not hear of games recorded
-// afterwards: a coordinator makes a new one now and then (Run's tables see every game
-// because Run records them itself).
+// and then records one new block at a time. It hears of games recorded afterwards
+// when Update reads them (Run's tables see every game because Run records them
+// itself).
 type Scheduler struct{ r *runner }
 
 // NewScheduler reads the ladder of cfg (Store, Game, Players, Seed, MaxForfeitShare,
@@ -128,6 +129,7 @@ func (s *Scheduler) Playable(b store.Block) bool {
 
 type runner struct {
 	cfg     RunConfig
+	spec    engine.Spec
 	players int
 	bots    map[int64]store.Bot
 	active  []int64
@@ -135,6 +137,8 @@ type runner struct {
 
 	mu       sync.Mutex
 	games    map[int64]int // recorded before the run, and planned by it
+	recorded map[int64]int // recorded, as learned
+	cursor   *tally.Cursor
 	liveElo  *rating.Live
 	liveIdx  map[int64]int
 	planned  int
@@ -169,25 +173,15 @@ func newRun(ctx context.Context, cfg RunConfig) (*runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &runner{cfg: cfg, bots: map[int64]store.Bot{}, games: map[int64]int{}, liveIdx: map[int64]int{},
+	r := &runner{cfg: cfg, spec: spec, bots: map[int64]store.Bot{}, games: map[int64]int{}, recorded: map[int64]int{},
+		liveIdx: map[int64]int{}, liveElo: rating.NewLive(0, rating.DefaultK), cursor: tally.NewCursor(cfg.Store, cfg.Game),
 		rng: rand.New(rand.NewPCG(cfg.Seed, 0x6c61646465720a)), forfeits: newForfeitCount(cfg.MaxForfeitShare, sus)}
-	for i, b := range all {
-		r.bots[b.ID] = b
-		r.liveIdx[b.ID] = i
-		if b.Active() && !r.forfeits.suspended[b.ID] {
-			r.active = append(r.active, b.ID)
-		}
-	}
-	r.players = cfg.Players
-	if r.players == 0 {
-		r.players = max(min(spec.MaxPlayers, len(r.active)), spec.MinPlayers)
-	}
-	if err := spec.CheckPlayers(r.players); err != nil {
+	r.setBots(all)
+	if err := r.setPlayers(); err != nil {
 		return nil, err
 	}
 	// The live Elo the tables are matched by continues from every recorded game.
-	r.liveElo = rating.NewLive(len(all), rating.DefaultK)
-	err = cfg.Store.Matches(ctx, cfg.Game, func(m store.Match) error {
+	err = r.cursor.Next(ctx, func(m store.Match) error {
 		r.learn(m)
 		return nil
 	})
@@ -196,16 +190,23 @@ func newRun(ctx context.Context, cfg RunConfig) (*runner, error) {
 	}
 	// A run killed between recording a game and the suspension it called for, or
 	// a smaller share than the last run's, leaves suspensions to record.
+	if err := r.suspendLate(ctx); err != nil {
+		return nil, err
+	}
+	return r, r.enoughBots()
+}
+
+// suspendLate records the suspensions the games learned call for; the caller holds mu
+// or owns r.
+func (r *runner) suspendLate(ctx context.Context) error {
 	var late []int64
 	for _, id := range r.late {
 		if r.bots[id].Active() {
 			late = append(late, id)
 		}
 	}
-	if err := r.suspendAll(ctx, late); err != nil {
-		return nil, err
-	}
-	return r, r.enoughBots()
+	r.late = nil
+	return r.suspendAll(ctx, late)
 }
 
 // learn counts a recorded game into the live ratings; the caller holds mu or owns r.
@@ -217,8 +218,36 @@ func (r *runner) learn(m store.Match) {
 	_ = r.liveElo.Update(seats, places) // recorded games are valid by construction
 	for _, s := range m.Seats {
 		r.games[s.Bot]++
+		r.recorded[s.Bot]++
 	}
 	r.late = append(r.late, r.forfeits.add(m)...)
+}
+
+// setBots takes the ladder's bot versions as they are: a version new to the runner
+// gets a live Elo of 0, and the active ones are those neither retired nor suspended;
+// the caller holds mu or owns r.
+func (r *runner) setBots(all []store.Bot) {
+	r.active = r.active[:0]
+	for _, b := range all {
+		r.bots[b.ID] = b
+		if _, ok := r.liveIdx[b.ID]; !ok {
+			r.liveIdx[b.ID] = len(r.liveElo.Elo)
+			r.liveElo.Grow(len(r.liveElo.Elo) + 1)
+		}
+		if b.Active() && !r.forfeits.suspended[b.ID] {
+			r.active = append(r.active, b.ID)
+		}
+	}
+}
+
+// setPlayers sets the seats of a table: the configured number, or as many active
+// bots as the game seats.
+func (r *runner) setPlayers() error {
+	r.players = r.cfg.Players
+	if r.players == 0 {
+		r.players = max(min(r.spec.MaxPlayers, len(r.active)), r.spec.MinPlayers)
+	}
+	return r.spec.CheckPlayers(r.players)
 }
 
 // enoughBots fails when too few bots play to seat a table; the caller holds mu or
@@ -317,6 +346,11 @@ func (r *runner) playable(b store.Block) bool {
 func (r *runner) plan(b store.Block) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.planLocked(b)
+}
+
+// planLocked is plan for a caller that holds mu.
+func (r *runner) planLocked(b store.Block) {
 	left := b.Rotations - len(b.Done)
 	r.planned += left
 	for _, id := range b.Bots {

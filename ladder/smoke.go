@@ -60,7 +60,7 @@ func Smoke(ctx context.Context, game string, lc protocol.LaunchConfig, opponent 
 		return err
 	}
 	defer os.RemoveAll(dir)
-	rep, err := arena.Run(ctx, arena.Config{Game: game, Entrants: entrants, Games: len(entrants), Seed: 1, MaxRestarts: -1,
+	rep, err := arena.Run(ctx, arena.Config{Game: game, Entrants: entrants, Launcher: protocol.Launcher{}, Games: len(entrants), Seed: 1, MaxRestarts: -1,
 		Sandbox: sb, KeepMatches: true, StderrDir: dir})
 	// The runner has saved what the candidate's processes wrote (a process that never
 	// started has no file; its start error kept its last line).

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 
 	"github.com/arena-games/arena/ladder/rating"
 	"github.com/arena-games/arena/ladder/store"
+	"github.com/arena-games/arena/ladder/tally"
 )
 
 // AnchorBot is the built-in bot held at Elo 0 when it has played.
@@ -50,126 +50,52 @@ type StandingsOptions struct {
 }
 
 // Standings ranks the bots of every game with recorded games (of game only, when not
-// empty), by official Elo. It streams the recorded games twice (first to learn which
-// versions played, then to count their results), so its memory grows with the bots
-// and blocks, not with the games.
+// empty), by official Elo. It reads the history once into running aggregates
+// (ladder/tally), so its memory grows with the bots and blocks, not with the games; a
+// process that keeps aggregates ranks from them with StandingsOf instead.
 func Standings(ctx context.Context, st store.Store, game string, opt StandingsOptions) ([]Table, error) {
+	l, err := tally.Open(ctx, st, game)
+	if err != nil {
+		return nil, err
+	}
+	return StandingsOf(l, opt)
+}
+
+// StandingsOf ranks the bots of every game counted in l, as Standings does.
+func StandingsOf(l *tally.Ladder, opt StandingsOptions) ([]Table, error) {
 	if opt.Resamples == 0 {
 		opt.Resamples = rating.DefaultResamples
 	}
 	if opt.Prior == 0 {
 		opt.Prior = rating.DefaultPrior
 	}
-	bots, err := st.Bots(ctx, true)
-	if err != nil {
-		return nil, err
-	}
-	sus, err := st.Suspensions(ctx)
-	if err != nil {
-		return nil, err
-	}
-	played := map[string]map[int64]bool{}
-	err = st.Matches(ctx, game, func(m store.Match) error {
-		if played[m.Game] == nil {
-			played[m.Game] = map[int64]bool{}
-		}
-		for _, s := range m.Seats {
-			played[m.Game][s.Bot] = true
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	builders := map[string]*tableBuilder{}
-	for g, ids := range played {
-		builders[g] = newTableBuilder(g, bots, ids)
-	}
-	err = st.Matches(ctx, game, func(m store.Match) error {
-		b, ok := builders[m.Game]
-		if !ok { // recorded between the two passes
-			return nil
-		}
-		return b.add(m)
-	})
-	if err != nil {
-		return nil, err
-	}
-	games := make([]string, 0, len(builders))
-	for g := range builders {
-		games = append(games, g)
-	}
-	slices.Sort(games)
+	rated, bots, sus := l.Rated()
 	var out []Table
-	for _, g := range games {
-		t, err := builders[g].table(bots, sus, opt)
+	for _, r := range rated {
+		t, err := tableOf(r, bots, sus, opt)
 		if err != nil {
-			return nil, fmt.Errorf("standings of %s: %w", g, err)
+			return nil, fmt.Errorf("standings of %s: %w", r.Game, err)
 		}
 		out = append(out, t)
 	}
 	return out, nil
 }
 
-// tableBuilder counts one game's recorded results as they stream by.
-type tableBuilder struct {
-	t      Table
-	index  map[int64]int // bot ID to its place in rated
-	rated  []store.Bot   // the versions that played, in the order of bots
-	res    *rating.Results
-	live   *rating.Live
-	points []float64
-	// frozen is the set of versions known to have played when counting began: a
-	// game recorded since, with a newcomer, is left to the next standings.
-	frozen map[int64]bool
-}
-
-func newTableBuilder(game string, bots []store.Bot, played map[int64]bool) *tableBuilder {
-	// Only versions that played are rated: a bot without games would sit at the
-	// prior's centre and mean nothing.
-	b := &tableBuilder{t: Table{Game: game}, index: map[int64]int{}, frozen: played}
-	for _, bot := range bots {
-		if played[bot.ID] {
-			b.index[bot.ID] = len(b.rated)
-			b.rated = append(b.rated, bot)
-		}
+// tableOf ranks one game's versions. Only versions that played are rated: a bot
+// without games would sit at the prior's centre and mean nothing.
+func tableOf(r tally.Rated, bots []store.Bot, sus []store.Suspension, opt StandingsOptions) (Table, error) {
+	t := Table{Game: r.Game, Games: r.Games}
+	byID := map[int64]store.Bot{}
+	for _, b := range bots {
+		byID[b.ID] = b
 	}
-	n := len(b.rated)
-	b.res, b.live, b.points = rating.NewResults(n), rating.NewLive(n, rating.DefaultK), make([]float64, n)
-	return b
-}
-
-func (b *tableBuilder) add(m store.Match) error {
-	seats, places := make([]int, len(m.Seats)), make([]int, len(m.Seats))
-	for i, s := range m.Seats {
-		idx, ok := b.index[s.Bot]
+	rated := make([]store.Bot, len(r.IDs))
+	for i, id := range r.IDs {
+		b, ok := byID[id]
 		if !ok {
-			if b.frozen[s.Bot] {
-				return fmt.Errorf("game %d: seat %d is bot %d, which is not on the ladder", m.ID, i, s.Bot)
-			}
-			return nil // a newcomer's game recorded between the passes
-		}
-		seats[i], places[i] = idx, s.Place
-	}
-	if err := b.res.Add(strconv.FormatInt(m.Block, 10), seats, places); err != nil {
-		return fmt.Errorf("game %d: %w", m.ID, err)
-	}
-	if err := b.live.Update(seats, places); err != nil {
-		return fmt.Errorf("game %d: %w", m.ID, err)
-	}
-	for i := range seats {
-		b.points[seats[i]] += Points(places, i)
-	}
-	b.t.Games++
-	return nil
-}
-
-func (b *tableBuilder) table(bots []store.Bot, sus []store.Suspension, opt StandingsOptions) (Table, error) {
-	t, rated, live := b.t, b.rated, b.live
-	for id := range b.frozen {
-		if _, ok := b.index[id]; !ok {
 			return t, fmt.Errorf("a game's seat is bot %d, which is not on the ladder", id)
 		}
+		rated[i] = b
 	}
 	held := map[int64]string{}
 	for _, x := range sus {
@@ -179,31 +105,39 @@ func (b *tableBuilder) table(bots []store.Bot, sus []store.Suspension, opt Stand
 	}
 	anchor := -1
 	for i, bot := range rated {
-		if bot.Builtin == AnchorBot && (anchor < 0 || live.Games[i] > live.Games[anchor]) {
+		if bot.Builtin == AnchorBot && (anchor < 0 || r.Played[i] > r.Played[anchor]) {
 			anchor = i
 		}
 	}
 	if anchor >= 0 {
 		t.Anchor = label(rated[anchor])
 	}
-	fit, err := b.res.Fit(rating.Options{Prior: opt.Prior, Anchor: anchor, Resamples: opt.Resamples, Seed: 1})
+	fit, err := r.Results.Fit(rating.Options{Prior: opt.Prior, Anchor: anchor, Resamples: opt.Resamples, Seed: 1})
 	if err != nil {
 		return t, err
 	}
+	played := map[int64]bool{}
 	for i, bot := range rated {
+		played[bot.ID] = true
 		if !bot.Active() && !opt.Retired {
 			continue
 		}
-		t.Standings = append(t.Standings, Standing{Bot: bot, Games: live.Games[i], Live: live.Elo[i], Suspended: held[bot.ID],
-			Elo: fit[i].Elo, Low: fit[i].Low, High: fit[i].High, Score: b.points[i] / float64(live.Games[i])})
+		t.Standings = append(t.Standings, Standing{Bot: bot, Games: r.Played[i], Live: r.Elo[i], Suspended: held[bot.ID],
+			Elo: fit[i].Elo, Low: fit[i].Low, High: fit[i].High, Score: r.Points[i] / float64(r.Played[i])})
 	}
 	for _, bot := range bots {
-		if _, ok := b.index[bot.ID]; !ok && (bot.Active() || opt.Retired) {
+		if !played[bot.ID] && (bot.Active() || opt.Retired) {
 			t.Standings = append(t.Standings, Standing{Bot: bot, Suspended: held[bot.ID],
 				Live: math.NaN(), Elo: math.NaN(), Low: math.NaN(), High: math.NaN(), Score: math.NaN()})
 		}
 	}
-	slices.SortStableFunc(t.Standings, func(a, b Standing) int {
+	rank(t.Standings)
+	return t, nil
+}
+
+// rank orders standings by official Elo, those without games last, and numbers them.
+func rank(ss []Standing) {
+	slices.SortStableFunc(ss, func(a, b Standing) int {
 		switch {
 		case a.Games > 0 && b.Games == 0:
 			return -1
@@ -216,30 +150,14 @@ func (b *tableBuilder) table(bots []store.Bot, sus []store.Suspension, opt Stand
 		}
 		return 0
 	})
-	for i := range t.Standings {
-		t.Standings[i].Rank = i + 1
+	for i := range ss {
+		ss[i].Rank = i + 1
 	}
-	return t, nil
 }
 
 // Points is seat's score in a game with the given places: the fraction of the other
 // seats it finished ahead of, ties counting half.
-func Points(places []int, seat int) float64 {
-	if len(places) < 2 {
-		return 0
-	}
-	p := 0.0
-	for j, pl := range places {
-		switch {
-		case j == seat:
-		case places[seat] < pl:
-			p++
-		case places[seat] == pl:
-			p += 0.5
-		}
-	}
-	return p / float64(len(places)-1)
-}
+func Points(places []int, seat int) float64 { return rating.Points(places, seat) }
 
 // label names a bot version for people: "name v2".
 func label(b store.Bot) string { return fmt.Sprintf("%s v%d", b.Name, b.Version) }

@@ -36,21 +36,38 @@ func newForfeitCount(share float64, sus []store.Suspension) *forfeitCount {
 func (f *forfeitCount) add(m store.Match) []int64 {
 	var out []int64
 	for _, s := range m.Seats {
-		if m.ID <= f.countAfter[s.Bot] {
-			continue
-		}
-		f.played[s.Bot]++
-		if s.Ending != arena.Timeout.String() && s.Ending != arena.Crash.String() {
-			continue
-		}
-		f.forfeits[s.Bot]++
-		f.last[s.Bot] = fmt.Sprintf("%s in block %d rotation %d", s.Ending, m.Block, m.Rotation)
-		if !f.suspended[s.Bot] && arena.PastForfeitShare(f.forfeits[s.Bot], f.played[s.Bot], f.share) {
-			f.suspended[s.Bot] = true
+		if f.addSeat(m, s) {
 			out = append(out, s.Bot)
 		}
 	}
 	return out
+}
+
+// addSeat counts one seat of a recorded game and reports whether it takes its bot
+// past its share.
+func (f *forfeitCount) addSeat(m store.Match, s store.Seat) bool {
+	if m.ID <= f.countAfter[s.Bot] {
+		return false
+	}
+	f.played[s.Bot]++
+	if s.Ending != arena.Timeout.String() && s.Ending != arena.Crash.String() {
+		return false
+	}
+	f.forfeits[s.Bot]++
+	f.last[s.Bot] = fmt.Sprintf("%s in block %d rotation %d", s.Ending, m.Block, m.Rotation)
+	if !f.suspended[s.Bot] && arena.PastForfeitShare(f.forfeits[s.Bot], f.played[s.Bot], f.share) {
+		f.suspended[s.Bot] = true
+		return true
+	}
+	return false
+}
+
+// restart counts bot's games afresh from those after countAfter (a reinstatement).
+func (f *forfeitCount) restart(bot, countAfter int64) {
+	f.countAfter[bot] = countAfter
+	delete(f.played, bot)
+	delete(f.forfeits, bot)
+	delete(f.last, bot)
 }
 
 // reason says why bot was suspended, for people.

@@ -17,6 +17,9 @@
 // does, so an author on macOS or Windows compiles and tests a bot natively (and builds
 // it for Linux with GOOS=linux to run it in an arena). The host side (Launch, Process,
 // Seat, and the sandbox under them) is Linux's alone: those files carry a build tag.
+// It implements package bot's interface (Launcher), through which the match runner
+// starts bots and plays matches without seeing gRPC: every message a bot receives is
+// built here (StartRequest, SeatRequests, EndRequest).
 //
 // Views travel as typed messages per game (a oneof in View); converting a game's view
 // to and from its message lives in one file per game (ivanhoe.go), registered with

@@ -23,38 +23,44 @@ import (
 	"golang.org/x/sys/unix"
 	"google.golang.org/grpc"
 
+	"github.com/arena-games/arena/protocol/bot"
 	"github.com/arena-games/arena/protocol/botpb"
 	"github.com/arena-games/arena/protocol/sandbox"
 )
 
-// LaunchConfig says how to start one bot process.
-type LaunchConfig struct {
-	// Path is the bot's executable; Args follow it.
-	Path string
-	Args []string
-	// Env is added to the bot's minimal environment (PATH and go-plugin's variables);
-	// nothing else of the host's environment reaches the bot.
-	Env []string
-	// StartTimeout bounds the handshake (default 10 s).
-	StartTimeout time.Duration
-	// StderrBytes caps how much of the bot's stderr is kept, the last bytes (default
-	// 64 KiB).
-	StderrBytes int
-	// Logger receives go-plugin's own messages (default: none).
-	Logger hclog.Logger
-	// Sandbox confines the process (the zero value: the strongest level this machine
-	// supports without a helper; see package sandbox).
-	Sandbox sandbox.Config
-}
+// LaunchConfig says how to start one bot process (package bot's).
+type LaunchConfig = bot.LaunchConfig
 
-// Process is a running bot process.
+// Process is a running bot process: the go-plugin client, the runner of its process
+// group and its sandbox. It implements bot.Process.
 type Process struct {
-	// Bot is the client of the bot's service.
-	Bot    botpb.BotClient
-	Conn   *grpc.ClientConn
+	bot    botpb.BotClient
+	conn   *grpc.ClientConn
 	client *plugin.Client
 	run    *groupRunner
 	box    *sandbox.Box
+}
+
+var _ bot.Process = (*Process)(nil)
+
+// Launcher starts go-plugin bot processes (Launch) for the match runner.
+type Launcher struct{}
+
+var _ bot.Launcher = Launcher{}
+
+// Launch is Launch, as a bot.Process.
+func (Launcher) Launch(ctx context.Context, cfg LaunchConfig) (bot.Process, error) {
+	p, err := Launch(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// CheckGame says whether the wire has view messages for game.
+func (Launcher) CheckGame(game string) error {
+	_, err := CodecFor(game)
+	return err
 }
 
 // Launch starts a bot process and completes go-plugin's handshake. The bot runs in a
@@ -63,6 +69,40 @@ type Process struct {
 // abandoned at once (the process is killed) and ctx's error returned. On error nothing
 // is left running.
 func Launch(ctx context.Context, cfg LaunchConfig) (*Process, error) {
+	cfg = withDefaults(cfg)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	path, box, err := prepare(cfg)
+	if err != nil {
+		return nil, err
+	}
+	l := &launch{ctx: ctx, cfg: cfg, box: box, tail: &tailBuffer{max: cfg.StderrBytes}}
+	l.client = plugin.NewClient(l.clientConfig(path))
+	// A cancellation kills the process, so that go-plugin's Start returns at once.
+	stop := context.AfterFunc(ctx, func() {
+		if run := l.runner(); run != nil {
+			run.killGroup()
+		}
+	})
+	defer stop()
+	rpc, err := l.client.Client()
+	if err != nil {
+		return l.fail(stop, err)
+	}
+	raw, err := rpc.Dispense(PluginName)
+	if err != nil {
+		return l.fail(stop, err)
+	}
+	if ctx.Err() != nil {
+		return l.fail(stop, ctx.Err())
+	}
+	c := raw.(*botClient)
+	return &Process{bot: c.bot, conn: c.conn, client: l.client, run: l.runner(), box: box}, nil
+}
+
+// withDefaults fills in the zero fields of cfg.
+func withDefaults(cfg LaunchConfig) LaunchConfig {
 	if cfg.StartTimeout <= 0 {
 		cfg.StartTimeout = 10 * time.Second
 	}
@@ -72,104 +112,107 @@ func Launch(ctx context.Context, cfg LaunchConfig) (*Process, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = hclog.NewNullLogger()
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
+	return cfg
+}
+
+// prepare checks the bot's executable and prepares its sandbox.
+func prepare(cfg LaunchConfig) (string, *sandbox.Box, error) {
 	if err := checkExecutable(cfg.Path); err != nil {
-		return nil, err
+		return "", nil, err
 	}
 	path, err := filepath.Abs(cfg.Path)
 	if err != nil {
-		return nil, err
+		return "", nil, err
 	}
 	box, err := cfg.Sandbox.Prepare()
-	if err != nil {
-		return nil, err
-	}
-	tail := &tailBuffer{max: cfg.StderrBytes}
-	// started hands the runner from go-plugin's Start to a cancellation, which kills
-	// the process so that Start returns at once.
-	var started struct {
-		sync.Mutex
-		run *groupRunner
-	}
-	client := plugin.NewClient(&plugin.ClientConfig{
+	return path, box, err
+}
+
+// launch is one start of a bot process in progress.
+type launch struct {
+	ctx    context.Context
+	cfg    LaunchConfig
+	box    *sandbox.Box
+	tail   *tailBuffer
+	client *plugin.Client
+	// mu hands the runner from go-plugin's Start to a cancellation.
+	mu  sync.Mutex
+	run *groupRunner
+}
+
+func (l *launch) runner() *groupRunner {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.run
+}
+
+// clientConfig is go-plugin's client for the bot at path: gRPC only, the arena's
+// message and window sizes, the bot's stdout to the handshake and its stderr to the
+// tail, started by newRunner.
+func (l *launch) clientConfig(path string) *plugin.ClientConfig {
+	return &plugin.ClientConfig{
 		HandshakeConfig:  Handshake,
 		Plugins:          plugin.PluginSet{PluginName: &botPlugin{}},
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		SkipHostEnv:      true,
-		StartTimeout:     cfg.StartTimeout,
-		Logger:           cfg.Logger,
+		StartTimeout:     l.cfg.StartTimeout,
+		Logger:           l.cfg.Logger,
 		SyncStdout:       io.Discard,
-		SyncStderr:       tail,
+		SyncStderr:       l.tail,
 		GRPCDialOptions: []grpc.DialOption{grpc.WithDefaultCallOptions(
 			grpc.MaxCallRecvMsgSize(MaxReplyBytes), grpc.MaxCallSendMsgSize(MaxMessageBytes)),
 			grpc.WithMaxHeaderListSize(MaxHeaderBytes),
 			grpc.WithStaticStreamWindowSize(WindowBytes), grpc.WithStaticConnWindowSize(WindowBytes)},
 		RunnerFunc: func(_ hclog.Logger, spec *exec.Cmd, _ string) (runner.Runner, error) {
-			env := append(append([]string{"PATH=/usr/local/bin:/usr/bin:/bin"}, cfg.Env...), spec.Env...)
-			name, args, env, err := box.Command(path, cfg.Args, env)
-			if err != nil {
-				return nil, err
-			}
-			cmd := exec.Command(name, args...)
-			cmd.Env, cmd.Dir = env, box.Dir
-			started.Lock()
-			defer started.Unlock()
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			started.run = &groupRunner{cmd: cmd, tail: tail, box: box, ctx: ctx}
-			return started.run, nil
+			return l.newRunner(path, spec)
 		},
-	})
-	stop := context.AfterFunc(ctx, func() {
-		started.Lock()
-		defer started.Unlock()
-		if started.run != nil {
-			started.run.killGroup()
-		}
-	})
-	defer stop()
-	fail := func(err error) (*Process, error) {
-		stop()
-		started.Lock()
-		run := started.run
-		started.Unlock()
-		client.Kill()
-		if run != nil {
-			run.killGroup()
-		}
-		if run == nil || run.exited == nil {
-			box.Cleanup() // never started; otherwise the runner cleans up once it ends
-		}
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		kind := startKind(err)
-		if why := run.stopReason(); why != nil {
-			// The host stopped it (its disk quota): that is why it did not start.
-			kind, err = StartExited, why
-		}
-		msg := strings.TrimSpace(tail.String())
-		if i := strings.LastIndexByte(msg, '\n'); i >= 0 {
-			msg = msg[i+1:]
-		}
-		return nil, &StartError{Kind: kind, Bot: cfg.Path, Err: err, Stderr: msg}
 	}
-	rpc, err := client.Client()
+}
+
+// newRunner makes the command go-plugin starts: the bot in its sandbox, with the
+// minimal environment and go-plugin's variables.
+func (l *launch) newRunner(path string, spec *exec.Cmd) (runner.Runner, error) {
+	env := append(append([]string{"PATH=/usr/local/bin:/usr/bin:/bin"}, l.cfg.Env...), spec.Env...)
+	name, args, env, err := l.box.Command(path, l.cfg.Args, env)
 	if err != nil {
-		return fail(err)
+		return nil, err
 	}
-	raw, err := rpc.Dispense(PluginName)
-	if err != nil {
-		return fail(err)
+	cmd := exec.Command(name, args...)
+	cmd.Env, cmd.Dir = env, l.box.Dir
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if err := l.ctx.Err(); err != nil {
+		return nil, err
 	}
-	if ctx.Err() != nil {
-		return fail(ctx.Err())
+	l.run = &groupRunner{cmd: cmd, tail: l.tail, box: l.box, ctx: l.ctx}
+	return l.run, nil
+}
+
+// fail ends a start that failed: nothing is left running, and the error says why, as
+// a *StartError when the bot is to blame.
+func (l *launch) fail(stop func() bool, err error) (*Process, error) {
+	stop()
+	run := l.runner()
+	l.client.Kill()
+	if run != nil {
+		run.killGroup()
 	}
-	conn := raw.(*grpc.ClientConn)
-	return &Process{Bot: botpb.NewBotClient(conn), Conn: conn, client: client, run: started.run, box: box}, nil
+	if run == nil || run.exited == nil {
+		l.box.Cleanup() // never started; otherwise the runner cleans up once it ends
+	}
+	if l.ctx.Err() != nil {
+		return nil, l.ctx.Err()
+	}
+	kind := startKind(err)
+	if why := run.stopReason(); why != nil {
+		// The host stopped it (its disk quota): that is why it did not start.
+		kind, err = StartExited, why
+	}
+	msg := strings.TrimSpace(l.tail.String())
+	if i := strings.LastIndexByte(msg, '\n'); i >= 0 {
+		msg = msg[i+1:]
+	}
+	return nil, &StartError{Kind: kind, Bot: l.cfg.Path, Err: err, Stderr: msg}
 }
 
 // Sandbox lists the sandbox layers of the process: active, or missing and why.
@@ -220,6 +263,10 @@ func (p *Process) Done() <-chan struct{} { return p.run.exited }
 
 // Stderr is the last bytes the bot wrote to stderr.
 func (p *Process) Stderr() string { return p.run.tail.String() }
+
+// StderrSince is what the bot wrote to stderr after mark, as far as the kept bytes
+// reach, and the mark of what it wrote so far.
+func (p *Process) StderrSince(mark int64) (string, int64) { return p.run.tail.since(mark) }
 
 // Kill stops the bot: a polite shutdown for at most grace, then SIGKILL to its whole
 // process group, so that children the bot started go too.
@@ -412,14 +459,16 @@ func (r *groupRunner) HostToPlugin(n, a string) (string, string, error) { return
 
 // tailBuffer keeps the last max bytes written to it.
 type tailBuffer struct {
-	mu  sync.Mutex
-	max int
-	buf []byte
+	mu    sync.Mutex
+	max   int
+	buf   []byte
+	total int64 // bytes written in all
 }
 
 func (t *tailBuffer) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	t.total += int64(len(p))
 	t.buf = append(t.buf, p...)
 	if over := len(t.buf) - t.max; over > 0 {
 		t.buf = append(t.buf[:0], t.buf[over:]...)
@@ -431,4 +480,24 @@ func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return string(t.buf)
+}
+
+// since is what was written after mark (the kept part of it) and the new mark.
+func (t *tailBuffer) since(mark int64) (string, int64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	n := int(min(max(t.total-mark, 0), int64(len(t.buf))))
+	return string(t.buf[len(t.buf)-n:]), t.total
+}
+
+// Client is the process's Bot client and its connection: the raw transport, for the
+// tools that test it (the bot check's health probe, the transport benchmarks). The
+// match runner goes through bot.Process.
+func (p *Process) Client() (botpb.BotClient, *grpc.ClientConn) { return p.bot, p.conn }
+
+// Attach is a Process on a connection to a Bot service made elsewhere, with no process
+// of its own (the transport benchmarks serve the SDK in a process of theirs): only
+// OpenSeat and Client may be used on it.
+func Attach(conn *grpc.ClientConn) *Process {
+	return &Process{bot: botpb.NewBotClient(conn), conn: conn}
 }

@@ -2,11 +2,11 @@ package protocol
 
 import (
 	"context"
-	"time"
 
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
 
+	"github.com/arena-games/arena/protocol/bot"
 	"github.com/arena-games/arena/protocol/botpb"
 )
 
@@ -49,14 +49,13 @@ const MaxHeaderBytes = 64 << 10
 // what a bot that does not read can make the arena hold per stream.
 const WindowBytes = 1 << 20
 
-// EndMatchTimeout is how long the arena waits for a bot to take a match's result.
-// The bot has nothing to answer, so it is short, and the wait runs beside the next
-// match, never before it.
-const EndMatchTimeout = 500 * time.Millisecond
+// EndMatchTimeout is how long the arena waits for a bot to take a match's result
+// (package bot's).
+const EndMatchTimeout = bot.EndMatchTimeout
 
 // botPlugin is the go-plugin glue: the only place that joins the Bot service to
-// go-plugin. On the host side it hands back the raw connection, from which the host
-// makes its Bot client.
+// go-plugin. On the host side it hands back the Bot client and its connection (which
+// the transport benchmarks share).
 type botPlugin struct {
 	plugin.NetRPCUnsupportedPlugin
 	server   botpb.BotServer
@@ -72,5 +71,11 @@ func (p *botPlugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
 }
 
 func (p *botPlugin) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, c *grpc.ClientConn) (interface{}, error) {
-	return c, nil
+	return &botClient{bot: botpb.NewBotClient(c), conn: c}, nil
+}
+
+// botClient is what the host side of the plugin dispenses.
+type botClient struct {
+	bot  botpb.BotClient
+	conn *grpc.ClientConn
 }

@@ -155,7 +155,7 @@ func TestDecideOnAnUnstartedMatchIsAnError(t *testing.T) {
 	p := launchTestBot(t)
 	_, err := p.OpenSeat(context.Background(), &botpb.StartRequest{MatchId: "m1", Game: "no-such-game"}, time.Second)
 	assert.ErrorContains(t, err, "no-such-game")
-	stream, err := p.Bot.Match(context.Background())
+	stream, err := p.bot.Match(context.Background())
 	require.NoError(t, err)
 	require.NoError(t, stream.Send(sampleRequest(t, 0)))
 	_, err = stream.Recv()
@@ -185,7 +185,7 @@ func BenchmarkTransport(b *testing.B) {
 	p := launchTestBot(b)
 	seat, err := p.OpenSeat(context.Background(), &botpb.StartRequest{MatchId: "m1", Game: "ivanhoe", Seat: 2, Players: 4}, time.Second)
 	require.NoError(b, err)
-	bench := benchpb.NewTransportClient(p.Conn)
+	bench := benchpb.NewTransportClient(p.conn)
 	req := sampleRequest(b, 0)
 	ctx := context.Background()
 	b.Run("ping-unary", func(b *testing.B) {
@@ -214,9 +214,9 @@ func BenchmarkTransport(b *testing.B) {
 		}
 	})
 	// The same stream without the seat (no clock, no reader): what the seat adds.
-	_, err = p.Bot.StartMatch(ctx, &botpb.StartRequest{MatchId: "m2", Game: "ivanhoe", Seat: 2, Players: 4})
+	_, err = p.bot.StartMatch(ctx, &botpb.StartRequest{MatchId: "m2", Game: "ivanhoe", Seat: 2, Players: 4})
 	require.NoError(b, err)
-	raw, err := p.Bot.Match(ctx)
+	raw, err := p.bot.Match(ctx)
 	require.NoError(b, err)
 	req2 := sampleRequest(b, 0)
 	req2.MatchId = "m2"

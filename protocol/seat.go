@@ -9,15 +9,16 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/arena-games/arena/protocol/bot"
 	"github.com/arena-games/arena/protocol/botpb"
 )
 
-// ErrDeadline is returned by Seat.Decide when the bot did not answer in time.
-var ErrDeadline = errors.New("no answer before the deadline")
+// ErrDeadline is returned by Seat.Decide when the bot did not answer in time (package
+// bot's).
+var ErrDeadline = bot.ErrDeadline
 
-// ErrMalformed wraps an answer that does not belong to the question (another match or
-// decision).
-var ErrMalformed = errors.New("malformed reply")
+// ErrMalformed wraps an answer that does not belong to the question (package bot's).
+var ErrMalformed = bot.ErrMalformed
 
 // Seat is the host's line to one bot for one seat of one match: StartMatch, then a
 // stream that carries the seat's decisions. One decision is in flight at a time.
@@ -55,13 +56,13 @@ type reply struct {
 // seat's decision stream.
 func (p *Process) OpenSeat(ctx context.Context, start *botpb.StartRequest, timeout time.Duration) (*Seat, error) {
 	sctx, cancel := context.WithTimeout(ctx, timeout)
-	_, err := p.Bot.StartMatch(sctx, start)
+	_, err := p.bot.StartMatch(sctx, start)
 	cancel()
 	if err != nil {
 		return nil, err
 	}
 	mctx, mcancel := context.WithCancel(ctx)
-	stream, err := p.Bot.Match(mctx)
+	stream, err := p.bot.Match(mctx)
 	if err != nil {
 		mcancel()
 		return nil, err
@@ -218,6 +219,6 @@ func (s *Seat) Close(end *botpb.EndRequest, timeout time.Duration) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	_, err := s.proc.Bot.EndMatch(ctx, end)
+	_, err := s.proc.bot.EndMatch(ctx, end)
 	return err
 }

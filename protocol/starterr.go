@@ -1,44 +1,27 @@
 package protocol
 
 import (
-	"fmt"
 	"strings"
+
+	"github.com/arena-games/arena/protocol/bot"
 )
 
-// StartKind says how a bot process failed to start.
-type StartKind uint8
+// The start failures are package bot's; these names keep the protocol's callers short.
+type (
+	StartKind  = bot.StartKind
+	StartError = bot.StartError
+)
 
 const (
-	// StartFailed is any other failure (the go-plugin connection, the dispense).
-	StartFailed StartKind = iota
-	// StartExited: the process ended before its handshake line.
-	StartExited
-	// StartSilent: no handshake line before the startup deadline.
-	StartSilent
-	// StartJunk: the first line on stdout was not a handshake.
-	StartJunk
-	// StartVersion: a handshake for another protocol version.
-	StartVersion
+	StartFailed  = bot.StartFailed
+	StartExited  = bot.StartExited
+	StartSilent  = bot.StartSilent
+	StartJunk    = bot.StartJunk
+	StartVersion = bot.StartVersion
 )
 
-// StartError is a bot process that did not start. It is the bot's fault, not the
-// configuration's: the arena types it as an ending for the bot's seats.
-type StartError struct {
-	Kind   StartKind
-	Bot    string
-	Err    error
-	Stderr string // the last line the bot wrote to stderr
-}
-
-func (e *StartError) Error() string {
-	msg := fmt.Sprintf("bot %s did not start: %s", e.Bot, Printable(strings.ReplaceAll(strings.TrimSpace(e.Err.Error()), "\n", "; ")))
-	if e.Stderr != "" {
-		msg += fmt.Sprintf(" (its stderr ends: %q)", e.Stderr)
-	}
-	return msg
-}
-
-func (e *StartError) Unwrap() error { return e.Err }
+// Printable makes text a bot controls safe to show on a terminal (see bot.Printable).
+func Printable(s string) string { return bot.Printable(s) }
 
 // startKind reads go-plugin's error (v1.8 has no typed errors for these).
 func startKind(err error) StartKind {

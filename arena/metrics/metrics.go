@@ -201,6 +201,13 @@ func buildVersion() (version, revision string) {
 	return modeOr(version), revision
 }
 
+// MaxScrapes is how many scrapes of /metrics are answered at once; ScrapeTimeout how
+// long one may take (below Prometheus's default scrape timeout of 10 s).
+const (
+	MaxScrapes    = 4
+	ScrapeTimeout = 5 * time.Second
+)
+
 // Server serves /metrics of one or more registries until Close.
 type Server struct {
 	srv  *http.Server
@@ -217,7 +224,11 @@ func (m *Metrics) Serve(addr string, extra ...prometheus.Gatherer) (*Server, err
 	}
 	g := prometheus.Gatherers(append([]prometheus.Gatherer{m.Registry}, extra...))
 	mux := http.NewServeMux()
-	mux.Handle("/metrics", promhttp.HandlerFor(g, promhttp.HandlerOpts{Registry: m.Registry}))
+	// Every collector answers from memory; the cap and the timeout keep a flood of
+	// scrapes, or one stuck collector, from piling up goroutines (a scrape over the
+	// cap or the timeout gets a 503).
+	mux.Handle("/metrics", promhttp.HandlerFor(g, promhttp.HandlerOpts{Registry: m.Registry,
+		MaxRequestsInFlight: MaxScrapes, Timeout: ScrapeTimeout}))
 	s := &Server{srv: &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}, Addr: ln.Addr().String(), done: make(chan struct{})}
 	go func() {
 		defer close(s.done)

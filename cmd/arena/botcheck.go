@@ -118,7 +118,8 @@ func runBotCheck(c *cli.Context) error {
 	}
 	k.pass("handshake", "started in %s", time.Since(start).Round(time.Millisecond))
 	ctx, cancel := context.WithTimeout(c.Context, 2*time.Second)
-	h, err := grpc_health_v1.NewHealthClient(proc.Conn).Check(ctx, &grpc_health_v1.HealthCheckRequest{Service: "plugin"})
+	_, conn := proc.Client()
+	h, err := grpc_health_v1.NewHealthClient(conn).Check(ctx, &grpc_health_v1.HealthCheckRequest{Service: "plugin"})
 	cancel()
 	switch {
 	case err != nil:
@@ -143,7 +144,7 @@ func runBotCheck(c *cli.Context) error {
 		if err != nil {
 			return err
 		}
-		rep, err := arena.Run(c.Context, arena.Config{Game: g, Entrants: entrants, Games: len(entrants), Seed: 1,
+		rep, err := arena.Run(c.Context, arena.Config{Game: g, Entrants: entrants, Launcher: protocol.Launcher{}, Games: len(entrants), Seed: 1,
 			Clock: clock, Sandbox: sb, MaxForfeitShare: -1, MaxRestarts: -1, StderrDir: stderrDir, KeepMatches: true})
 		stderrTail := readStderrTail(stderrDir, 60)
 		_ = os.RemoveAll(stderrDir)

@@ -116,7 +116,7 @@ func companion(exe, name string, ours *debug.BuildInfo) (string, string) {
 	}
 	why := sameBuild(ours, theirs, path.Join(path.Dir(ours.Path), name))
 	if why == "" {
-		why = sameSandboxCode(file)
+		why = sameSandboxCodeOnce(file, helperCacheFile())
 	}
 	if why != "" {
 		return "", fmt.Sprintf("%s is not of this build of the arena (%s): build them together, go build -o %s/ ./cmd/...", file, why, filepath.Dir(file))

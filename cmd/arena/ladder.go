@@ -41,6 +41,7 @@ func blockPlayFlags() []cli.Flag {
 		&cli.DurationFlag{Name: "decision", Value: d.Decision, Usage: "time allowed per decision"},
 		&cli.DurationFlag{Name: "bank", Value: d.Bank, Usage: "time bank of a seat for a whole game"},
 		&cli.IntFlag{Name: "max-restarts", Value: 3, Usage: "restarts of a crashed bot per block before the run stops"},
+		&cli.IntFlag{Name: "bot-games", Value: arena.DefaultPoolGames, Usage: "games a bot process plays, across blocks, before a fresh one replaces it (0: a fresh process for every block)"},
 		&cli.DurationFlag{Name: "startup", Value: d.Startup, Usage: "time allowed to start a bot and to begin a game"},
 		&cli.StringFlag{Name: "log-level", Value: "warn", Usage: "arena log level: trace, debug, info, warn, error"},
 		dbFlag(),
@@ -113,6 +114,7 @@ func ladderRun(c *cli.Context) error {
 	cfg := ls.cfg
 	cfg.Matches, cfg.Duration = c.Int("matches"), c.Duration("for")
 	sum, err := ladder.Run(ctx, cfg)
+	ls.stopBots(ctx)
 	ls.ms.refit(c.Context)
 	ls.ms.stopped(err, ctx.Err() != nil && c.Context.Err() == nil, false)
 	resumed := ""
@@ -141,8 +143,15 @@ type ladderSession struct {
 	game   string
 	sb     sandbox.Config
 	cfg    ladder.RunConfig
+	player *ladder.ArenaPlayer
 	ms     *metricsServer
 	unlock func()
+}
+
+// stopBots stops the bot processes the player kept between blocks, politely also
+// after an interrupt (the blocks' own were killed with them).
+func (ls *ladderSession) stopBots(ctx context.Context) {
+	ls.player.Close(context.WithoutCancel(ctx))
 }
 
 // newLadderSession reads the playing flags shared by run and serve, takes the
@@ -204,7 +213,7 @@ func newLadderSession(ctx context.Context, c *cli.Context, st ladderStore) (ls *
 				}
 			}
 		}}
-	return &ladderSession{c: c, game: game, sb: sb, cfg: cfg, ms: ms, unlock: unlock}, nil
+	return &ladderSession{c: c, game: game, sb: sb, cfg: cfg, player: player, ms: ms, unlock: unlock}, nil
 }
 
 // blockPlayer is the player of the ladder's blocks, from the clock and sandbox flags,
@@ -222,12 +231,17 @@ func blockPlayer(c *cli.Context, st store.Store, sb sandbox.Config, opts engine.
 	// A database that keeps the bot programs (shared by many machines) keeps the
 	// replays too.
 	_, shared := st.(store.Programs)
+	var pool *arena.Pool
+	if n := c.Int("bot-games"); n > 0 {
+		pool = arena.NewPool(arena.PoolConfig{MaxGames: n})
+	}
 	return &ladder.ArenaPlayer{Launch: ladder.Launch(st, builtinLaunch), Clock: clock, MaxRestarts: restarts,
-		ReplayDir: replays, Logger: log, Options: opts, Sandbox: sb, StoreReplays: shared}
+		ReplayDir: replays, Logger: log, Options: opts, Sandbox: sb, StoreReplays: shared, Pool: pool}
 }
 
 // close keeps the metrics up for --metrics-linger, then releases the database.
 func (ls *ladderSession) close(ctx context.Context) {
+	ls.stopBots(ctx)
 	ls.ms.linger(ctx, ls.c.Duration("metrics-linger"), ls.c.App.ErrWriter)
 	ls.unlock()
 }

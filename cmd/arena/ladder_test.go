@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -280,5 +281,28 @@ func TestLadderMetricsOutliveARestart(t *testing.T) {
 		`arena_sandbox_layer_active{ladder="ladder",layer="no-new-privs"} `, // 0 or 1: the machine says
 	} {
 		assert.Contains(t, string(body), want)
+	}
+	// The lingering series are the final values: what `ladder standings` says, to the
+	// last digit, and the totals of a full read.
+	r = runArena(t, dir, "ladder", "standings", "--game", "ivanhoe", "--db", db, "--json")
+	require.Equal(t, 0, r.code, r.stderr)
+	var tables []tableJSON
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &tables))
+	require.Len(t, tables, 1)
+	num := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	require.NotEmpty(t, tables[0].Standings)
+	for _, s := range tables[0].Standings {
+		require.NotNil(t, s.Elo, "every bot played")
+		labels := fmt.Sprintf(`{bot=%q,game="ivanhoe",ladder="ladder",version="%d"}`, s.Bot, s.Version)
+		kind := func(k string) string { return strings.Replace(labels, `,ladder=`, `,kind="`+k+`",ladder=`, 1) }
+		for _, want := range []string{
+			fmt.Sprintf(`arena_ladder_bot_games_total%s %d`, labels, s.Games),
+			fmt.Sprintf(`arena_ladder_rating_elo%s %s`, kind("official"), num(*s.Elo)),
+			fmt.Sprintf(`arena_ladder_rating_elo%s %s`, kind("live"), num(*s.LiveElo)),
+			fmt.Sprintf(`arena_ladder_rating_elo_lower%s %s`, labels, num(*s.EloLow)),
+			fmt.Sprintf(`arena_ladder_rating_elo_upper%s %s`, labels, num(*s.EloHigh)),
+		} {
+			assert.Contains(t, string(body), want)
+		}
 	}
 }

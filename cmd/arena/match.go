@@ -79,7 +79,7 @@ func runMatch(c *cli.Context) error {
 	progress := newProgress(c.App.ErrWriter)
 	forfeits := newForfeitNotes(c.App.ErrWriter, progress.tty)
 	cfg := arena.Config{
-		Game: c.String("game"), Options: opts, Entrants: entrants, Games: c.Int("games"), Seed: runSeed(c), Parallel: c.Int("jobs"),
+		Game: c.String("game"), Options: opts, Entrants: entrants, Launcher: protocol.Launcher{}, Games: c.Int("games"), Seed: runSeed(c), Parallel: c.Int("jobs"),
 		Clock: arena.Clock{Decision: c.Duration("decision"), Bank: c.Duration("bank"), Startup: c.Duration("startup"),
 			Shutdown: c.Duration("shutdown"), Grace: c.Duration("grace"), Match: c.Duration("match-time")},
 		MaxRestarts: c.Int("max-restarts"), ReplayDir: replays, Logger: log,

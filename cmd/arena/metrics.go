@@ -229,6 +229,11 @@ func (s *metricsServer) linger(ctx context.Context, d time.Duration, w io.Writer
 	if d <= 0 {
 		return
 	}
+	if s.exp != nil { // the final values: the last games, which Follow, stopped with the run, missed, in the totals and the ratings
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+		s.refit(rctx)
+		cancel()
+	}
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
@@ -255,8 +260,9 @@ func (s *metricsServer) linger(ctx context.Context, d time.Duration, w io.Writer
 }
 
 // serveLadderMetrics serves a ladder process's metrics when --metrics-addr is set: its
-// own series and the store's (read from the database at scrape time, so a restart
-// changes no total), refitting the official ratings at once and every --refresh. It
+// own series and the store's (running aggregates read from the database at start and
+// caught up every second, so a restart changes no total and a scrape reads nothing),
+// refitting the official ratings at once and every --refresh. It
 // returns the store to use, wrapped so that its errors are counted.
 func serveLadderMetrics(ctx context.Context, c *cli.Context, st store.Store, game string) (*metricsServer, store.Store, error) {
 	if metricsAddr(c, metrics.ModeLadder) == "" {
@@ -270,6 +276,7 @@ func serveLadderMetrics(ctx context.Context, c *cli.Context, st store.Store, gam
 	}
 	s.exp = exp
 	exp.OnRetired = s.forget
+	go exp.Follow(ctx)
 	go func() {
 		s.refit(ctx)
 		repeat(ctx, c.Duration("refresh"), func() { s.refit(ctx) })

@@ -98,7 +98,7 @@ func ladderServe(c *cli.Context) error {
 			default:
 			}
 		},
-		Limits: serviceLimits(c), Origins: c.StringSlice("allowed-origin"),
+		Limits: serviceLimits(c), Origins: c.StringSlice("allowed-origin"), LockHeld: lockHeld(st),
 		Replays: filepath.Join(st.Dir(), "replays"), LiveDelay: c.Duration("live-delay"),
 		Launch: personLaunch(st, ls), Clock: player.Clock, GameOptions: player.Options,
 		Log: slog.New(slog.NewTextHandler(c.App.ErrWriter, nil))})
@@ -241,4 +241,13 @@ func personLaunch(st store.Store, ls *ladderSession) func(store.Bot) (protocol.L
 		}
 		return lc, nil
 	}
+}
+
+// lockHeld is how /readyz checks the run lock ladder serve took: a server database's
+// can be lost with its connection; a file's lasts as long as the process.
+func lockHeld(st store.Store) func(context.Context) error {
+	if pg, ok := st.(*store.Postgres); ok {
+		return pg.RunLockHeld
+	}
+	return nil
 }

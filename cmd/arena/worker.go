@@ -166,6 +166,7 @@ func runWorker(c *cli.Context) error {
 	stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
 	defer cancel()
 	err = w.StopAndCancel(stopCtx)
+	player.Close(stopCtx)
 	ms.stopped(err, err == nil, false)
 	unregister() // before the linger: a lingering worker takes no blocks
 	if err == nil {

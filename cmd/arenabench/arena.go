@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"time"
 
@@ -33,8 +36,11 @@ func (m matchRun) gamesPerSec() float64       { return float64(m.games) / m.wall
 // runMatch runs the arena binary's match command, bot (a built-in name or a program's
 // path) in both seats.
 func runMatch(arenaBin, bot string, games, jobs int, seed uint64, extra ...string) (matchRun, error) {
-	args := []string{"match", bot, bot, "--game", "ivanhoe", "--no-replays", "--json",
+	args := []string{"match", bot, bot, "--game", "ivanhoe", "--json",
 		"--games", strconv.Itoa(games), "-j", strconv.Itoa(jobs), "--seed", strconv.FormatUint(seed, 10)}
+	if !slices.Contains(extra, "--replays") {
+		args = append(args, "--no-replays")
+	}
 	cmd := exec.Command(arenaBin, append(args, extra...)...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -66,6 +72,16 @@ func runMatch(arenaBin, bot string, games, jobs int, seed uint64, extra ...strin
 	}
 	m.meanRT = ms(sum / float64(m.decisions))
 	return m, nil
+}
+
+// runMatchReplays is runMatch writing its replays, into a folder removed after.
+func runMatchReplays(arenaBin string, games, jobs int, seed uint64) (matchRun, error) {
+	dir, err := os.MkdirTemp("", "arenabench-replays-")
+	if err != nil {
+		return matchRun{}, err
+	}
+	defer os.RemoveAll(dir)
+	return runMatch(arenaBin, "random", games, jobs, seed, "--replays", filepath.Join(dir, "r"))
 }
 
 func ms(v float64) time.Duration { return time.Duration(v * float64(time.Millisecond)) }

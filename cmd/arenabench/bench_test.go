@@ -71,7 +71,7 @@ func TestSDKInTheBareProcessAnswersLegally(t *testing.T) {
 	l := sdkInBare(b)
 	id, err := l.start()
 	require.NoError(t, err)
-	st, err := l.proc.Bot.Match(context.Background())
+	st, err := l.client().Match(context.Background())
 	require.NoError(t, err)
 	for _, r := range asMatch(reqs[:60], id) {
 		require.NoError(t, st.Send(r))

@@ -46,7 +46,7 @@ func registerSDK(s *grpc.Server) {
 
 // sdkInBare is the SDK's service in the bare process, reached on the bare connection.
 func sdkInBare(b *bareProc) *botLayer {
-	return &botLayer{proc: &protocol.Process{Bot: botpb.NewBotClient(b.conn), Conn: b.conn}}
+	return &botLayer{proc: protocol.Attach(b.conn)}
 }
 
 // serveStructured answers each DecideRequest with a DecideReply, as a bot does, but
@@ -136,7 +136,7 @@ func (b *botLayer) start() (string, error) {
 	id := b.newID()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	_, err := b.proc.Bot.StartMatch(ctx, startRequest(id))
+	_, err := b.client().StartMatch(ctx, startRequest(id))
 	return id, err
 }
 
@@ -159,7 +159,7 @@ func (b *botLayer) rawRoundTrips(reqs []*botpb.DecideRequest) (time.Duration, er
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	st, err := b.proc.Bot.Match(ctx)
+	st, err := b.client().Match(ctx)
 	if err != nil {
 		return 0, err
 	}
@@ -194,4 +194,10 @@ func beside(arenaBin, name string) string {
 		return p
 	}
 	return arenaBin
+}
+
+// client is the bot's raw Bot client.
+func (b *botLayer) client() botpb.BotClient {
+	c, _ := b.proc.Client()
+	return c
 }

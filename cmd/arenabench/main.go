@@ -7,7 +7,10 @@
 //
 // Each repetition runs, in an order that alternates between repetitions:
 //   - `arena match random random --no-replays --json` on two-player Ivanhoe with the
-//     default sandbox, at -j 1 and at -j 2 (real processes, as a user runs it);
+//     default sandbox, at -j 1 and at -j 2 (real processes, as a user runs it), and
+//     the same with replays;
+//   - `arena ladder run` of as many games on a fresh SQLite ladder of the same two
+//     built-in bots, at -j 1 and -j 2 (ladder.go), each right beside its match run;
 //   - a bare gRPC bidirectional stream (this program, served as a go-plugin process of
 //     its own: no sandbox, no SDK) carrying messages of the sizes the arena's two seats
 //     receive in random games, one stream and two at once, and the same server on one
@@ -96,6 +99,10 @@ func run() error {
 	if _, err := os.Stat(w.sdkBot); err != nil {
 		return fmt.Errorf("the Go SDK's random bot program is not beside the arena (go build -o DIR/ ./cmd/bots/random): %v", err)
 	}
+	if w.ladder, err = newLadderTemplate(o.arena); err != nil {
+		return err
+	}
+	defer os.RemoveAll(filepath.Dir(w.ladder))
 	if w.bare, err = startBare(payload(reply)); err != nil {
 		return fmt.Errorf("starting the bare stream's process: %v", err)
 	}
@@ -137,6 +144,7 @@ type world struct {
 	sdkBare      *botLayer // the SDK's service in the bare process
 	plain, boxed *botLayer // the arena's random bot without and with the sandbox
 	sdkBot       string    // the Go SDK's random bot as a program of its own, beside the arena
+	ladder       string    // the template ladder's database (ladder.go)
 	msgs         []*wrapperspb.BytesValue
 	reqs         []*botpb.DecideRequest
 	reply        int
@@ -145,7 +153,9 @@ type world struct {
 // rep is one repetition's figures.
 type rep struct {
 	j1, j2       matchRun
-	b1, b2       matchRun // the base arena, with --base
+	r1, r2       matchRun  // with replays, as a ladder writes them
+	l1, l2       ladderRun // `arena ladder run` of as many games
+	b1, b2       matchRun  // the base arena, with --base
 	bare1, bare2 time.Duration
 	bareOneP     time.Duration // a bare round trip, the server on one P
 	lat2         time.Duration // a bare round trip's latency with two streams in flight
@@ -168,6 +178,8 @@ func measure(o options, w *world, i int) (rep, error) {
 	seed := uint64(i + 1)
 	steps := []func() error{
 		func() (err error) { r.j1, err = runMatch(o.arena, "random", o.games, 1, seed); return },
+		func() (err error) { r.l1, err = runLadder(o.arena, w.ladder, o.games, 1, seed); return },
+		func() (err error) { r.r1, err = runMatchReplays(o.arena, o.games, 1, seed); return },
 		func() (err error) { r.bare1, err = bareRoundTrips(w.bare, w.msgs, 1); return },
 		func() (err error) { r.bareOneP, err = bareRoundTrips(w.bareOneP, w.msgs, 1); return },
 		func() (err error) { r.structured, err = structuredRoundTrips(w.bare, w.reqs); return },
@@ -176,6 +188,8 @@ func measure(o options, w *world, i int) (rep, error) {
 		func() (err error) { r.seat, err = w.plain.seatRoundTrips(w.reqs); return },
 		func() (err error) { r.boxed, err = w.boxed.seatRoundTrips(w.reqs); return },
 		func() (err error) { r.j2, err = runMatch(o.arena, "random", o.games, 2, seed); return },
+		func() (err error) { r.l2, err = runLadder(o.arena, w.ladder, o.games, 2, seed); return },
+		func() (err error) { r.r2, err = runMatchReplays(o.arena, o.games, 2, seed); return },
 		func() (err error) {
 			r.bare2, err = bareRoundTrips(w.bare, w.msgs, 2)
 			r.lat2 = 2 * r.bare2

@@ -24,6 +24,12 @@ func rows(base bool) []row {
 	div := func(a, b func(r rep) time.Duration) func(r rep) float64 {
 		return func(r rep) float64 { return float64(a(r)) / float64(b(r)) }
 	}
+	gps := func(a, b func(r rep) float64) func(r rep) float64 {
+		return func(r rep) float64 { return a(r) / b(r) }
+	}
+	perSec := func(f func(r rep) float64) func(r rep) string {
+		return func(r rep) string { return fmt.Sprintf("%.0f/s", f(r)) }
+	}
 	rt1 := func(r rep) time.Duration { return r.j1.meanRT }
 	rt2 := func(r rep) time.Duration { return r.j2.meanRT }
 	w1 := func(r rep) time.Duration { return r.j1.perDecision() }
@@ -44,6 +50,14 @@ func rows(base bool) []row {
 		{"decision round trip, 2 matches / bare, 2 streams", "", div(rt2, lat2), us(rt2), us(lat2)},
 		{"wall per decision, -j 1 / bare round trip", "", div(w1, bare1), us(w1), us(bare1)},
 		{"wall per decision, -j 2 / bare wall per round trip, 2 streams", "", div(w2, bare2), us(w2), us(bare2)},
+		{"games/s, ladder run / arena match, -j 1", ">= 0.8", gps(func(r rep) float64 { return r.l1.gamesPerSec() }, func(r rep) float64 { return r.j1.gamesPerSec() }),
+			perSec(func(r rep) float64 { return r.l1.gamesPerSec() }), perSec(func(r rep) float64 { return r.j1.gamesPerSec() })},
+		{"games/s, ladder run / arena match, -j 2", ">= 0.8", gps(func(r rep) float64 { return r.l2.gamesPerSec() }, func(r rep) float64 { return r.j2.gamesPerSec() }),
+			perSec(func(r rep) float64 { return r.l2.gamesPerSec() }), perSec(func(r rep) float64 { return r.j2.gamesPerSec() })},
+		{"games/s, ladder run / arena match with replays, -j 1", "", gps(func(r rep) float64 { return r.l1.gamesPerSec() }, func(r rep) float64 { return r.r1.gamesPerSec() }),
+			perSec(func(r rep) float64 { return r.l1.gamesPerSec() }), perSec(func(r rep) float64 { return r.r1.gamesPerSec() })},
+		{"games/s, ladder run / arena match with replays, -j 2", "", gps(func(r rep) float64 { return r.l2.gamesPerSec() }, func(r rep) float64 { return r.r2.gamesPerSec() }),
+			perSec(func(r rep) float64 { return r.l2.gamesPerSec() }), perSec(func(r rep) float64 { return r.r2.gamesPerSec() })},
 		{"games/s, -j 2 / -j 1", ">= 1.8", func(r rep) float64 { return r.j2.gamesPerSec() / r.j1.gamesPerSec() },
 			func(r rep) string { return fmt.Sprintf("%.0f/s", r.j2.gamesPerSec()) },
 			func(r rep) string { return fmt.Sprintf("%.0f/s", r.j1.gamesPerSec()) }},

@@ -42,23 +42,23 @@ var fleetDescs = []*prometheus.Desc{descQueued, descOldest, descGivenUp, descRet
 // fleetState is the last good read of a store's Fleet.
 type fleetState struct {
 	src  store.FleetReader // nil for a store without workers
-	at   time.Time
 	ok   bool
 	last store.Fleet
 }
 
-// readFleet reads the fleet at most once per minScanGap; a failed read is counted
+// readFleet reads the fleet (Refresh does, never a scrape); a failed read is counted
 // (op "fleet") and the last good one stands.
 func (e *Exporter) readFleet(ctx context.Context) {
-	if e.fleet.src == nil || time.Since(e.fleet.at) < minScanGap {
+	if e.fleet.src == nil {
 		return
 	}
 	f, err := e.fleet.src.Fleet(ctx, GamesWindow)
-	e.fleet.at = time.Now()
 	if err != nil {
 		counted{errs: e.errs}.count("fleet", err)
 		return
 	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
 	e.fleet.ok, e.fleet.last = true, f
 }
 

@@ -54,6 +54,7 @@ func TestFleetSeriesFromTheDatabase(t *testing.T) {
 	conn.Close(ctx)
 
 	e, _ := New(st, "ivanhoe", "club")
+	require.NoError(t, e.Refresh(ctx))
 	want := fmt.Sprintf(`
 # HELP arena_ladder_queue_depth Blocks waiting in the shared ladder's work queue (enqueued, not yet taken by a worker, or waiting to be retried), read from the database.
 # TYPE arena_ladder_queue_depth gauge
@@ -87,6 +88,7 @@ arena_ladder_worker_slots{host="m2",ladder="club",worker="%[2]d"} 2
 // workers, and says nothing of them.
 func TestNoFleetSeriesWithoutWorkers(t *testing.T) {
 	e, _ := New(ladderWith(t, 2), "ivanhoe", "club")
+	require.NoError(t, e.Refresh(context.Background()))
 	got := gathered(t, e)
 	require.NotEmpty(t, got)
 	for k := range got {

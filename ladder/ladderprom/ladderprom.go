@@ -7,10 +7,15 @@
 // (store.FleetReader) also the work queue's depth and the age of its oldest block, and
 // the workers: how many are alive, which went silent, and the games per second of each.
 //
-// The totals are counters read through the store.Store interface at scrape time (any
-// store, not only SQLite); the ratings come from the last refit (Exporter.Refit), which
-// the owner of the ladder runs at start and every so often. A store wrapped by Count
-// counts the errors of every store call as arena_ladder_store_errors_total.
+// The totals are counters kept as running aggregates (ladder/tally): read once from
+// the store (any store, not only SQLite) when the exporter starts following it
+// (Exporter.Follow), then caught up every second or so by reading only the games
+// recorded since, whichever process recorded them. A scrape answers from memory and
+// never touches the database: a slow or locked database makes the series older (see
+// arena_ladder_store_read_timestamp_seconds), never a scrape slower. The ratings come
+// from the last refit (Exporter.Refit), which the owner of the ladder runs at start and
+// every so often, on the same aggregates. A store wrapped by Count counts the errors of
+// every store call as arena_ladder_store_errors_total.
 //
 // Every series carries the ladder's name (label ladder) and the store's series the game
 // too, so that one Prometheus keeps many ladders of many games apart. Only versions
@@ -32,12 +37,12 @@ import (
 	"github.com/arena-games/arena/arena"
 	"github.com/arena-games/arena/ladder"
 	"github.com/arena-games/arena/ladder/store"
+	"github.com/arena-games/arena/ladder/tally"
 )
 
-// minScanGap is the shortest time between two reads of the store's games: scrapes in
-// between see the last read. A read also waits ten times as long as the last one took,
-// so that reading a large ladder never costs more than a tenth of a core.
-const minScanGap = time.Second
+// FollowEvery is how often Follow catches the aggregates and the fleet up with the
+// database: a scrape sees games at most this much later than they were recorded.
+const FollowEvery = time.Second
 
 // Exporter is a prometheus.Collector over a ladder's store.
 type Exporter struct {
@@ -51,32 +56,12 @@ type Exporter struct {
 	errs      *prometheus.CounterVec // op
 	refits    *prometheus.CounterVec // outcome
 
-	mu       sync.Mutex
-	scanned  time.Time
-	scanTook time.Duration
-	totals   totals
-	fit      fitResult
-	fleet    fleetState
-}
+	agg *tally.Ladder
 
-// totals is what one read of the store found.
-type totals struct {
-	ok   bool
-	bots []store.Bot
-	// suspended holds the bots whose suspension is in force.
-	suspended map[int64]bool
-	perBot    map[botGame]*botTotals
-	games     map[string]int
-	lastAt    map[string]time.Time
-	readDur   float64
+	mu    sync.Mutex
+	fit   fitResult
+	fleet fleetState
 }
-
-type botGame struct {
-	game string
-	bot  int64
-}
-
-type botTotals struct{ games, forfeits, score float64 }
 
 type fitResult struct {
 	done   bool
@@ -102,6 +87,7 @@ func New(st store.Store, game, name string) (*Exporter, store.Store) {
 	e.refits.WithLabelValues("ok")
 	e.refits.WithLabelValues("error")
 	e.st = counted{Store: st, errs: e.errs}
+	e.agg = tally.New(e.st, game)
 	e.fleet.src, _ = st.(store.FleetReader)
 	prometheus.WrapRegistererWith(prometheus.Labels{"ladder": name}, e.registry).MustRegister(e, e.errs, e.refits)
 	return e, e.st
@@ -110,11 +96,43 @@ func New(st store.Store, game, name string) (*Exporter, store.Store) {
 // Gatherer is the registry to serve beside the process's own.
 func (e *Exporter) Gatherer() prometheus.Gatherer { return e.registry }
 
-// Refit computes the standings (official fit with bootstrap intervals) from the store
-// and keeps them for the rating series; its time, duration and error are exported.
+// Tally is the running aggregates the series come from, for the owner to read too.
+func (e *Exporter) Tally() *tally.Ladder { return e.agg }
+
+// Follow keeps the series up with the database until ctx ends: the first pass reads
+// the whole history, each later one, every FollowEvery, what was recorded since and
+// the fleet. A failed read is counted (arena_ladder_store_errors_total) and retried.
+func (e *Exporter) Follow(ctx context.Context) {
+	t := time.NewTicker(FollowEvery)
+	defer t.Stop()
+	for {
+		_ = e.Refresh(ctx)
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// Refresh catches the aggregates and the fleet up with the database now.
+func (e *Exporter) Refresh(ctx context.Context) error {
+	err := e.agg.Refresh(ctx)
+	e.readFleet(ctx)
+	return err
+}
+
+// Refit catches the aggregates up and computes the standings from them (official fit
+// with bootstrap intervals), keeping them for the rating series; its time, duration
+// and error are exported. Its cost grows with the ladder's blocks, not with reads:
+// the fit runs on a copy of the aggregates, and scrapes meanwhile go on.
 func (e *Exporter) Refit(ctx context.Context) error {
 	start := time.Now()
-	tables, err := ladder.Standings(ctx, e.st, e.game, ladder.StandingsOptions{Retired: true})
+	err := e.agg.Refresh(ctx)
+	var tables []ladder.Table
+	if err == nil {
+		tables, err = ladder.StandingsOf(e.agg, ladder.StandingsOptions{Retired: true})
+	}
 	outcome := "ok"
 	if err != nil {
 		outcome = "error"
@@ -152,7 +170,9 @@ var (
 	descSuspendedBots = prometheus.NewDesc("arena_ladder_suspended_bots",
 		"Bot versions suspended for timing out or crashing too often (arena bot reinstate lifts it).", gameOnly, nil)
 	descReadTook = prometheus.NewDesc("arena_ladder_store_read_seconds",
-		"How long the last read of the ladder's games for these series took.", gameOnly, nil)
+		"How long the last read of the ladder's games for these series took (at start the whole history, then the games recorded since the read before).", gameOnly, nil)
+	descReadAt = prometheus.NewDesc("arena_ladder_store_read_timestamp_seconds",
+		"When the ladder's games were last read for these series (Unix time): scrapes answer from memory, so a stalled database shows here, not as a slow scrape.", gameOnly, nil)
 	descElo = prometheus.NewDesc("arena_ladder_rating_elo",
 		"A ladder bot version's Elo at the last refit: kind official (maximum-likelihood fit, random = 0) or live (pairwise updates in recorded order).",
 		[]string{"game", "bot", "version", "kind"}, nil)
@@ -171,7 +191,7 @@ var (
 // Describe sends the descriptions of every store-derived series.
 func (e *Exporter) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descGames, descForfeits, descScore, descMatches, descLast, descSuspended, descActiveBots, descSuspendedBots,
-		descReadTook, descElo, descLow, descHigh, descRefitAt, descRefitTook, descRefitFailed} {
+		descReadTook, descReadAt, descElo, descLow, descHigh, descRefitAt, descRefitTook, descRefitFailed} {
 		ch <- d
 	}
 	for _, d := range fleetDescs {
@@ -179,101 +199,67 @@ func (e *Exporter) Describe(ch chan<- *prometheus.Desc) {
 	}
 }
 
-// Collect reads the store (or reuses a read younger than the gap) and sends the series.
+// Collect sends the series from memory: the aggregates as the last refresh left them,
+// the last refit and the last fleet read. It never reads the database.
 func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
+	var ms []prometheus.Metric
+	e.agg.Read(func(v tally.View) { ms = e.totals(v) })
+	for _, m := range ms {
+		ch <- m
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if gap := max(minScanGap, 10*e.scanTook); time.Since(e.scanned) >= gap {
-		start := time.Now()
-		t, err := e.read(context.Background())
-		e.scanned, e.scanTook = time.Now(), time.Since(start)
-		if err == nil { // on an error (counted by the store wrapper) the last read stands
-			t.readDur = e.scanTook.Seconds()
-			e.totals = t
-		}
-	}
-	e.collectTotals(ch)
 	e.collectFit(ch)
-	e.readFleet(context.Background())
 	e.collectFleet(ch)
 }
 
-func (e *Exporter) read(ctx context.Context) (totals, error) {
-	t := totals{ok: true, perBot: map[botGame]*botTotals{}, games: map[string]int{}, lastAt: map[string]time.Time{}}
-	bots, err := e.st.Bots(ctx, true)
-	if err != nil {
-		return t, err
-	}
-	t.bots = bots
-	sus, err := e.st.Suspensions(ctx)
-	if err != nil {
-		return t, err
-	}
-	t.suspended = map[int64]bool{}
-	for _, x := range sus {
-		if x.Holds() {
-			t.suspended[x.Bot] = true
-		}
-	}
-	err = e.st.Matches(ctx, e.game, func(m store.Match) error {
-		t.games[m.Game]++
-		if m.Finished.After(t.lastAt[m.Game]) {
-			t.lastAt[m.Game] = m.Finished
-		}
-		places := make([]int, len(m.Seats))
-		for i, s := range m.Seats {
-			places[i] = s.Place
-		}
-		for i, s := range m.Seats {
-			bt := t.perBot[botGame{m.Game, s.Bot}]
-			if bt == nil {
-				bt = &botTotals{}
-				t.perBot[botGame{m.Game, s.Bot}] = bt
-			}
-			bt.games++
-			bt.score += ladder.Points(places, i)
-			if s.Ending != "ok" {
-				bt.forfeits++
-			}
-		}
+// totals are the series of the aggregates; the caller holds their read lock.
+func (e *Exporter) totals(v tally.View) []prometheus.Metric {
+	if !v.Loaded {
 		return nil
-	})
-	return t, err
-}
-
-func (e *Exporter) collectTotals(ch chan<- prometheus.Metric) {
-	t := e.totals
-	if !t.ok {
-		return
 	}
-	playing := e.playing(t.bots)
-	active, suspended := 0, 0
+	var ms []prometheus.Metric
+	metric := func(d *prometheus.Desc, t prometheus.ValueType, x float64, labels ...string) {
+		ms = append(ms, prometheus.MustNewConstMetric(d, t, x, labels...))
+	}
+	suspended := map[int64]bool{}
+	for _, x := range v.Suspensions {
+		if x.Holds() {
+			suspended[x.Bot] = true
+		}
+	}
+	e.mu.Lock()
+	playing := e.playing(v.Bots)
+	e.mu.Unlock()
+	active, nsus := 0, 0
 	for _, b := range playing {
 		sus := 0.0
-		if t.suspended[b.ID] {
+		if suspended[b.ID] {
 			sus = 1
-			suspended++
+			nsus++
 		} else {
 			active++
 		}
-		ch <- prometheus.MustNewConstMetric(descSuspended, prometheus.GaugeValue, sus, e.game, b.Name, version(b))
+		metric(descSuspended, prometheus.GaugeValue, sus, e.game, b.Name, version(b))
 	}
-	ch <- prometheus.MustNewConstMetric(descActiveBots, prometheus.GaugeValue, float64(active), e.game)
-	ch <- prometheus.MustNewConstMetric(descSuspendedBots, prometheus.GaugeValue, float64(suspended), e.game)
-	for k, bt := range t.perBot {
-		b, ok := playing[k.bot]
-		if !ok {
-			continue
+	metric(descActiveBots, prometheus.GaugeValue, float64(active), e.game)
+	metric(descSuspendedBots, prometheus.GaugeValue, float64(nsus), e.game)
+	for name, g := range v.Games {
+		for id, bt := range g.Bots {
+			b, ok := playing[id]
+			if !ok {
+				continue
+			}
+			metric(descGames, prometheus.CounterValue, float64(bt.Games), name, b.Name, version(b))
+			metric(descForfeits, prometheus.CounterValue, float64(bt.Forfeits()), name, b.Name, version(b))
+			metric(descScore, prometheus.CounterValue, bt.Points, name, b.Name, version(b))
 		}
-		ch <- prometheus.MustNewConstMetric(descGames, prometheus.CounterValue, bt.games, k.game, b.Name, version(b))
-		ch <- prometheus.MustNewConstMetric(descForfeits, prometheus.CounterValue, bt.forfeits, k.game, b.Name, version(b))
-		ch <- prometheus.MustNewConstMetric(descScore, prometheus.CounterValue, bt.score, k.game, b.Name, version(b))
+		metric(descMatches, prometheus.CounterValue, float64(g.Games), name)
+		metric(descLast, prometheus.GaugeValue, float64(g.Last.UnixMilli())/1000, name)
 	}
-	for g, n := range t.games {
-		ch <- prometheus.MustNewConstMetric(descMatches, prometheus.CounterValue, float64(n), g)
-		ch <- prometheus.MustNewConstMetric(descLast, prometheus.GaugeValue, float64(t.lastAt[g].UnixMilli())/1000, g)
-	}
-	ch <- prometheus.MustNewConstMetric(descReadTook, prometheus.GaugeValue, t.readDur, e.game)
+	metric(descReadTook, prometheus.GaugeValue, v.Took.Seconds(), e.game)
+	metric(descReadAt, prometheus.GaugeValue, float64(v.At.UnixMilli())/1000, e.game)
+	return ms
 }
 
 // playing is the versions of bots that play (suspended or not), by ID; a version seen
@@ -395,6 +381,28 @@ func (c counted) Matches(ctx context.Context, game string, fn func(store.Match) 
 		return c.count("read", err)
 	}
 	return err
+}
+
+// MatchesAfter counts the store's own failures only, as Matches does.
+func (c counted) MatchesAfter(ctx context.Context, game string, after int64, fn func(store.Match) error) error {
+	var fnErr error
+	err := c.Store.MatchesAfter(ctx, game, after, func(m store.Match) error {
+		fnErr = fn(m)
+		return fnErr
+	})
+	if err != nil && (fnErr == nil || !errors.Is(err, fnErr)) {
+		return c.count("read", err)
+	}
+	return err
+}
+
+// Match counts a failure to read, not a game that is not there.
+func (c counted) Match(ctx context.Context, id int64) (store.Match, error) {
+	m, err := c.Store.Match(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return m, err
+	}
+	return m, c.count("read", err)
 }
 
 // Observer labels the runner's series of a ladder process by bot name alone: the

@@ -93,9 +93,7 @@ func TestARetiredVersionLeavesTheSeries(t *testing.T) {
 	e.OnRetired = func(b store.Bot) { heard = append(heard, fmt.Sprintf("%s v%d", b.Name, b.Version)) }
 	require.NoError(t, e.Refit(context.Background()))
 	names := func() string {
-		e.mu.Lock()
-		e.scanned = time.Time{} // read the store afresh, as a scrape past the gap does
-		e.mu.Unlock()
+		require.NoError(t, e.Refresh(context.Background())) // as Follow does every second
 		var out []string
 		mfs, err := e.Gatherer().Gather()
 		require.NoError(t, err)
@@ -128,9 +126,12 @@ type failing struct{ store.Store }
 var errBroken = errors.New("database disk image is malformed")
 
 func (failing) Matches(context.Context, string, func(store.Match) error) error { return errBroken }
+func (failing) MatchesAfter(context.Context, string, int64, func(store.Match) error) error {
+	return errBroken
+}
 
 // TestStoreAndRefitErrorsAreExported: a failed read is counted by operation, the refit
-// that needed it is reported failed, and the last good totals stand.
+// that needed it is reported failed, and a scrape, which reads nothing, adds no error.
 func TestStoreAndRefitErrorsAreExported(t *testing.T) {
 	e, st := New(failing{ladderWith(t, 3)}, "ivanhoe", "club")
 	require.ErrorIs(t, e.Refit(context.Background()), errBroken)
@@ -142,7 +143,7 @@ func TestStoreAndRefitErrorsAreExported(t *testing.T) {
 # TYPE arena_ladder_refit_failed gauge
 arena_ladder_refit_failed{game="ivanhoe",ladder="club"} 1
 `), "arena_ladder_refit_failed"))
-	assert.Equal(t, 3.0, testutil.ToFloat64(e.errs.WithLabelValues("read")), "the scrape's read failed too")
+	assert.Equal(t, 2.0, testutil.ToFloat64(e.errs.WithLabelValues("read")), "the scrape read nothing")
 }
 
 // TestAnErrorOfTheCallbackIsNotAStoreError: Matches stopped by its caller is not the

@@ -28,8 +28,9 @@ type CoordinatorConfig struct {
 	// so that a worker finishing a block finds the next at once however big the
 	// fleet).
 	Depth int
-	// Rescan is how often the tables are chosen afresh from the recorded games (the
-	// live ratings, games per bot, suspensions, new and retired bots).
+	// Rescan is how often the scheduler catches up with the recorded games (the live
+	// ratings, games per bot, suspensions, new and retired bots); each reads only the
+	// games recorded since the last.
 	Rescan time.Duration
 	// Tick is how often the queue is topped up (default a second).
 	Tick time.Duration
@@ -49,6 +50,10 @@ type Coordinator struct {
 	sched  *ladder.Scheduler
 	built  time.Time
 	rescan atomic.Bool
+	// known are the blocks open at the last tick and made since; from is past the
+	// highest block ID seen (openBlocks).
+	known []int64
+	from  int64
 	// dry is set by a Fill that found no block waiting: the workers outran the
 	// refill, and the next comes sooner.
 	dry bool
@@ -125,22 +130,12 @@ func (c *Coordinator) Run(ctx context.Context) error {
 // Fill enqueues the open blocks that have no job (their coordinator died between
 // recording the block and enqueueing it) and new blocks until Depth of them wait.
 func (c *Coordinator) Fill(ctx context.Context) error {
-	game := c.cfg.Schedule.Game
-	open, err := c.st.OpenBlocks(ctx, game)
+	open, err := c.openBlocks(ctx)
 	if err != nil {
 		return err
 	}
-	if c.sched == nil || time.Since(c.built) >= c.cfg.Rescan || c.rescan.Swap(false) {
-		cfg := c.cfg.Schedule
-		cfg.Seed += uint64(time.Now().UnixNano()) // each choosing afresh draws other tables
-		s, err := ladder.NewScheduler(ctx, cfg, open)
-		if s == nil {
-			return err
-		}
-		c.sched, c.built = s, time.Now()
-		if err != nil {
-			return err // too few bots: waits
-		}
+	if err := c.schedule(ctx, open); err != nil {
+		return err // too few bots: waits
 	}
 	if err := c.cancelStale(ctx); err != nil {
 		return err
@@ -166,14 +161,54 @@ func (c *Coordinator) Fill(ctx context.Context) error {
 	}
 	dry := waiting == 0
 	for ; waiting < depth; waiting++ {
-		if _, err := c.sched.NewBlock(ctx); err != nil {
+		b, err := c.sched.NewBlock(ctx)
+		if err != nil {
 			return err
 		}
+		c.known, c.from = append(c.known, b.ID), max(c.from, b.ID+1)
 	}
 	// Only a refill that worked hurries the next: one that cannot choose a table
 	// (too few bots) waits a whole Tick.
 	c.dry = dry
 	return nil
+}
+
+// openBlocks lists the game's open blocks: at the first tick by counting the games of
+// every block, then among those open at the last tick, those made since and any of a
+// higher ID (a complete block stays complete), so that a tick's cost does not grow
+// with the blocks ever played.
+func (c *Coordinator) openBlocks(ctx context.Context) ([]store.Block, error) {
+	open, err := c.st.OpenBlocksAmong(ctx, c.cfg.Schedule.Game, c.known, c.from)
+	if err != nil {
+		return nil, err
+	}
+	c.known = c.known[:0]
+	for _, b := range open {
+		c.known = append(c.known, b.ID)
+		c.from = max(c.from, b.ID+1)
+	}
+	return open, nil
+}
+
+// schedule reads the ladder once, for the first tick, and at every Rescan catches the
+// scheduler up with it: the games recorded since (not the history), the bots and the
+// suspensions.
+func (c *Coordinator) schedule(ctx context.Context, open []store.Block) error {
+	if c.sched == nil {
+		cfg := c.cfg.Schedule
+		cfg.Seed += uint64(time.Now().UnixNano()) // each coordinator draws other tables
+		s, err := ladder.NewScheduler(ctx, cfg, open)
+		if s == nil {
+			return err
+		}
+		c.sched, c.built = s, time.Now()
+		return err
+	}
+	if time.Since(c.built) < c.cfg.Rescan && !c.rescan.Swap(false) {
+		return nil
+	}
+	c.built = time.Now()
+	return c.sched.Update(ctx, open)
 }
 
 // enqueue puts block b's job in the queue for this version; with a transaction, in

@@ -53,6 +53,34 @@ func NewResults(players int) *Results {
 // Games is the number of games added.
 func (r *Results) Games() int { return r.games }
 
+// Grow makes room for players numbered up to players-1 (never fewer than before): a
+// ladder's running results gain players as new bots play.
+func (r *Results) Grow(players int) { r.players = max(r.players, players) }
+
+// Renumbered is a copy of r in which player i is player to[i], of players in all (to
+// must not send two players to one number). A fit depends on the players' numbers
+// only through the order of its sums, so a copy numbered as a fresh read would number
+// them fits exactly as that read does.
+func (r *Results) Renumbered(to []int, players int) *Results {
+	out := &Results{players: players, index: make(map[string]int, len(r.index)), keys: slices.Clone(r.keys),
+		blocks: make([][]tally, len(r.blocks)), games: r.games}
+	for k, v := range r.index {
+		out.index[k] = v
+	}
+	for bi, ts := range r.blocks {
+		nt := make([]tally, len(ts))
+		for k, t := range ts {
+			a, b, pa, pb := int32(to[t.a]), int32(to[t.b]), t.pa, t.pb
+			if a > b {
+				a, b, pa, pb = b, a, pb, pa
+			}
+			nt[k] = tally{a: a, b: b, pa: pa, pb: pb}
+		}
+		out.blocks[bi] = nt
+	}
+	return out
+}
+
 // Blocks is the number of distinct blocks added.
 func (r *Results) Blocks() int { return len(r.keys) }
 

@@ -25,6 +25,33 @@ func NewLive(players int, k float64) *Live {
 	return &Live{K: k, Elo: make([]float64, players), Games: make([]int, players)}
 }
 
+// Grow adds players at 0, up to players in all (never fewer than before).
+func (l *Live) Grow(players int) {
+	for len(l.Elo) < players {
+		l.Elo = append(l.Elo, 0)
+		l.Games = append(l.Games, 0)
+	}
+}
+
+// Points is seat's score in a game with the given places: the fraction of the other
+// seats it finished ahead of, ties counting half.
+func Points(places []int, seat int) float64 {
+	if len(places) < 2 {
+		return 0
+	}
+	p := 0.0
+	for j, pl := range places {
+		switch {
+		case j == seat:
+		case places[seat] < pl:
+			p++
+		case places[seat] == pl:
+			p += 0.5
+		}
+	}
+	return p / float64(len(places)-1)
+}
+
 // Update applies one game: seats[i] is the player in seat i and places[i] its place (0
 // first, ties share a place). Each pair of seats is scored as a game of its own against
 // the ratings before this game, and each of the n-1 pairs of a player counts K/(n-1), so

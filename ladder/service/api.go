@@ -220,22 +220,14 @@ func (s *Service) match(ctx context.Context, idText string) (store.Match, *refus
 	if err != nil || id <= 0 {
 		return store.Match{}, refuse(http.StatusBadRequest, "a game ID is a positive number")
 	}
-	var found store.Match
-	stop := errors.New("found")
-	err = s.cfg.Store.Matches(ctx, s.cfg.Game, func(m store.Match) error {
-		if m.ID == id {
-			found = m
-			return stop
-		}
-		return nil
-	})
+	m, err := s.cfg.Store.Match(ctx, id)
 	switch {
-	case errors.Is(err, stop):
-		return found, nil
+	case errors.Is(err, store.ErrNotFound) || err == nil && s.cfg.Game != "" && m.Game != s.cfg.Game:
+		return store.Match{}, refuse(http.StatusNotFound, fmt.Sprintf("no game %d", id))
 	case err != nil:
-		return found, internal(err)
+		return m, internal(err)
 	}
-	return found, refuse(http.StatusNotFound, fmt.Sprintf("no game %d", id))
+	return m, nil
 }
 
 // replayFile sends a game's replay file to an author whose bot played in it.

@@ -46,7 +46,7 @@ func (s *Service) botForfeits(ctx context.Context, b store.Bot, endings map[stri
 	for e := range endings {
 		out.ByEnding[e] = filter(e)
 	}
-	set, rf := s.findGames(ctx, gameQuery{bot: b.Name, version: b.Version, ending: "forfeit", limit: botPageForfeits})
+	set, rf := s.latestForfeits(ctx, b.ID)
 	if rf != nil {
 		return out, rf
 	}
@@ -66,4 +66,40 @@ func (s *Service) botForfeits(ctx context.Context, b store.Bot, endings map[stri
 		}
 	}
 	return out, nil
+}
+
+// latestForfeits are a version's latest forfeits, newest first, found by their IDs
+// in the running aggregates (older says there are more).
+func (s *Service) latestForfeits(ctx context.Context, bot int64) (gameSet, *refusal) {
+	set, _, rf := s.emptySet(ctx)
+	if rf != nil {
+		return set, rf
+	}
+	ids, all := s.hist.latestForfeits(s.cfg.Game, bot)
+	ids = ids[max(0, len(ids)-botPageForfeits):]
+	set.older = all > len(ids)
+	for i := len(ids) - 1; i >= 0; i-- {
+		m, err := s.cfg.Store.Match(ctx, ids[i])
+		if err != nil {
+			return set, internal(err)
+		}
+		set.games = append(set.games, m)
+	}
+	return set, nil
+}
+
+// emptySet is a set of no games yet, with the ladder's bots and their owners.
+func (s *Service) emptySet(ctx context.Context) (gameSet, []store.Bot, *refusal) {
+	bots, err := s.cfg.Store.Bots(ctx, true)
+	if err != nil {
+		return gameSet{}, nil, internal(err)
+	}
+	set := gameSet{bots: map[int64]store.Bot{}}
+	for _, b := range bots {
+		set.bots[b.ID] = b
+	}
+	if set.owners, err = s.cfg.Authors.Owners(ctx); err != nil {
+		return set, bots, internal(err)
+	}
+	return set, bots, nil
 }

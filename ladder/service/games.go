@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
 	"net/http"
@@ -185,45 +184,20 @@ func endingIs(ending, want string) bool {
 
 // findGames runs a query over the recorded games, keeping one page of them.
 func (s *Service) findGames(ctx context.Context, q gameQuery) (gameSet, *refusal) {
-	bots, err := s.cfg.Store.Bots(ctx, true)
-	if err != nil {
-		return gameSet{}, internal(err)
+	set, bots, rf := s.emptySet(ctx)
+	if rf != nil {
+		return set, rf
 	}
-	set := gameSet{bots: map[int64]store.Bot{}}
-	for _, b := range bots {
-		set.bots[b.ID] = b
-	}
-	if set.owners, err = s.cfg.Authors.Owners(ctx); err != nil {
-		return set, internal(err)
-	}
-	var rf *refusal
 	if set.subject, rf = q.subjects(bots, set.owners); rf != nil {
 		return set, rf
 	}
-	full := errors.New("page full")
-	// Games come oldest first: before a game (the default: before none) keeps the
-	// last limit; after a game, the first limit after it.
-	err = s.cfg.Store.Matches(ctx, s.cfg.Game, func(m store.Match) error {
-		if !q.selects(m, set.subject) {
-			return nil
-		}
-		switch {
-		case q.after > 0 && m.ID <= q.after:
-			set.older = true
-		case q.after > 0 && len(set.games) == q.limit:
-			set.newer = true
-			return full
-		case q.before > 0 && m.ID >= q.before:
-			set.newer = true
-		default:
-			set.games = append(set.games, m)
-			if len(set.games) > q.limit {
-				set.games, set.older = set.games[1:], true
-			}
-		}
-		return nil
-	})
-	if err != nil && !errors.Is(err, full) {
+	var err error
+	if q.after > 0 {
+		err = s.pageAfter(ctx, q, &set)
+	} else {
+		err = s.pageBefore(ctx, q, &set)
+	}
+	if err != nil {
 		return set, internal(err)
 	}
 	slices.Reverse(set.games)

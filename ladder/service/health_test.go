@@ -1,16 +1,23 @@
 package service_test
 
 import (
+	"context"
+	"errors"
 	"net/http/httptest"
 	"strings"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/arena-games/arena/internal/poll"
+	"github.com/arena-games/arena/internal/testkit"
 	"github.com/arena-games/arena/ladder/service"
+	"github.com/arena-games/arena/ladder/store"
+	"github.com/arena-games/arena/ladder/store/pgtest"
 )
 
 // TestHealthAndReadiness: /healthz answers while the process lives; /readyz answers
@@ -56,4 +63,43 @@ arena_http_requests_total{code="200",method="get",route="GET /healthz"} 2
 arena_http_requests_total{code="404",method="get",route="GET /games/{id}"} 2
 arena_http_requests_total{code="404",method="get",route=""} 1
 `), "arena_http_requests_total"))
+}
+
+// TestReadyNeedsTheRunLock: over a PostgreSQL ladder whose run lock the service's
+// process holds, /readyz answers ok until the lock's connection is dropped (as a
+// server restart drops it), then 503.
+func TestReadyNeedsTheRunLock(t *testing.T) {
+	pgtest.Skip(t)
+	url := pgtest.URL(t)
+	pg, err := store.OpenPostgres(ctx, url, t.TempDir())
+	require.NoError(t, err)
+	defer pg.Close()
+	unlock, err := pg.LockRun(ctx)
+	require.NoError(t, err)
+	defer unlock()
+	log := &testkit.SyncBuffer{}
+	svc, err := service.New(service.Config{Store: pg, Authors: pg, Game: "ivanhoe", LockHeld: pg.RunLockHeld, Log: slogTo(log),
+		Submit: func(context.Context, string, string) (store.Bot, error) {
+			return store.Bot{}, errors.New("no submissions here")
+		}})
+	require.NoError(t, err)
+	srv := httptest.NewServer(svc.Handler())
+	defer srv.Close()
+	assert.Equal(t, 200, do(t, "GET", srv.URL+"/readyz", nil, nil).code)
+
+	conn, err := pgx.Connect(ctx, url)
+	require.NoError(t, err)
+	defer conn.Close(ctx)
+	var ended int
+	require.NoError(t, conn.QueryRow(ctx, `SELECT COUNT(pg_terminate_backend(pid)) FROM pg_locks WHERE locktype = 'advisory' AND granted
+		AND classid::bigint = x'6c616464'::bigint AND objid::bigint = hashtext(current_schema())::bigint & 4294967295`).Scan(&ended))
+	require.Equal(t, 1, ended, "the run lock's connection")
+	var r reply
+	poll.Until(t, "the lock's backend to end", func() bool { // the termination is a signal to it
+		r = do(t, "GET", srv.URL+"/readyz", nil, nil)
+		return r.code != 200
+	})
+	assert.Equal(t, 503, r.code)
+	assert.Equal(t, "not ready: the ladder's run lock is not held\n", r.body)
+	assert.Contains(t, log.String(), "the run lock of")
 }

@@ -226,7 +226,7 @@ func (s *Service) botPage(r *http.Request) (any, *refusal) {
 	if err != nil || id <= 0 {
 		return nil, refuse(http.StatusBadRequest, "a bot ID is a positive number")
 	}
-	rep, err := ladder.Report(r.Context(), s.cfg.Store, s.cfg.Game, id, 24, ladder.StandingsOptions{})
+	rep, err := s.hist.report(r.Context(), s.cfg.Game, id)
 	if err != nil {
 		if rep.Bot.ID == 0 {
 			return nil, refuse(http.StatusNotFound, fmt.Sprintf("no bot %d", id))

@@ -128,6 +128,9 @@ type Config struct {
 	Launch      func(store.Bot) (protocol.LaunchConfig, error)
 	Clock       arena.Clock
 	GameOptions engine.Options
+	// LockHeld, when set, fails once the ladder's run lock is lost (a server
+	// database's lock goes with a dropped connection); /readyz says so.
+	LockHeld func(ctx context.Context) error
 	// Log receives what clients are not told: the detail of an internal error, under
 	// the request ID the client was given (default: discarded).
 	Log *slog.Logger
@@ -147,6 +150,7 @@ type Service struct {
 	// submissions.
 	failures, submits *buckets
 
+	hist   *history
 	mu     sync.Mutex
 	tables []ladder.Table
 	fitted time.Time
@@ -177,13 +181,14 @@ func New(cfg Config) (*Service, error) {
 		return nil, err
 	}
 	l := cfg.Limits
-	return &Service{cfg: cfg, csrfKey: key, slots: make(chan struct{}, l.Concurrent), origins: origins,
+	return &Service{cfg: cfg, csrfKey: key, hist: newHistory(cfg.Store, cfg.Game), slots: make(chan struct{}, l.Concurrent), origins: origins,
 		failures: newBuckets(l.LoginFailures, time.Hour), submits: newBuckets(l.AddressSubmits, time.Hour)}, nil
 }
 
-// Refit recomputes the standings the pages show (the official fit with its intervals).
+// Refit recomputes the standings the pages show (the official fit with its intervals)
+// from the running aggregates, caught up first with the games recorded since.
 func (s *Service) Refit(ctx context.Context) error {
-	t, err := ladder.Standings(ctx, s.cfg.Store, s.cfg.Game, ladder.StandingsOptions{Retired: true})
+	t, err := s.hist.refresh(ctx, s.cfg.Store, s.cfg.Game)
 	if err != nil {
 		return err
 	}

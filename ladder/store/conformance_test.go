@@ -340,6 +340,21 @@ func TestStoreRecordMatch(t *testing.T) {
 			assert.True(t, sort.SliceIsSorted(all, func(i, j int) bool { return all[i].ID < all[j].ID }))
 			assert.Equal(t, []Seat{{Bot: bots[0].ID, Place: 0, Score: 10, Ending: "ok"}, {Bot: bots[1].ID, Place: 1, Score: 9, Ending: "ok"}}, all[3].Seats)
 		})
+		t.Run("a reader catches up from the last game it saw, and finds a game by ID", func(t *testing.T) {
+			all := allMatches(t, s, "")
+			var after []Match
+			require.NoError(t, s.MatchesAfter(ctx, "", all[1].ID, func(m Match) error { after = append(after, m); return nil }))
+			assert.Equal(t, all[2:], after)
+			after = nil
+			require.NoError(t, s.MatchesAfter(ctx, "ivanhoe", all[0].ID, func(m Match) error { after = append(after, m); return nil }))
+			require.Len(t, after, 2, "the ninjas game is not ivanhoe's")
+			assert.Equal(t, all[1:3], after)
+			got, err := s.Match(ctx, all[3].ID)
+			require.NoError(t, err)
+			assert.Equal(t, all[3], got)
+			_, err = s.Match(ctx, all[3].ID+100)
+			assert.ErrorIs(t, err, ErrNotFound)
+		})
 	})
 }
 

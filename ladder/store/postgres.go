@@ -527,6 +527,14 @@ func (p *Postgres) OpenBlocks(ctx context.Context, game string) ([]Block, error)
 	return p.blocks(ctx, `b.game = $1 AND b.rotations > (SELECT COUNT(*) FROM matches m WHERE m.block_id = b.id)`, game)
 }
 
+// OpenBlocksAmong is OpenBlocks of the blocks among ids and those from the ID from
+// on: a reader that knows which blocks were open (and that a complete block stays
+// complete) lists them without counting the games of every block ever played.
+func (p *Postgres) OpenBlocksAmong(ctx context.Context, game string, ids []int64, from int64) ([]Block, error) {
+	return p.blocks(ctx, `b.game = $1 AND (b.id >= $2 OR b.id = ANY ($3))
+		AND b.rotations > (SELECT COUNT(*) FROM matches m WHERE m.block_id = b.id)`, game, from, ids)
+}
+
 // blocks lists the blocks that meet where (over blocks b), oldest first, with their
 // bots and recorded rotations.
 func (p *Postgres) blocks(ctx context.Context, where string, args ...any) ([]Block, error) {
@@ -631,14 +639,33 @@ func (p *Postgres) duplicate(ctx context.Context, m Match) error {
 
 // Matches streams the recorded games of game in the order they were recorded.
 func (p *Postgres) Matches(ctx context.Context, game string, fn func(Match) error) error {
-	q := `SELECT m.id, m.block_id, m.rotation, m.game, m.seed, m.adjudicated, m.replay, m.started, m.finished, COALESCE(m.worker_id, 0),
-			s.bot_id, s.place, s.score, s.ending
-		FROM matches m JOIN match_seats s ON s.match_id = m.id`
-	args := []any{}
+	return p.MatchesAfter(ctx, game, 0, fn)
+}
+
+// MatchesAfter streams the recorded games of game with an ID above after, in ID order.
+func (p *Postgres) MatchesAfter(ctx context.Context, game string, after int64, fn func(Match) error) error {
+	where, args := ` WHERE m.id > $1`, []any{after}
 	if game != "" {
-		q += ` WHERE m.game = $1`
+		where += ` AND m.game = $2`
 		args = append(args, game)
 	}
+	return p.matchesWhere(ctx, where, args, fn)
+}
+
+// Match returns the recorded game with that ID.
+func (p *Postgres) Match(ctx context.Context, id int64) (Match, error) {
+	var found Match
+	err := p.matchesWhere(ctx, ` WHERE m.id = $1`, []any{id}, func(m Match) error { found = m; return nil })
+	if err == nil && found.ID == 0 {
+		err = fmt.Errorf("game %d: %w", id, ErrNotFound)
+	}
+	return found, err
+}
+
+func (p *Postgres) matchesWhere(ctx context.Context, where string, args []any, fn func(Match) error) error {
+	q := `SELECT m.id, m.block_id, m.rotation, m.game, m.seed, m.adjudicated, m.replay, m.started, m.finished, COALESCE(m.worker_id, 0),
+			s.bot_id, s.place, s.score, s.ending
+		FROM matches m JOIN match_seats s ON s.match_id = m.id` + where
 	rows, err := p.pool.Query(ctx, q+` ORDER BY m.id, s.seat`, args...)
 	if err != nil {
 		return err

@@ -567,14 +567,33 @@ func (s *SQLite) Recorded(ctx context.Context, block int64) ([]string, error) {
 
 // Matches streams the recorded games of game in the order they were recorded.
 func (s *SQLite) Matches(ctx context.Context, game string, fn func(Match) error) error {
-	q := `SELECT m.id, m.block_id, m.rotation, m.game, m.seed, m.adjudicated, m.replay, m.started_ms, m.finished_ms,
-			s.seat, s.bot_id, s.place, s.score, s.ending
-		FROM matches m JOIN match_seats s ON s.match_id = m.id`
-	args := []any{}
+	return s.MatchesAfter(ctx, game, 0, fn)
+}
+
+// MatchesAfter streams the recorded games of game with an ID above after, in ID order.
+func (s *SQLite) MatchesAfter(ctx context.Context, game string, after int64, fn func(Match) error) error {
+	where, args := ` WHERE m.id > ?`, []any{after}
 	if game != "" {
-		q += ` WHERE m.game = ?`
+		where += ` AND m.game = ?`
 		args = append(args, game)
 	}
+	return s.matchesWhere(ctx, where, args, fn)
+}
+
+// Match returns the recorded game with that ID.
+func (s *SQLite) Match(ctx context.Context, id int64) (Match, error) {
+	var found Match
+	err := s.matchesWhere(ctx, ` WHERE m.id = ?`, []any{id}, func(m Match) error { found = m; return nil })
+	if err == nil && found.ID == 0 {
+		err = fmt.Errorf("game %d: %w", id, ErrNotFound)
+	}
+	return found, err
+}
+
+func (s *SQLite) matchesWhere(ctx context.Context, where string, args []any, fn func(Match) error) error {
+	q := `SELECT m.id, m.block_id, m.rotation, m.game, m.seed, m.adjudicated, m.replay, m.started_ms, m.finished_ms,
+			s.seat, s.bot_id, s.place, s.score, s.ending
+		FROM matches m JOIN match_seats s ON s.match_id = m.id` + where
 	rows, err := s.db.QueryContext(ctx, q+` ORDER BY m.id, s.seat`, args...)
 	if err != nil {
 		return err

@@ -143,6 +143,11 @@ type Store interface {
 	// Matches calls fn for every recorded game of game ("" for all), in the order
 	// they were recorded, until fn returns an error.
 	Matches(ctx context.Context, game string, fn func(Match) error) error
+	// MatchesAfter is Matches of the games with an ID above after only: what a
+	// reader that has seen the games up to after reads to catch up.
+	MatchesAfter(ctx context.Context, game string, after int64, fn func(Match) error) error
+	// Match returns the recorded game with that ID, or an error wrapping ErrNotFound.
+	Match(ctx context.Context, id int64) (Match, error)
 	// Close releases the database.
 	Close() error
 }
