@@ -100,3 +100,20 @@ func TestAFollowedGameRefusesARecordThatDoesNotFit(t *testing.T) {
 	_, err = watch.Follow(strings.NewReader("{\"type\":\"decision\"}\n")).Read()
 	assert.ErrorContains(t, err, "not a replay header")
 }
+
+// BenchmarkFollowAGame follows a whole recorded game (re-played and drawn from the
+// public point of view), as one live viewer's stream does over the game.
+func BenchmarkFollowAGame(b *testing.B) {
+	rep := played(b, "ivanhoe", 4, 3)
+	var file bytes.Buffer
+	if err := watch.WriteReplay(&file, rep); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := watch.Follow(bytes.NewReader(file.Bytes())).Read(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(rep.Decisions)), "decisions/game")
+}

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -218,48 +217,34 @@ func (s *Service) liveEvents(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, rf)
 		return
 	}
-	f, err := os.Open(g.path)
+	fd, err := s.feeds.open(g.path)
 	if err != nil {
 		s.fail(w, r, refuse(http.StatusNotFound, "the game has just ended: open its page again"))
 		return
 	}
-	defer f.Close()
+	defer s.feeds.leave(fd)
 	ev, rf := s.stream(w, r)
 	if rf != nil {
 		s.fail(w, r, rf)
 		return
 	}
 	defer ev.close()
-	fol := watch.Follow(f)
-	type due struct {
-		at time.Time
-		u  watch.Update
-	}
-	var queue []due
 	tick := time.NewTicker(livePoll)
 	defer tick.Stop()
-	for {
-		// Whether the file is gone is asked before it is read, so that the read
-		// after it has everything the runner wrote.
-		_, serr := os.Stat(g.path)
-		gone := errors.Is(serr, fs.ErrNotExist)
-		ups, err := fol.Read()
+	for sent := 0; ; {
+		ups, gone, err := fd.poll()
 		now := time.Now()
-		for _, u := range ups {
-			queue = append(queue, due{now.Add(s.cfg.LiveDelay), u})
-		}
-		for len(queue) > 0 && !queue[0].at.After(now) {
-			if !ev.send(updateEvent(queue[0].u)) {
+		for ; sent < len(ups) && !ups[sent].read.Add(s.cfg.LiveDelay).After(now); sent++ {
+			if !ev.send(updateEvent(ups[sent].u)) {
 				return
 			}
-			queue = queue[1:]
 		}
 		if err != nil {
 			s.cfg.Log.Error("live game", "path", g.path, "err", err)
 			ev.send("gone", "the game's record could not be read")
 			return
 		}
-		if gone && len(queue) == 0 {
+		if gone && sent == len(ups) {
 			s.endLive(r.Context(), ev, g)
 			return
 		}

@@ -145,6 +145,8 @@ func TestALiveGameIsStreamedAsItIsPlayed(t *testing.T) {
 	for range 6 {
 		step()
 	}
+	// A second viewer joins the game under way: it is sent the game from its start.
+	late, _ := readEvents(t, site.base+list[0].Events, nil)
 	_, err = f.WriteString(strings.Join(lines[6:], "")) // the rest, and the result
 	require.NoError(t, err)
 	for range len(rep.Decisions) - 5 {
@@ -158,6 +160,12 @@ func TestALiveGameIsStreamedAsItIsPlayed(t *testing.T) {
 	require.NoError(t, os.Remove(tmp))
 	end := next(t, events)
 	assert.Equal(t, "recorded", end.kind)
+	var kinds []string
+	for ev := range late {
+		kinds = append(kinds, ev.kind)
+	}
+	assert.Len(t, kinds, len(rep.Decisions)+4, "the late viewer's stream: the game, every step, the result, the record")
+	assert.Equal(t, "recorded", kinds[len(kinds)-1])
 	assert.Contains(t, end.data, fmt.Sprintf(`"page":"/games/%d/watch"`, m.ID))
 
 	public, err := watch.Steps(rep, watch.Public)

@@ -145,6 +145,7 @@ type Service struct {
 	// streams are the slots of live games' event streams (made with the handler).
 	streams chan struct{}
 	people  people
+	feeds   feeds
 	origins *http.CrossOriginProtection
 	// failures and submits are per-address budgets of failed logins and of
 	// submissions.
