@@ -3,14 +3,27 @@ package dashboards
 import (
 	"bytes"
 	"encoding/json"
+	"sort"
+
+	"github.com/grafana/grafana-foundation-sdk/go/bargauge"
+	"github.com/grafana/grafana-foundation-sdk/go/cog"
+	"github.com/grafana/grafana-foundation-sdk/go/cog/variants"
+	"github.com/grafana/grafana-foundation-sdk/go/common"
+	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
+	"github.com/grafana/grafana-foundation-sdk/go/prometheus"
+	"github.com/grafana/grafana-foundation-sdk/go/stat"
+	"github.com/grafana/grafana-foundation-sdk/go/table"
+	"github.com/grafana/grafana-foundation-sdk/go/timeseries"
 )
 
-// The dashboards are written from the specs in spec.go (go run ./dashboards/gen), so
-// that every panel gets a unit, a description, thresholds and the data source variable
-// the same way; a test checks the files match their specs.
+// The dashboards are written from the specs in spec.go (go run ./dashboards/gen) with
+// the Grafana Foundation SDK's typed builders, so that every panel gets a unit, a
+// description, thresholds and the data source variable the same way, and a field
+// Grafana does not know cannot be written; a test checks the files match their specs
+// and parse strictly as the SDK's dashboard type.
 
 // dsRef is the data source every panel and query names: the dashboard's variable.
-var dsRef = map[string]string{"type": "prometheus", "uid": "${datasource}"}
+var dsRef = common.DataSourceRef{Type: cog.ToPtr("prometheus"), Uid: cog.ToPtr("${datasource}")}
 
 // DefaultUID is the provisioned data source the variable starts on.
 const DefaultUID = "arena-prometheus"
@@ -62,101 +75,133 @@ type spec struct {
 
 func ptr(v float64) *float64 { return &v }
 
-// render writes a dashboard's JSON: panels flow left to right in rows of 24 columns.
+// render writes a dashboard's JSON: panels flow left to right in rows of 24 columns
+// (the SDK's own flow lets a panel overhang the row's end).
 func (s spec) render() ([]byte, error) {
-	var panels []any
+	//lint:ignore SA1019 the SDK marks its v1 dashboard deprecated for its v2 resource, which file provisioning does not load
+	b := dashboard.NewDashboardBuilder(s.title).Uid(s.uid).Description(s.desc).Tags([]string{"arena"}).
+		Timezone("browser").Editable().Refresh("10s").Time("now-1h", "now").Version(1).
+		// Every arena dashboard links to the others, keeping the time range and variables.
+		Link(dashboard.NewDashboardLinkBuilder("Arena dashboards").Type(dashboard.DashboardLinkTypeDashboards).
+			Tags([]string{"arena"}).AsDropdown(false).IncludeVars(true).KeepTime(true).Icon("external link")).
+		WithVariable(dashboard.NewDatasourceVariableBuilder("datasource").Label("data source").Type("prometheus").
+			Current(dashboard.VariableOption{Text: str("Prometheus (arena)"), Value: str(DefaultUID)}))
+	for _, v := range s.vars {
+		b.WithVariable(dashboard.NewQueryVariableBuilder(v.name).Label(v.name).Datasource(dsRef).
+			Query(dashboard.StringOrMap{Map: map[string]any{"query": v.def, "refId": "PrometheusVariableQueryEditor-VariableQuery"}}).
+			Definition(v.def).Refresh(dashboard.VariableRefreshOnTimeRangeChanged).Sort(dashboard.VariableSortAlphabeticalAsc).
+			IncludeAll(true).Multi(true).AllValue(".*"))
+	}
 	x, y, rowH := 0, 0, 0
 	for i, p := range s.panels {
 		if x+p.w > 24 {
 			x, y, rowH = 0, y+rowH, 0
 		}
-		panels = append(panels, p.render(i+1, x, y))
+		b.WithPanel(p.builder(uint32(i+1), dashboard.GridPos{X: uint32(x), Y: uint32(y), W: uint32(p.w), H: uint32(p.h)}))
 		x += p.w
 		rowH = max(rowH, p.h)
 	}
-	vars := []any{map[string]any{
-		"name": "datasource", "label": "data source", "type": "datasource", "query": "prometheus",
-		"current": map[string]any{"text": "Prometheus (arena)", "value": DefaultUID}, "hide": 0, "refresh": 1,
-		"definition": "",
-	}}
-	for _, v := range s.vars {
-		vars = append(vars, map[string]any{
-			"name": v.name, "label": v.name, "type": "query", "datasource": dsRef,
-			"query":      map[string]any{"query": v.def, "refId": "PrometheusVariableQueryEditor-VariableQuery"},
-			"definition": v.def, "refresh": 2, "sort": 1, "includeAll": true, "multi": true, "current": map[string]any{},
-			"options": []any{}, "hide": 0, "allValue": ".*",
-		})
-	}
-	d := map[string]any{
-		"uid": s.uid, "title": s.title, "description": s.desc, "tags": []string{"arena"}, "timezone": "browser",
-		"schemaVersion": 39, "version": 1, "editable": true, "refresh": "10s",
-		"time":        map[string]any{"from": "now-1h", "to": "now"},
-		"templating":  map[string]any{"list": vars},
-		"annotations": map[string]any{"list": []any{}},
-		// Every arena dashboard links to the others, keeping the time range and variables.
-		"links": []any{map[string]any{"title": "Arena dashboards", "type": "dashboards", "tags": []string{"arena"},
-			"asDropdown": false, "includeVars": true, "keepTime": true, "icon": "external link"}},
-		"panels": panels,
+	d, err := b.Build()
+	if err != nil {
+		return nil, err
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	err := enc.Encode(d)
+	err = enc.Encode(d)
 	return buf.Bytes(), err
 }
 
-func (p panel) render(id, x, y int) map[string]any {
-	var targets []any
-	for i, q := range p.queries {
-		targets = append(targets, map[string]any{"refId": string(rune('A' + i)), "datasource": dsRef, "expr": q.expr,
-			"legendFormat": q.legend, "instant": q.instant, "range": !q.instant})
-	}
-	var steps []any
-	for _, s := range p.steps {
-		var v any
-		if s.value != nil {
-			v = *s.value
+func str(s string) dashboard.StringOrArrayOfString {
+	return dashboard.StringOrArrayOfString{String: &s}
+}
+
+// panelBuilder is what the SDK's builders of every panel kind have in common.
+type panelBuilder[B any] interface {
+	cog.Builder[dashboard.Panel]
+	Id(uint32) B
+	Title(string) B
+	Description(string) B
+	Datasource(common.DataSourceRef) B
+	GridPos(dashboard.GridPos) B
+	Unit(string) B
+	Min(float64) B
+	Max(float64) B
+	Thresholds(cog.Builder[dashboard.ThresholdsConfig]) B
+	ColorScheme(cog.Builder[dashboard.FieldColor]) B
+	Mappings([]dashboard.ValueMapping) B
+	Repeat(string) B
+	RepeatDirection(dashboard.PanelRepeatDirection) B
+	MaxPerRow(float64) B
+	WithTarget(cog.Builder[variants.Dataquery]) B
+}
+
+// builder is the SDK's builder of p's kind, set from p.
+func (p panel) builder(id uint32, at dashboard.GridPos) cog.Builder[dashboard.Panel] {
+	legend := common.NewVizLegendOptionsBuilder().DisplayMode(common.LegendDisplayModeList).
+		Placement(common.LegendPlacementBottom).ShowLegend(true)
+	switch p.kind {
+	case "timeseries":
+		b := configure(timeseries.NewPanelBuilder(), p, id, at, dashboard.FieldColorModeIdPaletteClassic).Legend(legend).
+			Tooltip(common.NewVizTooltipOptionsBuilder().Mode(common.TooltipDisplayModeMulti).Sort(common.SortOrderDescending)).
+			ThresholdsStyle(common.NewGraphThresholdsStyleConfigBuilder().Mode(common.GraphThresholdsStyleModeLine))
+		if p.band {
+			b.OverrideByRegexp(" (upper|lower)$", []dashboard.DynamicConfigValue{{Id: "custom.lineWidth", Value: 1},
+				{Id: "custom.lineStyle", Value: common.LineStyle{Fill: cog.ToPtr(common.LineStyleFillDash), Dash: []float64{10, 10}}}})
 		}
-		steps = append(steps, map[string]any{"color": s.color, "value": v})
+		return b
+	case "bargauge":
+		return configure(bargauge.NewPanelBuilder(), p, id, at, dashboard.FieldColorModeIdThresholds).Legend(legend)
+	case "stat":
+		return configure(stat.NewPanelBuilder(), p, id, at, dashboard.FieldColorModeIdThresholds)
+	default:
+		return configure(table.NewPanelBuilder(), p, id, at, dashboard.FieldColorModeIdThresholds).
+			Footer(common.NewTableFooterOptionsBuilder().Show(false).Reducer([]string{}))
 	}
-	defaults := map[string]any{"unit": p.unit, "thresholds": map[string]any{"mode": "absolute", "steps": steps},
-		"color": map[string]any{"mode": "palette-classic"}}
-	if p.kind != "timeseries" {
-		defaults["color"] = map[string]any{"mode": "thresholds"}
-	} else {
-		defaults["custom"] = map[string]any{"thresholdsStyle": map[string]any{"mode": "line"}}
+}
+
+// configure sets on b what every panel kind has: title, place, unit, thresholds,
+// value names, repetition and queries.
+func configure[B panelBuilder[B]](b B, p panel, id uint32, at dashboard.GridPos, color dashboard.FieldColorModeId) B {
+	b.Id(id).Title(p.title).Description(p.desc).Datasource(dsRef).GridPos(at).Unit(p.unit).
+		ColorScheme(dashboard.NewFieldColorBuilder().Mode(color))
+	var steps []dashboard.Threshold
+	for _, s := range p.steps {
+		steps = append(steps, dashboard.Threshold{Value: s.value, Color: s.color})
 	}
+	b.Thresholds(dashboard.NewThresholdsConfigBuilder().Mode(dashboard.ThresholdsModeAbsolute).Steps(steps))
 	if p.min != nil {
-		defaults["min"] = *p.min
+		b.Min(*p.min)
 	}
 	if p.max != nil {
-		defaults["max"] = *p.max
+		b.Max(*p.max)
 	}
 	if len(p.mappings) > 0 {
-		opts := map[string]any{}
-		for v, text := range p.mappings {
-			opts[v] = map[string]any{"text": text}
+		m := dashboard.ValueMap{Type: dashboard.MappingTypeValueToText, Options: map[string]dashboard.ValueMappingResult{}}
+		values := make([]string, 0, len(p.mappings))
+		for v := range p.mappings {
+			values = append(values, v)
 		}
-		defaults["mappings"] = []any{map[string]any{"type": "value", "options": opts}}
-	}
-	overrides := []any{}
-	if p.band {
-		overrides = append(overrides, map[string]any{"matcher": map[string]any{"id": "byRegexp", "options": " (upper|lower)$"},
-			"properties": []any{map[string]any{"id": "custom.lineWidth", "value": 1},
-				map[string]any{"id": "custom.lineStyle", "value": map[string]any{"fill": "dash", "dash": []int{10, 10}}}}})
-	}
-	out := map[string]any{
-		"id": id, "type": p.kind, "title": p.title, "description": p.desc, "datasource": dsRef,
-		"gridPos":     map[string]any{"x": x, "y": y, "w": p.w, "h": p.h},
-		"targets":     targets,
-		"fieldConfig": map[string]any{"defaults": defaults, "overrides": overrides},
-		"options":     map[string]any{"legend": map[string]any{"displayMode": "list", "placement": "bottom", "showLegend": true}},
+		sort.Strings(values)
+		for i, v := range values {
+			m.Options[v] = dashboard.ValueMappingResult{Text: cog.ToPtr(p.mappings[v]), Index: cog.ToPtr(int32(i))}
+		}
+		b.Mappings([]dashboard.ValueMapping{{ValueMap: &m}})
 	}
 	if p.repeat != "" {
-		out["repeat"], out["repeatDirection"], out["maxPerRow"] = p.repeat, "h", 3
+		b.Repeat(p.repeat).RepeatDirection(dashboard.PanelRepeatDirectionH).MaxPerRow(3)
 	}
-	return out
+	for i, q := range p.queries {
+		t := prometheus.NewDataqueryBuilder().RefId(string(rune('A' + i))).Datasource(dsRef).Expr(q.expr).LegendFormat(q.legend)
+		if q.instant {
+			t.Instant()
+		} else {
+			t.Range()
+		}
+		b.WithTarget(t)
+	}
+	return b
 }
 
 // Generate renders every dashboard: file name to JSON.

@@ -4,6 +4,15 @@
 // alerts_test.yml). The Go here writes and reads the JSON so that tests can check its
 // structure and run every panel's query against a real Prometheus; Grafana itself
 // never runs this code.
+//
+// The JSON is built with the Grafana Foundation SDK's typed builders (no dependencies
+// of its own): a panel kind's options and a query's fields are the SDK's, so a
+// misspelt field cannot be written, and the tests decode every file strictly with the
+// SDK's dashboard type. The SDK marks that type (Grafana's dashboard JSON model, which
+// file provisioning loads) deprecated in favour of its v2 resource; the v2 resource is
+// served by Grafana's newer API only, so the files stay in the model every Grafana
+// loads. spec.go keeps the dashboards as short tables of panels; build.go turns a
+// table into builders.
 package dashboards
 
 import (

@@ -19,7 +19,7 @@ var builtins = map[string]bool{"__rate_interval": true, "__interval": true, "__r
 func TestDashboardsAreWellFormed(t *testing.T) {
 	ds, err := Load()
 	require.NoError(t, err)
-	require.Len(t, ds, 4, "throughput, bot health, ladder overview, ladder fleet")
+	require.Len(t, ds, 5, "throughput, bot health, ladder overview, ladder fleet, ladder web service")
 	uids, err := ProvisionedUIDs()
 	require.NoError(t, err)
 	require.Contains(t, uids, DefaultUID)

@@ -2,9 +2,11 @@ package dashboards
 
 import (
 	"context"
+	"fmt"
+	"math"
+	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"syscall"
 	"testing"
@@ -15,113 +17,147 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/arena-games/arena/internal/testkit"
-	"github.com/arena-games/arena/ladder/store"
-	"github.com/arena-games/arena/ladder/store/pgtest"
+	"github.com/arena-games/arena/internal/tracing/otlptest"
 )
 
-const fleetUID = "arena-ladder-fleet"
+// fleetDepth is the coordinator's --queue-depth: the queue fills to it once the workers
+// are frozen.
+const fleetDepth = 4
 
-// without is ds less the dashboard uid.
-func without(ds []Dashboard, uid string) []Dashboard {
-	var out []Dashboard
-	for _, d := range ds {
-		if d.UID != uid {
-			out = append(out, d)
-		}
-	}
-	return out
+// fleetRun is the test's ladder shared through a real PostgreSQL: a coordinator (arena
+// ladder serve, which also serves the web pages) and two real arena workers playing its
+// blocks, each with its own metrics address, and exporting their traces to an OTLP
+// receiver.
+type fleetRun struct {
+	ladderRun
+	web     string
+	workers []*proc
+	addrs   []string
+	traces  *otlptest.Receiver
 }
 
-// TestFleetDashboardAgainstARealPrometheus runs a ladder shared through a real
-// PostgreSQL: a coordinator (arena ladder serve --db postgres://) and a real arena
-// worker playing its blocks, both scraped by a real Prometheus with the shipped rules;
-// the worker's own series carry its registered ID. Once
-// the worker has recorded games it is frozen (SIGSTOP): it plays no more, and the
-// coordinator fills the queue to its depth, where it stays. Then every query of the
-// fleet dashboard must parse and return data, and the panels must show that queue, the
-// worker and the games it recorded in the minute before the scrape.
-func TestFleetDashboardAgainstARealPrometheus(t *testing.T) {
-	promBin := requireTool(t, "prometheus")
-	db := pgtest.URL(t)
-	setup := time.Now()
-	dir := t.TempDir()
-	arenaBin := filepath.Join(dir, "arena")
-	out, err := exec.Command("go", "build", "-o", arenaBin, "../cmd/arena").CombinedOutput()
-	require.NoError(t, err, "%s", out)
+func newFleet(t *testing.T, db string) *fleetRun {
+	return &fleetRun{ladderRun: ladderRun{name: "fleet", game: "ivanhoe", db: db, addr: testkit.FreeAddr(t)},
+		web: testkit.FreeAddr(t), addrs: []string{testkit.FreeAddr(t), testkit.FreeAddr(t)}}
+}
+
+// workerScrapes is the fleet's part of the Prometheus config: the coordinator beside the
+// other ladders, the workers as arena-worker.
+func (f *fleetRun) workerScrapes() string {
+	return fmt.Sprintf("\n  - job_name: arena-worker\n    static_configs:\n      - targets: [%q, %q]\n", f.addrs[0], f.addrs[1])
+}
+
+// start adds the two bots the other ladders have, then runs the coordinator and the
+// workers. Each worker is thawed and interrupted at the end, so that it stops its bots.
+func (f *fleetRun) start(t *testing.T, dir, arenaBin string) {
 	for _, bot := range []string{"random", "heuristic"} {
-		out, err := exec.Command(arenaBin, "bot", "add", bot, "--db", db).CombinedOutput()
+		out, err := exec.Command(arenaBin, "bot", "add", bot, "--db", f.db).CombinedOutput()
 		require.NoError(t, err, "%s", out)
 	}
-	coordAddr, workerAddr := testkit.FreeAddr(t), testkit.FreeAddr(t)
-	api, _ := startPrometheus(t, promBin, dir, `
-  - job_name: arena-ladder
-    static_configs:
-      - targets: ["`+coordAddr+`"]
-  - job_name: arena-worker
-    static_configs:
-      - targets: ["`+workerAddr+`"]
-`)
-	const depth = 4
-	start(t, dir, arenaBin, "ladder", "serve", "--db", db, "--game", "ivanhoe", "--addr", "127.0.0.1:0",
-		"--metrics-addr", coordAddr, "--refresh", "1s", "--queue-depth", strconv.Itoa(depth))
-	worker := start(t, dir, arenaBin, "worker", "--db", db, "-j", "1", "--metrics-addr", workerAddr)
-	defer func() { // thawed and stopped, so that it stops its bots
-		_ = worker.cmd.Process.Signal(syscall.SIGCONT)
-		_ = worker.cmd.Process.Signal(os.Interrupt)
-		_ = worker.cmd.Wait()
-	}()
-
-	ctx := context.Background()
-	st, err := store.OpenPostgres(ctx, db, t.TempDir())
-	require.NoError(t, err)
-	defer st.Close()
-	waitFor(t, 5*time.Minute, func() bool {
-		n := 0
-		_ = st.Matches(ctx, "ivanhoe", func(store.Match) error { n++; return nil })
-		return n >= 4
-	}, "games recorded by the worker: "+worker.stderr.String())
-	ws, err := st.Workers(ctx)
-	require.NoError(t, err)
-	require.Len(t, ws, 1, "the worker registered")
-	id := strconv.FormatInt(ws[0].ID, 10)
-	waitFor(t, time.Minute, func() bool {
-		n, err := query(api, `sum(arena_matches_finished_total{job="arena-worker", worker="`+id+`"}) > 0`, time.Now())
-		return err == nil && n == 1
-	}, "the worker's own series, labelled with its registered ID")
-	require.NoError(t, worker.cmd.Process.Signal(syscall.SIGSTOP))
-	waitFor(t, time.Minute, func() bool {
-		f, err := st.Fleet(ctx, time.Minute)
-		return err == nil && f.Queued == depth
-	}, "the queue filled")
-
-	ds, err := Load()
-	require.NoError(t, err)
-	var fleet []Dashboard
-	for _, d := range ds {
-		if d.UID == fleetUID {
-			fleet = append(fleet, d)
-		}
+	f.proc = start(t, dir, arenaBin, "ladder", "serve", "--db", f.db, "--game", f.game, "--ladder-name", f.name, "--addr", f.web,
+		"--metrics-addr", f.addr, "--refresh", "1s", "--queue-depth", strconv.Itoa(fleetDepth))
+	f.traces = otlptest.Start(t)
+	// Spans leave a worker every 200 ms rather than the default 5 s.
+	env := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + f.traces.Endpoint, "OTEL_BSP_SCHEDULE_DELAY=200"}
+	for _, addr := range f.addrs {
+		w := startWith(t, env, dir, arenaBin, "worker", "--db", f.db, "--ladder-name", f.name, "-j", "1", "--metrics-addr", addr)
+		f.workers = append(f.workers, w)
+		t.Cleanup(func() {
+			_ = w.cmd.Process.Signal(syscall.SIGCONT)
+			_ = w.cmd.Process.Signal(os.Interrupt)
+			_ = w.cmd.Wait()
+		})
 	}
-	require.Len(t, fleet, 1)
+}
+
+// check waits until both workers have recorded games and the dashboards see them alive,
+// then freezes them (SIGSTOP: they play no more and the coordinator fills the queue to
+// its depth, where it stays), sends the web service known requests, and checks the
+// fleet and web panels against the database and those requests.
+func (f *fleetRun) check(t *testing.T, api string, ds []Dashboard) {
+	conn, err := pgx.Connect(context.Background(), f.db)
+	require.NoError(t, err)
+	defer conn.Close(context.Background())
+	ids := f.bothWorkersPlay(t, api, ds, conn)
+	f.blocksTraced(t, conn)
+	f.gamesPerMinute(t, api, ds, conn)
+	for _, w := range f.workers {
+		require.NoError(t, w.cmd.Process.Signal(syscall.SIGSTOP))
+	}
+	f.frozen(t, api, ds, conn, ids)
+	f.webPanels(t, api, ds)
+}
+
+// bothWorkersPlay waits until both workers have recorded games, the Workers alive
+// panel shows both and each one's own series carry its registered ID (before the
+// freeze, after which their targets are down and their series stale); it returns
+// their IDs.
+func (f *fleetRun) bothWorkersPlay(t *testing.T, api string, ds []Dashboard, conn *pgx.Conn) []string {
+	var ids []string
+	waitFor(t, 5*time.Minute, func() bool {
+		ids = nil
+		rows, err := conn.Query(context.Background(), `SELECT worker_id::text FROM matches GROUP BY worker_id`)
+		if err != nil {
+			return false
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id string
+			if rows.Scan(&id) == nil {
+				ids = append(ids, id)
+			}
+		}
+		return len(ids) == 2
+	}, "games recorded by both workers: "+f.workers[0].stderr.String()+f.workers[1].stderr.String())
+	all := map[string]string{"job": ".*", "ladder": f.name}
+	waitFor(t, time.Minute, func() bool {
+		alive := vector(t, api, Substitute(panelExpr(t, ds, "Workers alive", 0), all), time.Now(), "ladder")
+		return alive[f.name] == 2
+	}, "the Workers alive panel at 2")
+	for _, id := range ids {
+		waitFor(t, time.Minute, func() bool {
+			n, err := query(api, `sum(arena_matches_finished_total{job="arena-worker", ladder="`+f.name+`", worker="`+id+`"}) > 0`, time.Now())
+			return err == nil && n == 1
+		}, "worker "+id+"'s own series, labelled with its registered ID")
+	}
+	return ids
+}
+
+// frozen: with the workers frozen, once a scrape shows the queue full, the queue
+// panels show it, the time since the last game is the database's, the workers table
+// lists both workers and each one's games per second are its games in the database.
+func (f *fleetRun) frozen(t *testing.T, api string, ds []Dashboard, conn *pgx.Conn, ids []string) {
 	var at time.Time
 	waitFor(t, time.Minute, func() bool { // scraped since the queue settled
 		at = time.Now()
-		n, err := query(api, `max(arena_ladder_queue_depth) == `+strconv.Itoa(depth), at)
+		n, err := query(api, `max(arena_ladder_queue_depth{ladder="`+f.name+`"}) == `+strconv.Itoa(fleetDepth), at)
 		return err == nil && n == 1
 	}, "a scrape of the full queue")
-	everyQueryReturnsData(t, api, fleet, at, time.Since(setup))
-	all := map[string]string{"job": ".*", "ladder": ".*", "host": ".*"}
-
-	assert.Equal(t, float64(depth), scalar(t, api, Substitute(panelExpr(t, fleet, "Blocks queued", 0), all), at), "the coordinator keeps --queue-depth blocks waiting")
-	oldest := scalar(t, api, Substitute(panelExpr(t, fleet, "Oldest queued block", 0), all), at)
+	all := map[string]string{"job": ".*", "instance": ".*", "ladder": f.name, "game": ".*", "host": ".*"}
+	assert.Equal(t, float64(fleetDepth), scalar(t, api, Substitute(panelExpr(t, ds, "Blocks queued", 0), all), at), "the coordinator keeps --queue-depth blocks waiting")
+	oldest := scalar(t, api, Substitute(panelExpr(t, ds, "Oldest queued block", 0), all), at)
 	assert.Greater(t, oldest, 0.0)
-	assert.Less(t, oldest, time.Since(setup).Seconds(), "no block is older than the test")
-	workers := vector(t, api, Substitute(panelExpr(t, fleet, "Workers", 0), all), at, "worker")
-	require.Len(t, workers, 1, "the one worker")
-	require.Contains(t, workers, id, "the coordinator's worker label is the one the worker labels its own series with")
-	assert.Contains(t, []float64{0, 1}, workers[id], "alive, or gone once frozen 30 s")
-	rate := vector(t, api, Substitute(panelExpr(t, fleet, "Games per second per worker", 0), all), at, "worker")
-	gamesInWindow(t, db, id, scrapedAt(t, api, id, at), rate[id])
+	assert.Less(t, oldest, 10*time.Minute.Seconds(), "no block is older than the test")
+	var last time.Time
+	require.NoError(t, conn.QueryRow(context.Background(), `SELECT max(finished) FROM matches`).Scan(&last))
+	since := vector(t, api, Substitute(panelExpr(t, ds, "Since the last game", 0), all), at, "ladder")
+	// The last game is the database's last (the panel reads the time at its scrape,
+	// under a second before at, to the millisecond).
+	assert.InDelta(t, at.Sub(last).Seconds(), since[f.name], 1.5, "since the last game: the panel and the database")
+	workers := vector(t, api, Substitute(panelExpr(t, ds, "Workers", 0), all), at, "worker")
+	assert.ElementsMatch(t, ids, keys(workers), "the workers table lists the workers that recorded games, by the IDs they label their own series with")
+	rate := vector(t, api, Substitute(panelExpr(t, ds, "Games per second per worker", 0), all), at, "worker")
+	for _, id := range ids {
+		gamesInWindow(t, conn, id, scrapedAt(t, api, id, at), rate[id])
+	}
+}
+
+func keys(m map[string]float64) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
 }
 
 // scrapedAt is when Prometheus last scraped the worker's games per second before at.
@@ -136,10 +172,7 @@ func scrapedAt(t *testing.T, api, worker string, at time.Time) time.Time {
 // of every game, which takes well under the ten seconds allowed here even on a loaded
 // machine. So the count lies between the games of the minute every such read covers
 // and those of the minute any of them could.
-func gamesInWindow(t *testing.T, db, worker string, scraped time.Time, rate float64) {
-	conn, err := pgx.Connect(context.Background(), db)
-	require.NoError(t, err)
-	defer conn.Close(context.Background())
+func gamesInWindow(t *testing.T, conn *pgx.Conn, worker string, scraped time.Time, rate float64) {
 	count := func(after, upTo time.Time) float64 {
 		var n int
 		require.NoError(t, conn.QueryRow(context.Background(), `SELECT COUNT(*) FROM matches WHERE worker_id = $1 AND recorded > $2 AND recorded <= $3`,
@@ -150,7 +183,107 @@ func gamesInWindow(t *testing.T, db, worker string, scraped time.Time, rate floa
 	most := count(scraped.Add(-time.Minute-before), scraped.Add(during))
 	least := count(scraped.Add(during-time.Minute), scraped.Add(-before))
 	assert.Greater(t, most, 0.0, "the worker's games are named by it")
-	assert.GreaterOrEqual(t, rate*60, least-1e-9)
-	assert.LessOrEqual(t, rate*60, most+1e-9)
-	t.Logf("games per second per worker: panel %.4f, database %.0f..%.0f games in the minute", rate, least, most)
+	assert.GreaterOrEqual(t, rate*60, least-1e-9, "worker %s", worker)
+	assert.LessOrEqual(t, rate*60, most+1e-9, "worker %s", worker)
+	t.Logf("games per second of worker %s: panel %.4f, database %.0f..%.0f games in the minute", worker, rate, least, most)
+}
+
+// webPanels: the web service's panels count the requests the test sends, by route and
+// status code. A counter's series is born with its first request, which no rate sees,
+// so one request of each kind comes first and is scraped; the test then sends 30 to
+// GET /healthz (200) and 10 to GET /bots/{id} for a bot that does not exist (404), and
+// reads the panel at the first scrape that has them all, over a window that starts a
+// millisecond before the scrape of the first requests: rate() then stretches the
+// increase it sees by a millisecond over the window, which the 1% allowed covers.
+func (f *fleetRun) webPanels(t *testing.T, api string, ds []Dashboard) {
+	sel := `ladder="` + f.name + `", route=~"GET /healthz|GET /bots/\\{id\\}"`
+	send := func(n int, path string, code int) {
+		for range n {
+			resp, err := http.Get("http://" + f.web + path)
+			require.NoError(t, err)
+			resp.Body.Close()
+			require.Equal(t, code, resp.StatusCode, path)
+		}
+	}
+	// scrapeOf is the time of the first scrape that counted total requests (the
+	// series' own sample time: an aggregation's would be the query's).
+	scrapeOf := func(total int) time.Time {
+		var at time.Time
+		waitFor(t, time.Minute, func() bool {
+			res, err := instant(api, `timestamp(arena_http_requests_total{`+sel+`})`, time.Now())
+			if err != nil || len(res) != 2 || res[0].Value[1] != res[1].Value[1] {
+				return false
+			}
+			ts, err := strconv.ParseFloat(res[0].Value[1].(string), 64)
+			at = time.UnixMilli(int64(math.Round(ts * 1000)))
+			n, _ := query(api, `sum(arena_http_requests_total{`+sel+`}) == `+strconv.Itoa(total), at)
+			return err == nil && n == 1
+		}, fmt.Sprintf("a scrape of %d requests", total))
+		return at
+	}
+	send(1, "/healthz", 200)
+	send(1, "/bots/999999", 404)
+	first := scrapeOf(2)
+	send(30, "/healthz", 200)
+	send(10, "/bots/999999", 404)
+	at := scrapeOf(42)
+	window := at.Sub(first) + time.Millisecond
+	values := map[string]string{"job": ".*", "instance": ".*", "ladder": f.name, "route": ".*",
+		"__rate_interval": fmt.Sprintf("%dms", window.Milliseconds())}
+	got := map[string]float64{}
+	for _, s := range samples(t, api, Substitute(panelExpr(t, ds, "Requests per second by route and code", 0), values), at) {
+		got[s.Metric["route"]+" "+s.Metric["code"]] = s.value(t) * window.Seconds()
+	}
+	assert.InEpsilon(t, 30, got["GET /healthz 200"], 0.01, "requests by route and code over the window: %v", got)
+	assert.InEpsilon(t, 10, got["GET /bots/{id} 404"], 0.01, "requests by route and code over the window: %v", got)
+	share := vector(t, api, Substitute(panelExpr(t, ds, "Share of requests answered 5xx", 0), values), at, "ladder")
+	assert.Equal(t, map[string]float64{f.name: 0}, share, "no request failed")
+	p50 := vector(t, api, Substitute(panelExpr(t, ds, "Request duration p50 / p99 by route", 0), values), at, "route")
+	assert.Contains(t, p50, "GET /healthz")
+	assert.Contains(t, p50, "GET /bots/{id}")
+	inFlight := vector(t, api, Substitute(panelExpr(t, ds, "Requests in flight", 0), values), at, "ladder")
+	assert.Equal(t, map[string]float64{f.name: 0}, inFlight, "no request in flight between the test's requests")
+}
+
+// blocksTraced: the workers export each block they play as a trace (package tracing)
+// under the service "arena worker", and a finished block's trace holds a record span
+// for each of its games in the database and a game span for each game played.
+func (f *fleetRun) blocksTraced(t *testing.T, conn *pgx.Conn) {
+	var traces map[string]otlptest.Trace
+	waitFor(t, time.Minute, func() bool { traces = f.traces.Traces(); return len(traces) >= 2 }, "two blocks' traces from the workers")
+	for _, tr := range traces {
+		b := tr.Block
+		assert.Equal(t, "arena worker", b.Service)
+		assert.Equal(t, f.game, b.Attr("arena.game").GetStringValue())
+		var games int
+		require.NoError(t, conn.QueryRow(context.Background(), `SELECT COUNT(*) FROM matches WHERE block_id = $1`,
+			b.Attr("arena.block").GetIntValue()).Scan(&games))
+		assert.Positive(t, games, "block %d", b.Attr("arena.block").GetIntValue())
+		assert.Len(t, tr.Named("record"), games, "block %d: a record span per game recorded", b.Attr("arena.block").GetIntValue())
+		assert.Len(t, tr.Named("game"), games, "block %d: a game span per game played", b.Attr("arena.block").GetIntValue())
+		assert.Len(t, tr.Named("schedule"), 1)
+	}
+	t.Logf("%d blocks traced by the workers, each with its games", len(traces))
+}
+
+// gamesPerMinute: while both workers play, the games-recorded-per-minute panel over the
+// last 20 s equals the games the database recorded in them. The coordinator reads the
+// count at most a second before a scrape and the window's ends fall up to a scrape
+// (1 s) from the samples rate() extrapolates from: up to 2 s of games at each end, in
+// 20 s, so 25% covers it.
+func (f *fleetRun) gamesPerMinute(t *testing.T, api string, ds []Dashboard, conn *pgx.Conn) {
+	const window = 20 * time.Second
+	var at time.Time
+	waitFor(t, time.Minute, func() bool {
+		at = time.Now()
+		n, err := query(api, `count_over_time(arena_ladder_games_total{ladder="`+f.name+`"}[20s]) >= 15`, at)
+		return err == nil && n == 1
+	}, "20 s of the fleet's game count")
+	values := map[string]string{"job": ".*", "instance": ".*", "ladder": f.name, "game": ".*", "__rate_interval": "20s"}
+	got := scalar(t, api, Substitute(panelExpr(t, ds, "Games recorded per minute", 0), values), at) * window.Minutes()
+	var want int
+	require.NoError(t, conn.QueryRow(context.Background(), `SELECT COUNT(*) FROM matches WHERE recorded > $1 AND recorded <= $2`,
+		at.Add(-window), at).Scan(&want))
+	t.Logf("games recorded in the 20 s before %s: panel %.1f, database %d", at.Format(time.TimeOnly), got, want)
+	assert.InEpsilon(t, float64(want), got, 0.25, "games recorded per minute, over 20 s")
 }

@@ -20,24 +20,34 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/arena-games/arena/internal/testkit"
+	"github.com/arena-games/arena/ladder/store/pgtest"
 )
 
 // TestDashboardsAgainstARealPrometheus runs a real match, a real match with a bot that
-// crash-loops and two real ladders of two games with the same bots under the one
+// crash-loops, two real SQLite ladders of two games with the same bots under the one
 // arena-ladder job (each restarted once, so that its database holds more than the
-// serving process played), all with --metrics-addr, has a real Prometheus (Debian's
-// package) scrape them on loopback with the shipped alerting rules, and checks:
-//   - every query of every dashboard panel and variable parses and returns data, with
-//     every variable at "All" (two ladders sharing bot names in every join);
+// serving process played), and a third ladder shared through a real PostgreSQL (a
+// coordinator that serves the web pages, and two real workers), all with
+// --metrics-addr. Two real Prometheus servers (Debian's package) scrape them all on
+// loopback with the shipped alerting rules, one storing histograms as classic buckets,
+// the other native histograms (where the classic buckets of a native histogram are not
+// stored). The test checks:
+//   - every query of every dashboard panel and variable parses and returns data on both
+//     servers, with every variable at "All" (three ladders sharing bot names in every
+//     join);
 //   - the panels' values agree with what the test knows happened: matches per second
 //     over the run, the crashing bot's share of forfeited seats, games per bot of each
-//     ladder and game, one value per ladder where a panel used to take the max;
+//     ladder and game as its standings say, one value per ladder where a panel used to
+//     take the max, the fleet's queue, workers and games per worker as the database
+//     has them, the web service's requests by route and code as the test sent them, and
+//     decision latency quantiles from native and classic histograms alike;
 //   - the crash-loop alert goes pending for the crashing bot.
 //
-// .ci/run installs Prometheus and sets ARENA_REQUIRE_PROMETHEUS=1 so that a missing
-// binary fails there instead of skipping.
+// .ci/run installs Prometheus and PostgreSQL and sets ARENA_REQUIRE_PROMETHEUS=1 and
+// ARENA_REQUIRE_POSTGRES=1, so that a missing one fails there instead of skipping.
 func TestDashboardsAgainstARealPrometheus(t *testing.T) {
 	promBin := requireTool(t, "prometheus")
+	fleet := newFleet(t, pgtest.URL(t))
 	setup := time.Now()
 	dir := t.TempDir()
 	arenaBin, crashBin := filepath.Join(dir, "arena"), filepath.Join(dir, "crashbot")
@@ -47,14 +57,16 @@ func TestDashboardsAgainstARealPrometheus(t *testing.T) {
 	}
 	matchAddr, crashAddr := testkit.FreeAddr(t), testkit.FreeAddr(t)
 	ladders := []*ladderRun{{name: "club", game: "ivanhoe", addr: testkit.FreeAddr(t)}, {name: "kk", game: "ninjas", addr: testkit.FreeAddr(t)}}
-	api, promLog := startPrometheus(t, promBin, dir, fmt.Sprintf(`
+	scrapes := fmt.Sprintf(`
   - job_name: arena-match
     static_configs:
       - targets: [%q, %q]
   - job_name: arena-ladder
     static_configs:
-      - targets: [%q, %q]
-`, matchAddr, crashAddr, ladders[0].addr, ladders[1].addr))
+      - targets: [%q, %q, %q]
+`, matchAddr, crashAddr, ladders[0].addr, ladders[1].addr, fleet.addr) + fleet.workerScrapes()
+	api, promLog := startPrometheus(t, promBin, filepath.Join(dir, "classic"), scrapes)
+	native, _ := startPrometheus(t, promBin, filepath.Join(dir, "native"), scrapes, "--enable-feature=native-histograms")
 
 	// Two ladders of the same two built-in bots, each with a first run's games in its
 	// database, then a second run serving metrics beside the matches. Every process
@@ -70,17 +82,19 @@ func TestDashboardsAgainstARealPrometheus(t *testing.T) {
 		l.proc = start(t, dir, arenaBin, "ladder", "run", "--game", l.game, "--for", "10s", "--db", l.db, "--refresh", "1s",
 			"--metrics-addr", l.addr, "--metrics-linger", "10m")
 	}
+	fleet.start(t, dir, arenaBin)
 	crash := start(t, dir, arenaBin, "match", crashBin, "random", "--games", strconv.Itoa(crashGames), "-j", "1", "--sprt", "0,5",
 		"--no-replays", "--max-restarts", "100000", "--max-forfeit-share", "0", "--metrics-addr", crashAddr, "--metrics-linger", "10m")
 	t.Logf("setup took %s", time.Since(setup).Round(time.Millisecond))
 	ds, err := Load()
 	require.NoError(t, err)
-	ds = without(ds, fleetUID) // TestFleetDashboardAgainstARealPrometheus shows that one
 
 	// The crash-loop alert looks 5 minutes back: check it as soon as the bot has crashed.
 	crashLoopAlertGoesPending(t, api)
 	crashingBotForfeitShare(t, api, ds, crash, crashAddr)
 	t.Logf("crashing run checked after %s", time.Since(setup).Round(time.Millisecond))
+	fleet.check(t, api, ds)
+	t.Logf("fleet checked after %s", time.Since(setup).Round(time.Millisecond))
 
 	// A run long enough for several scrapes.
 	match := start(t, dir, arenaBin, "match", "heuristic", "random", "--games", "4000", "-j", "2", "--no-replays", "--json",
@@ -95,31 +109,46 @@ func TestDashboardsAgainstARealPrometheus(t *testing.T) {
 	require.Equal(t, 1, n, "too few scrapes during the run; prometheus said: %s", promLog.String())
 
 	everyQueryReturnsData(t, api, ds, end, time.Since(setup))
-	ladderPanelsPerLadder(t, api, ds, ladders, arenaBin)
+	_, nativeEnd := afterTheRun(t, native, match, inst)
+	everyQueryReturnsData(t, native, ds, nativeEnd, time.Since(setup))
+	ladderPanelsPerLadder(t, api, ds, ladders, &fleet.ladderRun, arenaBin)
 
 	require.NoError(t, match.cmd.Process.Signal(os.Interrupt)) // ends the linger; the report follows
 	require.NoError(t, match.cmd.Wait(), match.stderr.String())
 	var rep struct {
 		Games    int     `json:"games"`
 		ElapsedS float64 `json:"elapsed_s"`
+		Bots     []struct {
+			Name      string  `json:"name"`
+			Decisions int     `json:"decisions"`
+			P50       float64 `json:"p50_latency_ms"`
+		} `json:"bots"`
 	}
 	require.NoError(t, json.Unmarshal(match.stdout.Bytes(), &rep))
 	require.Greater(t, rep.ElapsedS, 8.0, "the run must span several scrapes")
-	panelValueChecks(t, api, ds, rep.Games, rep.ElapsedS, inst, runEnd)
+	p50, decisions := map[string]float64{}, 0
+	for _, b := range rep.Bots {
+		p50[b.Name] = b.P50 / 1000
+		decisions += b.Decisions
+	}
+	panelValueChecks(t, api, ds, rep.Games, decisions, rep.ElapsedS, inst, runEnd)
+	latencyFromEitherHistogram(t, api, native, ds, matchAddr, p50, nativeEnd, time.Since(setup))
 	require.NoError(t, crash.cmd.Process.Signal(os.Interrupt))
 	require.NoError(t, crash.cmd.Wait(), crash.stderr.String())
 }
 
-// startPrometheus runs Prometheus in dir with the shipped rules, scraping every second
-// the scrape configs given (YAML list items), and returns its API's URL and its log.
-func startPrometheus(t *testing.T, promBin, dir, scrapes string) (api string, log *testkit.SyncBuffer) {
+// startPrometheus runs Prometheus in dir with the shipped rules and the flags given,
+// scraping every second the scrape configs given (YAML list items), and returns its
+// API's URL and its log.
+func startPrometheus(t *testing.T, promBin, dir, scrapes string, flags ...string) (api string, log *testkit.SyncBuffer) {
 	rules, err := filepath.Abs("alerts.yml")
 	require.NoError(t, err)
+	require.NoError(t, os.MkdirAll(dir, 0o755))
 	promAddr := testkit.FreeAddr(t)
 	cfg := fmt.Sprintf("global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\nrule_files: [%q]\nscrape_configs:%s", rules, scrapes)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "prometheus.yml"), []byte(cfg), 0o644))
-	prom := exec.Command(promBin, "--config.file="+filepath.Join(dir, "prometheus.yml"),
-		"--storage.tsdb.path="+filepath.Join(dir, "tsdb"), "--web.listen-address="+promAddr)
+	prom := exec.Command(promBin, append([]string{"--config.file=" + filepath.Join(dir, "prometheus.yml"),
+		"--storage.tsdb.path=" + filepath.Join(dir, "tsdb"), "--web.listen-address=" + promAddr}, flags...)...)
 	prom.Dir = dir
 	log = &testkit.SyncBuffer{}
 	prom.Stdout, prom.Stderr = log, log
@@ -130,25 +159,30 @@ func startPrometheus(t *testing.T, promBin, dir, scrapes string) (api string, lo
 	return api, log
 }
 
-// panelValueChecks: the throughput panel's matches per second, taken over a window
-// that is the run's span, agrees with games / elapsed within 20%. The margin: with 1 s
-// scrapes the first and last samples of a run of at least 8 s can each be up to a
-// scrape from its ends, and rate() extrapolates across at most that (2 s in 10).
-func panelValueChecks(t *testing.T, api string, ds []Dashboard, games int, elapsed float64, inst string, end time.Time) {
-	expr := panelExpr(t, ds, "Matches finished per second", 0)
-	expr = strings.Replace(expr, `{job=~"$job", instance=~"$instance"`, `{`+inst, 1)
+// panelValueChecks: the throughput panels' matches and decisions per second, taken
+// over a window that is the run's span, agree with the report's games and decisions
+// over its elapsed time within 20%. The margin: with 1 s scrapes the first and last
+// samples of a run of at least 8 s can each be up to a scrape from its ends, and
+// rate() extrapolates across at most that (2 s in 10).
+func panelValueChecks(t *testing.T, api string, ds []Dashboard, games, decisions int, elapsed float64, inst string, end time.Time) {
 	window := fmt.Sprintf("%ds", int(math.Round(elapsed)))
-	got := scalar(t, api, Substitute(expr, map[string]string{"game": "ivanhoe", "__rate_interval": window}), end)
-	want := float64(games) / elapsed
-	t.Logf("matches per second over the run: panel %.1f, true %.1f", got, want)
-	assert.InEpsilon(t, want, got, 0.20, "matches per second over the run: panel %.1f, true %.1f", got, want)
+	for _, c := range []struct {
+		title string
+		n     int
+	}{{"Matches finished per second", games}, {"Decisions per second", decisions}} {
+		expr := strings.Replace(panelExpr(t, ds, c.title, 0), `{job=~"$job", instance=~"$instance"`, `{`+inst, 1)
+		got := scalar(t, api, Substitute(expr, map[string]string{"game": "ivanhoe", "__rate_interval": window}), end)
+		want := float64(c.n) / elapsed
+		t.Logf("%s over the run: panel %.1f, true %.1f", c.title, got, want)
+		assert.InEpsilon(t, want, got, 0.20, "%s over the run: panel %.1f, true %.1f", c.title, got, want)
+	}
 }
 
 // everyQueryReturnsData substitutes windows as long as the test so far, so that a run
 // that ended minutes ago on a loaded machine still has its increases in them.
 func everyQueryReturnsData(t *testing.T, api string, ds []Dashboard, end time.Time, span time.Duration) {
 	window := fmt.Sprintf("%ds", int(span.Seconds())+1)
-	values := map[string]string{"game": ".*", "bot": ".*", "job": ".*", "instance": ".*", "ladder": ".*", "host": ".*",
+	values := map[string]string{"game": ".*", "bot": ".*", "job": ".*", "instance": ".*", "ladder": ".*", "host": ".*", "route": ".*",
 		"__rate_interval": window, "__interval": "10s", "__range": window}
 	for _, d := range ds {
 		for _, v := range d.Templating.List {
@@ -206,7 +240,8 @@ const crashGames = 60
 // crashingBotForfeitShare: once the crashing bot's run has ended (and been scraped
 // after its end), the share-of-seats-forfeited panel over the run equals the share in
 // its progress lines (one per match, with each seat's ending) within 0.02: numerator
-// and denominator are extrapolated alike.
+// and denominator are extrapolated alike; and the crashes-per-100-decisions panel is
+// the bot's own rate.
 func crashingBotForfeitShare(t *testing.T, api string, ds []Dashboard, crash *proc, addr string) {
 	inst := fmt.Sprintf(`instance=%q`, addr)
 	_, at := afterTheRun(t, api, crash, inst)
@@ -239,6 +274,13 @@ func crashingBotForfeitShare(t *testing.T, api string, ds []Dashboard, crash *pr
 	t.Logf("crashbot's forfeited share: panel %.4f, progress lines %d/%d = %.4f (%.0f seats before the first scrape: tolerance %.3f)",
 		got, forfeits, seats, want, early, tol)
 	assert.InDelta(t, want, got, tol, "share of crashbot's seats forfeited: panel %.3f, true %d/%d", got, forfeits, seats)
+	// Each of its processes crashes at its 30th decision: 100/30 crashes per 100
+	// decisions. The processes alive at the end (one per seat, two) have made up to 29
+	// decisions each without crashing, of well over a thousand: 15% covers them.
+	expr = strings.ReplaceAll(panelExpr(t, ds, "Crashes per 100 decisions", 0), `job=~"$job", instance=~"$instance"`, inst)
+	perHundred := scalar(t, api, Substitute(expr, map[string]string{"bot": "crashbot", "__rate_interval": "5m"}), at)
+	t.Logf("crashbot's crashes per 100 decisions: panel %.3f, by construction %.3f", perHundred, 100.0/30)
+	assert.InEpsilon(t, 100.0/30, perHundred, 0.15, "crashes per 100 decisions")
 }
 
 // ladderRun is one of the test's ladders: its name, game, database, metrics address
@@ -248,51 +290,126 @@ type ladderRun struct {
 	proc                 *proc
 }
 
-// ladderPanelsPerLadder: once both serving ladder runs have ended, the games-per-bot
-// panel equals each ladder's standings' games (both runs' games, from the database)
-// exactly, bot by bot and ladder by ladder though the bots share their names, and the
-// panels that used to take the max over ladders show one value for each ladder.
-func ladderPanelsPerLadder(t *testing.T, api string, ds []Dashboard, ladders []*ladderRun, arenaBin string) {
-	var at time.Time
-	for _, l := range ladders {
-		_, at = afterTheRun(t, api, l.proc, fmt.Sprintf(`instance=%q`, l.addr))
+// ladderPanelsPerLadder: once both serving SQLite ladder runs have ended (and the
+// shared ladder's workers are frozen), the ladder panels equal each ladder's standings
+// (every run's games, from the database), bot by bot and ladder by ladder though the
+// bots share their names: games, score rate, live and official Elo, active and
+// suspended bots, and the last refit's outcome. The panels that used to take the max
+// over ladders show one value for each ladder.
+func ladderPanelsPerLadder(t *testing.T, api string, ds []Dashboard, batches []*ladderRun, shared *ladderRun, arenaBin string) {
+	for _, l := range batches {
+		afterTheRun(t, api, l.proc, fmt.Sprintf(`instance=%q`, l.addr))
 	}
-	all := map[string]string{"job": ".*", "instance": ".*", "ladder": ".*", "game": ".*", "bot": ".*"}
-	got := map[string]float64{}
-	for _, s := range samples(t, api, Substitute(panelExpr(t, ds, "Games per bot", 0), all), at) {
-		got[s.Metric["ladder"]+" "+s.Metric["game"]+" "+s.Metric["bot"]] = s.value(t)
-	}
-	want := map[string]float64{}
-	for _, l := range ladders {
-		out, err := exec.Command(arenaBin, "ladder", "standings", "--json", "--game", l.game, "--db", l.db).Output()
-		require.NoError(t, err)
-		var tables []struct {
-			Standings []struct {
-				Bot   string `json:"bot"`
-				Games int    `json:"games"`
-			} `json:"standings"`
-		}
-		require.NoError(t, json.Unmarshal(out, &tables), "%s", out)
-		require.Len(t, tables, 1)
+	ladders := append(batches[:len(batches):len(batches)], shared)
+	want := standingsPanels(t, ladders, arenaBin)
+	for _, l := range batches {
 		recorded := 0
-		for _, s := range tables[0].Standings {
-			want[l.name+" "+l.game+" "+s.Bot] = float64(s.Games)
-			recorded += s.Games
+		for key, g := range want["Games per bot"] {
+			if strings.HasPrefix(key, l.name+" ") {
+				recorded += int(g)
+			}
 		}
 		assert.Greater(t, recorded, 12, "%s: the first run's 6 games each and the second run's", l.name)
 	}
-	assert.Equal(t, want, got, "games per bot: panel vs standings, by ladder, game and bot")
+	// The Elo panels show the last refit, every second: they follow the last games
+	// within a few.
+	var got map[string]map[string]float64
+	var at time.Time
+	agree := func() bool {
+		at = time.Now()
+		got = map[string]map[string]float64{}
+		for title := range want {
+			got[title] = map[string]float64{}
+			for _, s := range samples(t, api, Substitute(panelExpr(t, ds, title, 0), map[string]string{"job": ".*", "instance": ".*", "ladder": ".*", "game": ".*", "bot": ".*"}), at) {
+				key := s.Metric["ladder"] + " " + s.Metric["game"]
+				if b := s.Metric["bot"]; b != "" {
+					key += " " + b
+				}
+				got[title][key] = s.value(t)
+			}
+		}
+		return mapsClose(want, got)
+	}
+	if !pollUntil(time.Minute, agree) {
+		for title := range want {
+			assert.InDeltaMapValues(t, want[title], got[title], 1e-6, "%s: panel vs standings, by ladder, game (and bot)", title)
+		}
+	}
+	n := 0
+	for _, w := range want {
+		n += len(w)
+	}
+	t.Logf("%d panels agree with the standings of %d ladders in %d values", len(want), len(ladders), n)
 	for _, title := range []string{"Since the last game", "Active bots", "Refit age", "Last refit", "Official Elo with 95% interval: $bot"} {
 		var seen []string
 		for _, s := range samples(t, api, Substitute(panelExpr(t, ds, title, 0), map[string]string{"job": ".*", "instance": ".*", "ladder": ".*", "game": ".*", "bot": "heuristic"}), at) {
 			seen = append(seen, s.Metric["ladder"]+" "+s.Metric["game"])
 		}
-		assert.ElementsMatch(t, []string{"club ivanhoe", "kk ninjas"}, seen, "%s: one value per ladder", title)
+		assert.ElementsMatch(t, []string{"club ivanhoe", "kk ninjas", "fleet ivanhoe"}, seen, "%s: one value per ladder", title)
 	}
-	for _, l := range ladders {
+	for _, l := range batches {
 		require.NoError(t, l.proc.cmd.Process.Signal(os.Interrupt))
 		require.NoError(t, l.proc.cmd.Wait(), l.proc.stderr.String())
 	}
+}
+
+// standingsPanels is what the ladder panels should show, from each ladder's standings:
+// panel title to "ladder game bot" (or "ladder game") to value. No bot is retired in
+// the test, so the bots that do not play are the suspended ones (none).
+func standingsPanels(t *testing.T, ladders []*ladderRun, arenaBin string) map[string]map[string]float64 {
+	want := map[string]map[string]float64{}
+	set := func(title, key string, v float64) {
+		if want[title] == nil {
+			want[title] = map[string]float64{}
+		}
+		want[title][key] = v
+	}
+	for _, l := range ladders {
+		active, all := 0, 0
+		for _, s := range testkit.Standings(t, arenaBin, l.game, l.db) {
+			key := l.name + " " + l.game + " " + s.Bot
+			set("Games per bot", key, float64(s.Games))
+			set("Score rate", key, s.Score)
+			set("Live Elo", key, s.LiveElo)
+			set("Official Elo with 95% interval: $bot", key, s.Elo)
+			all++
+			if s.Active {
+				active++
+			}
+		}
+		key := l.name + " " + l.game
+		set("Active bots", key, float64(active))
+		set("Suspended bots", key, float64(all-active))
+		set("Last refit", key, 0)
+	}
+	return want
+}
+
+// mapsClose: got has want's keys with values within 1e-6.
+func mapsClose(want, got map[string]map[string]float64) bool {
+	for title, w := range want {
+		if len(got[title]) != len(w) {
+			return false
+		}
+		for k, v := range w {
+			g, ok := got[title][k]
+			if !ok || math.Abs(g-v) > 1e-6 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// pollUntil polls ok every 200 ms until it holds or limit has passed (internal/poll's
+// 10 ms would send Prometheus a query burst every 10 ms).
+func pollUntil(limit time.Duration, ok func() bool) bool {
+	for deadline := time.Now().Add(limit); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		if ok() {
+			return true
+		}
+	}
+	return ok()
 }
 
 // afterTheRun waits until p's run has ended (it says it lingers) and Prometheus has
@@ -329,8 +446,16 @@ type proc struct {
 }
 
 func start(t *testing.T, dir string, bin string, args ...string) *proc {
+	return startWith(t, nil, dir, bin, args...)
+}
+
+// startWith is start with env added to the test's environment.
+func startWith(t *testing.T, env []string, dir string, bin string, args ...string) *proc {
 	p := &proc{cmd: exec.Command(bin, args...), stdout: &testkit.SyncBuffer{}, stderr: &testkit.SyncBuffer{}}
 	p.cmd.Dir = dir
+	if env != nil {
+		p.cmd.Env = append(os.Environ(), env...)
+	}
 	p.cmd.Stdout, p.cmd.Stderr = p.stdout, p.stderr
 	require.NoError(t, p.cmd.Start())
 	t.Cleanup(func() { _ = p.cmd.Process.Kill(); _ = p.cmd.Wait() })
@@ -351,12 +476,9 @@ func get(u string) error {
 
 func waitFor(t *testing.T, limit time.Duration, ok func() bool, what string) {
 	t.Helper()
-	for deadline := time.Now().Add(limit); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
-		if ok() {
-			return
-		}
+	if !pollUntil(limit, ok) {
+		t.Fatalf("timed out waiting for %s", what)
 	}
-	t.Fatalf("timed out waiting for %s", what)
 }
 
 type apiReply struct {

@@ -1,12 +1,24 @@
 package dashboards
 
+import "fmt"
+
 // The four dashboards. Rates and shares are over $__rate_interval (four scrapes with
 // the provisioned timeInterval), never over a process's whole life; ladder totals are
 // the store's counters, so a restarted ladder process changes none of them. Every
 // dashboard has job and instance variables, the ladder ones a ladder and a game too,
 // and a ladder panel keeps each ladder and game apart instead of taking the max.
 
-var specs = []spec{throughput, botHealth, ladderOverview, ladderFleet}
+var specs = []spec{throughput, botHealth, ladderOverview, ladderFleet, ladderWeb}
+
+// quantile is the q-quantile over $__rate_interval of the histogram metric, by the
+// labels by, for the series sel selects. Prometheus stores a histogram either in its
+// native form (native histograms on, for a histogram that has one: the classic buckets
+// are then not stored) or as classic buckets, so the query asks both: one side is
+// empty, and where both are stored the native one wins.
+func quantile(q, metric, by, sel string) string {
+	return fmt.Sprintf(`histogram_quantile(%[1]s, sum by (%[3]s) (rate(%[2]s{%[4]s}[$__rate_interval])))`+
+		` or histogram_quantile(%[1]s, sum by (%[3]s, le) (rate(%[2]s_bucket{%[4]s}[$__rate_interval])))`, q, metric, by, sel)
+}
 
 var throughput = spec{
 	file: "arena-throughput.json", uid: "arena-throughput", title: "Arena throughput",
@@ -27,8 +39,8 @@ var throughput = spec{
 			steps: []step{base("green"), from(60, "orange")},
 			desc:  "Median and 99th percentile of the wall-clock time of a complete match over $__rate_interval. Orange from a minute: a match that long spends its time banks.",
 			queries: []target{
-				{expr: `histogram_quantile(0.5, sum by (game, le) (rate(arena_match_duration_seconds_bucket{job=~"$job", instance=~"$instance", game=~"$game"}[$__rate_interval])))`, legend: "{{game}} p50"},
-				{expr: `histogram_quantile(0.99, sum by (game, le) (rate(arena_match_duration_seconds_bucket{job=~"$job", instance=~"$instance", game=~"$game"}[$__rate_interval])))`, legend: "{{game}} p99"}}},
+				{expr: quantile("0.5", "arena_match_duration_seconds", "game", `job=~"$job", instance=~"$instance", game=~"$game"`), legend: "{{game}} p50"},
+				{expr: quantile("0.99", "arena_match_duration_seconds", "game", `job=~"$job", instance=~"$instance", game=~"$game"`), legend: "{{game}} p99"}}},
 		{kind: "timeseries", title: "Matches per minute by outcome", unit: "suffix: matches/min", w: 8, h: 8, steps: neutral, min: ptr(0),
 			desc:    "Matches that ended per minute: complete, forfeit (a seat forfeited, the fallback finished for it) and aborted (abandoned when a run stopped).",
 			queries: []target{{expr: `sum by (game, outcome) (rate(arena_matches_finished_total{job=~"$job", instance=~"$instance", game=~"$game"}[$__rate_interval])) * 60`, legend: "{{game}} {{outcome}}"}}},
@@ -65,12 +77,12 @@ var botHealth = spec{
 		{"bot", `label_values(arena_seat_endings_total{job=~"$job", instance=~"$instance"}, bot)`}},
 	panels: []panel{
 		{kind: "timeseries", title: "Decision latency p50", unit: "s", w: 12, h: 8, min: ptr(0), steps: []step{base("green"), from(0.5, "orange"), from(1, "red")},
-			desc: "Median time a bot took to answer over $__rate_interval (buckets from 10 µs to 60 s, 25% resolution). Orange from half the default 1 s decision clock, red from all of it.",
-			queries: []target{{expr: `histogram_quantile(0.5, sum by (game, bot, le) (rate(arena_decision_latency_seconds_bucket{job=~"$job", instance=~"$instance", bot=~"$bot"}[$__rate_interval])))`,
+			desc: "Median time a bot took to answer over $__rate_interval (native histogram buckets 10% apart where Prometheus stores them, else classic ones from 10 µs to 60 s, a factor of 1.58 apart). Orange from half the default 1 s decision clock, red from all of it.",
+			queries: []target{{expr: quantile("0.5", "arena_decision_latency_seconds", "game, bot", `job=~"$job", instance=~"$instance", bot=~"$bot"`),
 				legend: "{{bot}} ({{game}})"}}},
 		{kind: "timeseries", title: "Decision latency p99", unit: "s", w: 12, h: 8, min: ptr(0), steps: []step{base("green"), from(0.5, "orange"), from(1, "red")},
 			desc: "99th percentile of the answer time over $__rate_interval: the slow tail that ends in timeouts. Orange from half the default decision clock, red from all of it.",
-			queries: []target{{expr: `histogram_quantile(0.99, sum by (game, bot, le) (rate(arena_decision_latency_seconds_bucket{job=~"$job", instance=~"$instance", bot=~"$bot"}[$__rate_interval])))`,
+			queries: []target{{expr: quantile("0.99", "arena_decision_latency_seconds", "game, bot", `job=~"$job", instance=~"$instance", bot=~"$bot"`),
 				legend: "{{bot}} ({{game}})"}}},
 		{kind: "timeseries", title: "Forfeits per minute, by kind", unit: "suffix: seats/min", w: 12, h: 8, min: ptr(0), steps: []step{base("green"), from(1, "orange")},
 			desc: "Seats that ended in a timeout, crash, illegal choice or protocol error, per minute over $__rate_interval.",
@@ -90,7 +102,7 @@ var botHealth = spec{
 		{kind: "timeseries", title: "Time bank used p99", unit: "percentunit", w: 8, h: 8, min: ptr(0), max: ptr(1),
 			steps:   []step{base("green"), from(0.5, "orange"), from(0.9, "red")},
 			desc:    "99th percentile over $__rate_interval of the share of its time bank a seat spent in one complete match. Red from 90%: the bot is about to time out.",
-			queries: []target{{expr: `histogram_quantile(0.99, sum by (bot, le) (rate(arena_seat_bank_used_ratio_bucket{job=~"$job", instance=~"$instance", bot=~"$bot"}[$__rate_interval])))`, legend: "{{bot}}"}}},
+			queries: []target{{expr: quantile("0.99", "arena_seat_bank_used_ratio", "bot", `job=~"$job", instance=~"$instance", bot=~"$bot"`), legend: "{{bot}}"}}},
 		{kind: "timeseries", title: "Crashes per 100 decisions", unit: "none", w: 24, h: 8, min: ptr(0), steps: []step{base("green"), from(1, "red")},
 			desc: "Bot processes restarted after a crash per 100 decisions asked of the bot, over $__rate_interval, summed over every process of a ladder (its workers) or of the matches. Red from 1, where the crash-loop alert starts (with at least 3 crashes in 15 minutes).",
 			queries: []target{{expr: `100 * sum by (ladder, bot) (rate(arena_bot_process_restarts_total{job=~"$job", instance=~"$instance", bot=~"$bot"}[$__rate_interval])) / sum by (ladder, bot) (rate(arena_decisions_total{job=~"$job", instance=~"$instance", bot=~"$bot"}[$__rate_interval]))`,
@@ -222,5 +234,36 @@ var ladderFleet = spec{
 			mappings: map[string]string{"0": "gone", "1": "alive"},
 			desc:     "Every running worker the database lists, by machine and registered ID: alive, or gone silent without stopping (for up to a day; a stopped worker leaves the list).",
 			queries:  []target{{expr: `max by (ladder, worker, host) (arena_ladder_worker_alive{job=~"$job", ladder=~"$ladder", host=~"$host"})`, legend: workerLegend, instant: true}}},
+	},
+}
+
+// webSel selects the web service's series of the dashboard's variables.
+const webSel = `job=~"$job", instance=~"$instance", ladder=~"$ladder", route=~"$route"`
+
+var ladderWeb = spec{
+	file: "ladder-web.json", uid: "arena-ladder-web", title: "Ladder web service",
+	desc: "The web service of each ladder (arena ladder serve): requests by route and status, their share of server errors, how long they take and how many are in flight.",
+	vars: []variable{{"job", "label_values(arena_http_requests_total, job)"},
+		{"instance", `label_values(arena_http_requests_total{job=~"$job"}, instance)`},
+		{"ladder", `label_values(arena_http_requests_total{job=~"$job", instance=~"$instance"}, ladder)`},
+		{"route", `label_values(arena_http_requests_total{job=~"$job", instance=~"$instance", ladder=~"$ladder"}, route)`}},
+	panels: []panel{
+		{kind: "timeseries", title: "Requests per second by route and code", unit: "reqps", w: 12, h: 8, min: ptr(0), steps: neutral,
+			desc: "Requests each ladder's web service answered per second over $__rate_interval, by the route that served them (the pattern, such as GET /games/{id}; empty for a path no route serves) and status code.",
+			queries: []target{{expr: `sum by (ladder, route, code) (rate(arena_http_requests_total{` + webSel + `}[$__rate_interval]))`,
+				legend: "{{ladder}} {{route}} {{code}}"}}},
+		{kind: "timeseries", title: "Share of requests answered 5xx", unit: "percentunit", w: 12, h: 8, min: ptr(0), max: ptr(1),
+			steps: []step{base("green"), from(0.01, "orange"), from(0.05, "red")},
+			desc:  "Share of each ladder's requests over $__rate_interval that the service answered with a server error (0 while there is none). Red from 5%, where the HTTP-errors alert starts (with at least 5 in 5 minutes); the service's log names each one's cause by request ID.",
+			queries: []target{{expr: `(sum by (ladder) (rate(arena_http_requests_total{` + webSel + `, code=~"5.."}[$__rate_interval])) or 0 * sum by (ladder) (rate(arena_http_requests_total{` + webSel + `}[$__rate_interval])))` +
+				` / sum by (ladder) (rate(arena_http_requests_total{` + webSel + `}[$__rate_interval]))`, legend: "{{ladder}}"}}},
+		{kind: "timeseries", title: "Request duration p50 / p99 by route", unit: "s", w: 12, h: 8, min: ptr(0), steps: []step{base("green"), from(1, "orange")},
+			desc: "Median and 99th percentile of the time each route took to answer over $__rate_interval. Orange from a second.",
+			queries: []target{
+				{expr: quantile("0.5", "arena_http_request_duration_seconds", "ladder, route", webSel), legend: "{{ladder}} {{route}} p50"},
+				{expr: quantile("0.99", "arena_http_request_duration_seconds", "ladder, route", webSel), legend: "{{ladder}} {{route}} p99"}}},
+		{kind: "timeseries", title: "Requests in flight", unit: "short", w: 12, h: 8, min: ptr(0), steps: neutral,
+			desc:    "Requests each ladder's web service is answering at the scrape (past the read of their headers and body).",
+			queries: []target{{expr: `sum by (ladder, instance) (arena_http_requests_in_flight{job=~"$job", instance=~"$instance", ladder=~"$ladder"})`, legend: "{{ladder}} {{instance}}"}}},
 	},
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/arena-games/arena/arena"
 	"github.com/arena-games/arena/engine"
 	"github.com/arena-games/arena/internal/fileid"
+	"github.com/arena-games/arena/internal/tracing"
 	"github.com/arena-games/arena/ladder/store"
 	"github.com/arena-games/arena/protocol"
 	"github.com/arena-games/arena/protocol/sandbox"
@@ -137,6 +138,28 @@ func Sandbox(base sandbox.Config, dataDir string) sandbox.Config {
 // is taken as the end of the block's previous game (the block's start for the first),
 // since the games of a block are played one after another.
 func (p *ArenaPlayer) PlayBlock(ctx context.Context, b store.Block, bots []store.Bot, record func(store.Match) error) error {
+	if tracing.Enabled() {
+		return p.tracedBlock(ctx, b, bots, record)
+	}
+	return p.playBlock(ctx, b, bots, record)
+}
+
+// tracedBlock plays b as a trace of its own (package tracing): its schedule, its bots'
+// starts, its games and their recording.
+func (p *ArenaPlayer) tracedBlock(ctx context.Context, b store.Block, bots []store.Bot, record func(store.Match) error) error {
+	names := make([]string, len(bots))
+	for i, bot := range bots {
+		names[i] = label(bot)
+	}
+	ctx, span := tracing.Block(ctx, b.ID, b.Game, b.Created, names)
+	traced := *p
+	traced.Observer = span.Observer(p.Observer)
+	err := traced.playBlock(ctx, b, bots, tracing.Record(span, record))
+	span.End(err)
+	return err
+}
+
+func (p *ArenaPlayer) playBlock(ctx context.Context, b store.Block, bots []store.Bot, record func(store.Match) error) error {
 	game := engine.VariantGame(b.Game)
 	if v := engine.Variant(game, p.Options); v != b.Game {
 		return fmt.Errorf("block %d is of %s, but this player plays %s", b.ID, b.Game, v)

@@ -30,7 +30,9 @@ func main() {
 }
 
 func newApp() *cli.App {
+	tr := &traces{}
 	return &cli.App{
+		Before: tr.start, After: tr.end,
 		Name:  "arena",
 		Usage: "play card-game bots against each other",
 		// Errors are printed once, by main, as one line.
