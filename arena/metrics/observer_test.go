@@ -32,6 +32,7 @@ func TestARealRunIsCounted(t *testing.T) {
 	m.SetBank(arena.DefaultClock.Bank)
 	rep, err := arena.Run(context.Background(), arena.Config{
 		Clock: arena.DefaultClock, Game: "ivanhoe", Games: 10, Seed: 3, Parallel: 2, Observer: m.Observer(), KeepMatches: true,
+		Launcher: protocol.Launcher{},
 		Entrants: []arena.Entrant{
 			{Name: "alpha", Launch: protocol.LaunchConfig{Path: bin}},
 			{Name: "beta", Launch: protocol.LaunchConfig{Path: bin}},

@@ -47,7 +47,16 @@ const sameSignal = 500 * time.Millisecond
 // sameSignal) ends the process at once (its bots die with it: see the parent-death
 // signal). stop releases the signals.
 func interruptible(ctx context.Context, w io.Writer) (context.Context, func()) {
-	ctx, cancel := context.WithCancelCause(ctx)
+	first, _, stop := interruptibleInStages(ctx, w, false)
+	return first, stop
+}
+
+// interruptibleInStages is interruptible for a command that stops in two stages
+// (the worker: softly, then at once): with soft, the second signal ends the second
+// context (with cause errInterrupted) and only a third ends the process.
+func interruptibleInStages(ctx context.Context, w io.Writer, soft bool) (first, second context.Context, stop func()) {
+	first, cancel := context.WithCancelCause(ctx)
+	second, cancelSecond := context.WithCancelCause(ctx)
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	quit := make(chan struct{})
@@ -57,13 +66,23 @@ func interruptible(ctx context.Context, w io.Writer) (context.Context, func()) {
 		case <-quit:
 			return
 		}
-		first := time.Now()
-		fmt.Fprintln(w, "arena: stopping (Ctrl-C again to quit at once)")
+		last := time.Now()
+		if soft {
+			fmt.Fprintln(w, "arena: stopping softly (Ctrl-C again to stop at once)")
+		} else {
+			fmt.Fprintln(w, "arena: stopping (Ctrl-C again to quit at once)")
+		}
 		cancel(errInterrupted)
 		for {
 			select {
 			case <-sigs:
-				if time.Since(first) < sameSignal {
+				if time.Since(last) < sameSignal {
+					continue
+				}
+				if soft {
+					soft, last = false, time.Now()
+					fmt.Fprintln(w, "arena: stopping at once (Ctrl-C again to quit)")
+					cancelSecond(errInterrupted)
 					continue
 				}
 				fmt.Fprintln(w, "arena: quit")
@@ -73,10 +92,11 @@ func interruptible(ctx context.Context, w io.Writer) (context.Context, func()) {
 			}
 		}
 	}()
-	return ctx, func() {
+	return first, second, func() {
 		signal.Stop(sigs)
 		close(quit)
 		cancel(nil)
+		cancelSecond(nil)
 	}
 }
 

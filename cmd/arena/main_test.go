@@ -83,6 +83,7 @@ func TestBadInputGivesOneLineAndFailure(t *testing.T) {
 		{[]string{"play", "--game", "kardinal", "--board", "main.go"}, "--board main.go: kardinal: board line"},
 		{[]string{"play", "--game", "kardinal", "--board", "/no/such/board"}, "--board: open /no/such/board: no such file"},
 		{[]string{"play", "--game", "ninjas", "--deck", "main.go"}, "--deck main.go: ninjas: deck line"},
+		{[]string{"worker", "--db", "postgres://nobody@127.0.0.1:1/x", "--stop-timeout", "-1s"}, "--stop-timeout must not be negative"},
 	} {
 		cmd := exec.Command(bin, tc.args...)
 		var stderr, stdout bytes.Buffer

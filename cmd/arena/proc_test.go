@@ -89,8 +89,9 @@ func (p *proc) kill() {
 }
 
 // stop waits for the process to say it is up (ready: a SIGTERM before it listens for
-// one would just kill it), sends SIGTERM and waits, for a minute at most (a block in
-// flight is cut at once; the minute is load's room), for a clean exit.
+// one would just kill it), sends SIGTERM and waits, for a minute at most (a worker
+// finishes its block in flight first, a second or two with these tests' bots; the
+// rest of the minute is load's room), for a clean exit.
 func (p *proc) stop(t *testing.T, ready string) {
 	t.Helper()
 	require.True(t, poll.Within(time.Minute, func() bool { return strings.Contains(p.text(), ready) }), "%v is up: %s", p.cmd.Args[1:3], p.text())

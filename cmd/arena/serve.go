@@ -40,7 +40,7 @@ func serveFlags() []cli.Flag {
 		&cli.IntFlag{Name: "submissions-per-address", Value: l.AddressSubmits, Usage: "submissions one address may make at once, given back at that many an hour; more are answered 429"},
 		&cli.DurationFlag{Name: "session-lifetime", Value: l.Session, Usage: "how long a login in the browser lasts"},
 		&cli.StringSliceFlag{Name: "allowed-origin", Usage: "an origin (https://host[:port]) besides the ladder's own whose pages may post to it, e.g. a proxy's public address when it rewrites Host; repeatable"},
-		&cli.IntFlag{Name: "queue-depth", Value: 8, Usage: "postgres:// ladders: blocks kept waiting in the queue ahead of the workers (arena worker)"},
+		&cli.IntFlag{Name: "queue-depth", Value: 8, Usage: "postgres:// ladders: blocks kept waiting in the queue ahead of the workers (arena worker) at least; more for many worker slots or a fast pace"},
 		&cli.IntFlag{Name: "live-streams", Value: l.Streams, Usage: "live games (and games of people) watched at once; more are answered 503"},
 		&cli.IntFlag{Name: "games-per-person", Value: l.PersonGames, Usage: "unrated games one author may play in the browser at once"},
 		&cli.DurationFlag{Name: "live-delay", Usage: "show each move of a game in progress this long after it was made (the live pages show only what every seat sees, so none is needed for fair play)"},

@@ -24,13 +24,22 @@ import (
 // blockTimeout).
 const defaultLease = time.Hour
 
+// defaultStopTimeout is how long a stopping worker finishes its blocks, and hardStop
+// how long it then waits for the rest to be cancelled: together below the 90 s the
+// shipped unit (deploy/systemd/arena-worker.service, TimeoutStopSec) gives a stop.
+const (
+	defaultStopTimeout = time.Minute
+	hardStop           = 20 * time.Second
+)
+
 func workerCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "worker",
-		Usage: "play the blocks a PostgreSQL ladder's coordinator (arena ladder serve --db postgres://...) enqueues; SIGTERM or Ctrl-C stops",
+		Usage: "play the blocks a PostgreSQL ladder's coordinator (arena ladder serve --db postgres://...) enqueues; SIGTERM or Ctrl-C stops softly, a second one at once",
 		Flags: append(append(blockPlayFlags(),
 			&cli.StringFlag{Name: "game", Usage: "with --board or --deck: also play this game's blocks on that file (games on their defaults are always played)"},
 			&cli.DurationFlag{Name: "lease", Value: defaultLease, Usage: "how long a block may run before the queue hands it to another worker (give every worker of a ladder the same)"},
+			&cli.DurationFlag{Name: "stop-timeout", Value: defaultStopTimeout, Usage: "on SIGTERM or Ctrl-C, finish the blocks under way for at most this long, then stop them (their unplayed games go back to the queue); a second signal stops them at once"},
 			&cli.DurationFlag{Name: "job-timeout", DefaultText: "the longest a block can take at these clock flags", Usage: "stop playing a block after this long; its next attempt plays the rest"},
 		), append(append(gameOptionFlags(), ladderSandboxFlags()...), append(metricsFlags(workerMetricsAddr), ladderNameFlag())...)...),
 		Action: runWorker,
@@ -81,6 +90,9 @@ func runWorker(c *cli.Context) error {
 	if c.Int("jobs") < 1 {
 		return errors.New("--jobs must be at least 1")
 	}
+	if c.Duration("stop-timeout") < 0 {
+		return errors.New("--stop-timeout must not be negative (0 stops the blocks under way at once)")
+	}
 	if !store.IsPostgresURL(c.String("db")) {
 		return errors.New("a worker needs a PostgreSQL ladder: --db postgres://... (an SQLite ladder plays with `arena ladder run`)")
 	}
@@ -106,7 +118,7 @@ func runWorker(c *cli.Context) error {
 	}
 	defer st.Close()
 	pg := st.(*store.Postgres) // a postgres:// URL opens one
-	ctx, stop := interruptible(c.Context, c.App.ErrWriter)
+	ctx, now, stop := interruptibleInStages(c.Context, c.App.ErrWriter, true)
 	defer stop()
 	pool, err := queue.Connect(ctx, c.String("db"))
 	if err != nil {
@@ -161,18 +173,32 @@ func runWorker(c *cli.Context) error {
 	}
 	fmt.Fprintf(c.App.ErrWriter, "worker playing %d blocks at once (%s)\n", c.Int("jobs"), queue.Version())
 	<-ctx.Done()
-	// The blocks under way are cancelled: their bots are stopped, the games that
-	// ended are kept, and their jobs go back to the queue for the rest.
-	stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
-	defer cancel()
-	err = w.StopAndCancel(stopCtx)
-	player.Close(stopCtx)
+	finished, err := stopWorker(c, w, now)
+	// The bots kept between blocks: politely, or at once after a second signal.
+	player.Close(now)
 	ms.stopped(err, err == nil, false)
 	unregister() // before the linger: a lingering worker takes no blocks
-	if err == nil {
-		fmt.Fprintln(c.App.ErrWriter, "worker stopped; the blocks it was playing went back to the queue")
+	switch {
+	case err == nil && finished:
+		fmt.Fprintln(c.App.ErrWriter, "worker stopped; it finished the blocks it was playing")
+	case err == nil:
+		fmt.Fprintln(c.App.ErrWriter, "worker stopped; the rest of the blocks it was playing went back to the queue")
 	}
 	ms.linger(ctx, c.Duration("metrics-linger"), c.App.ErrWriter)
 	// Stopping is how a worker ends (systemd's SIGTERM): exit 0.
 	return err
+}
+
+// stopWorker stops w softly: it finishes the blocks under way until --stop-timeout
+// runs out or now ends (the second signal), then cancels the rest (queue.Shutdown).
+func stopWorker(c *cli.Context, w *queue.Worker, now context.Context) (finished bool, err error) {
+	limit := c.Duration("stop-timeout")
+	fmt.Fprintf(c.App.ErrWriter, "worker stopping: it takes no more blocks and finishes those under way (for %v at most)\n", limit)
+	soft, cancel := context.WithTimeout(now, limit)
+	defer cancel()
+	finished, err = w.Shutdown(soft, hardStop)
+	if err != nil {
+		err = fmt.Errorf("the blocks under way did not stop within %v (%w); they come back to the queue after their lease", hardStop, err)
+	}
+	return finished, err
 }

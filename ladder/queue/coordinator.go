@@ -2,17 +2,21 @@ package queue
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
 
 	"github.com/arena-games/arena/ladder"
+	"github.com/arena-games/arena/ladder/queue/jobtable"
 	"github.com/arena-games/arena/ladder/store"
 )
 
@@ -26,7 +30,7 @@ type CoordinatorConfig struct {
 	// Depth is how many blocks wait in the queue ahead of the workers at least; more
 	// when the workers alive have more slots between them (one block waits per slot,
 	// so that a worker finishing a block finds the next at once however big the
-	// fleet).
+	// fleet), or take more in two Ticks at their pace (see paced).
 	Depth int
 	// Rescan is how often the scheduler catches up with the recorded games (the live
 	// ratings, games per bot, suspensions, new and retired bots); each reads only the
@@ -57,6 +61,12 @@ type Coordinator struct {
 	// dry is set by a Fill that found no block waiting: the workers outran the
 	// refill, and the next comes sooner.
 	dry bool
+	// pace is the depth the workers' pace asks for (see paced); left and filled are
+	// the blocks left waiting by the last Fill and when it ended.
+	pace   int
+	left   int
+	filled time.Time
+	now    func() time.Time
 }
 
 // Rescan has the next tick choose tables afresh (an author's bots changed).
@@ -78,7 +88,7 @@ func NewCoordinator(pool *pgxpool.Pool, cfg CoordinatorConfig) (*Coordinator, er
 	if err != nil {
 		return nil, err
 	}
-	c := &Coordinator{pool: pool, client: client, st: st}
+	c := &Coordinator{pool: pool, client: client, st: st, now: time.Now}
 	cfg.Schedule.Store = withJob{Store: cfg.Schedule.Store, pg: st, enqueue: c.enqueueTx}
 	c.cfg = cfg
 	return c, nil
@@ -137,29 +147,28 @@ func (c *Coordinator) Fill(ctx context.Context) error {
 	if err := c.schedule(ctx, open); err != nil {
 		return err // too few bots: waits
 	}
-	if err := c.cancelStale(ctx); err != nil {
-		return err
-	}
-	jobs, err := c.liveJobs(ctx)
+	q, err := c.queued(ctx)
 	if err != nil {
 		return err
 	}
+	if err := c.cancelStale(ctx, q.stale); err != nil {
+		return err
+	}
+	waiting := q.waiting
 	for _, b := range open {
-		if !jobs[b.ID] && c.sched.Playable(b) {
+		if !q.live[b.ID] && c.sched.Playable(b) {
 			if err := c.enqueue(ctx, b); err != nil {
 				return err
 			}
+			waiting++
 		}
-	}
-	waiting, err := c.Waiting(ctx)
-	if err != nil {
-		return err
 	}
 	depth, err := c.depth(ctx)
 	if err != nil {
 		return err
 	}
 	dry := waiting == 0
+	depth = max(depth, c.paced(waiting))
 	for ; waiting < depth; waiting++ {
 		b, err := c.sched.NewBlock(ctx)
 		if err != nil {
@@ -167,6 +176,7 @@ func (c *Coordinator) Fill(ctx context.Context) error {
 		}
 		c.known, c.from = append(c.known, b.ID), max(c.from, b.ID+1)
 	}
+	c.left, c.filled = waiting, c.now()
 	// Only a refill that worked hurries the next: one that cannot choose a table
 	// (too few bots) waits a whole Tick.
 	c.dry = dry
@@ -231,21 +241,62 @@ func (c *Coordinator) enqueueTx(ctx context.Context, tx pgx.Tx, b store.Block) e
 	return nil
 }
 
+// queue is the game's block jobs as the coordinator sees them.
+type queue struct {
+	// live: the blocks with a job not completed or cancelled (jobtable.Live), but for
+	// those in stale.
+	live map[int64]bool
+	// waiting counts this version's jobs not yet taken (jobtable.Waiting).
+	waiting int
+	// stale are the waiting jobs an arena of another Version enqueued.
+	stale []int64
+}
+
+// listPage is how many jobs one JobList call reads.
+const listPage = 1000
+
+// queued lists the game's live block jobs through River's JobList.
+func (c *Coordinator) queued(ctx context.Context) (queue, error) {
+	q := queue{live: map[int64]bool{}}
+	waiting := map[rivertype.JobState]bool{}
+	for _, s := range jobtable.Waiting {
+		waiting[s] = true
+	}
+	params := river.NewJobListParams().Kinds(Kind).Queues(Queue).States(jobtable.Live...).First(listPage)
+	for {
+		res, err := c.client.JobList(ctx, params)
+		if err != nil {
+			return queue{}, err
+		}
+		for _, j := range res.Jobs {
+			var a BlockArgs
+			if err := json.Unmarshal(j.EncodedArgs, &a); err != nil {
+				return queue{}, fmt.Errorf("job %d: its arguments: %w", j.ID, err)
+			}
+			switch {
+			case a.Game != c.cfg.Schedule.Game:
+			case waiting[j.State] && a.Version != Version():
+				q.stale = append(q.stale, j.ID)
+			default:
+				q.live[a.Block] = true
+				if waiting[j.State] {
+					q.waiting++
+				}
+			}
+		}
+		if len(res.Jobs) < listPage {
+			return q, nil
+		}
+		params = params.After(res.LastCursor)
+	}
+}
+
 // cancelStale cancels the game's waiting jobs that an arena of another Version
 // enqueued (before an upgrade): workers of this version snooze them for ever, and
 // they would fill the queue's depth for good. Their blocks, open and without a live
 // job, are enqueued again for this version by the same Fill. Jobs under way are left
 // to finish.
-func (c *Coordinator) cancelStale(ctx context.Context) error {
-	rows, err := c.pool.Query(ctx, `SELECT id FROM river_job WHERE kind = $1 AND args->>'game' = $2 AND args->>'version' <> $3
-		AND state IN ('available', 'pending', 'retryable', 'scheduled')`, Kind, c.cfg.Schedule.Game, Version())
-	if err != nil {
-		return err
-	}
-	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
-	if err != nil {
-		return err
-	}
+func (c *Coordinator) cancelStale(ctx context.Context, ids []int64) error {
 	for _, id := range ids {
 		if _, err := c.client.JobCancel(ctx, id); err != nil && !errors.Is(err, river.ErrNotFound) {
 			return fmt.Errorf("cancelling another version's job %d: %w", id, err)
@@ -257,19 +308,25 @@ func (c *Coordinator) cancelStale(ctx context.Context) error {
 	return nil
 }
 
-// liveJobs are the blocks of the game that have a job not completed or cancelled.
-func (c *Coordinator) liveJobs(ctx context.Context) (map[int64]bool, error) {
-	rows, err := c.pool.Query(ctx, `SELECT (args->>'block')::bigint FROM river_job
-		WHERE kind = $1 AND args->>'game' = $2 AND state NOT IN ('completed', 'cancelled')`, Kind, c.cfg.Schedule.Game)
-	if err != nil {
-		return nil, err
+// maxPace bounds the depth the workers' pace can ask for: a queue deeper than this
+// only holds tables chosen from older ratings for longer.
+const maxPace = 1000
+
+// paced is the depth that lasts the workers two Ticks at the pace they took blocks
+// since the last Fill, which left c.left waiting: a fleet faster than Depth blocks a
+// Tick would otherwise find the queue empty before every refill. The pace is counted
+// over a Tick at least, so that a burst (workers starting together) asks for twice
+// the blocks it took, not that many per millisecond. When the pace drops, the depth
+// halves each Fill rather than at once.
+func (c *Coordinator) paced(waiting int) int {
+	now := c.now()
+	want := 0
+	if !c.filled.IsZero() && c.left > waiting {
+		took := max(now.Sub(c.filled), c.cfg.Tick)
+		want = int(math.Ceil(float64(c.left-waiting) * float64(2*c.cfg.Tick) / float64(took)))
 	}
-	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
-	live := map[int64]bool{}
-	for _, id := range ids {
-		live[id] = true
-	}
-	return live, err
+	c.pace = max(c.pace/2, min(want, maxPace))
+	return c.pace
 }
 
 // depth is how many blocks should wait: Depth, or the slots of the workers alive
@@ -279,12 +336,4 @@ func (c *Coordinator) depth(ctx context.Context) (int, error) {
 	err := c.pool.QueryRow(ctx, `SELECT COALESCE(SUM(slots), 0) FROM workers
 		WHERE stopped IS NULL AND heartbeat > now() - make_interval(secs => $1)`, store.AliveWindow.Seconds()).Scan(&slots)
 	return max(c.cfg.Depth, slots), err
-}
-
-// Waiting counts the game's blocks queued and not yet taken by a worker.
-func (c *Coordinator) Waiting(ctx context.Context) (int, error) {
-	var n int
-	err := c.pool.QueryRow(ctx, `SELECT COUNT(*) FROM river_job WHERE kind = $1 AND args->>'game' = $2
-		AND state IN ('available', 'pending', 'retryable', 'scheduled')`, Kind, c.cfg.Schedule.Game).Scan(&n)
-	return n, err
 }

@@ -103,7 +103,7 @@ func TestWorkerTakesOnlyWhatItPlays(t *testing.T) {
 	ctx := context.Background()
 	b, err := st.NewBlock(ctx, store.Block{Game: "ivanhoe", Seed: 1, Bots: []int64{bots[0].ID, bots[1].ID}, Rotations: 2})
 	require.NoError(t, err)
-	w := &blockWorker{cfg: WorkerConfig{Store: st, Player: &ladder.ArenaPlayer{}}}
+	w := &blockWorker{cfg: WorkerConfig{Store: st, Player: &ladder.ArenaPlayer{}}, slots: newSlots(1)}
 	var snoozed *rivertype.JobSnoozeError
 	err = w.Work(ctx, jobOf(BlockArgs{Block: b.ID, Game: "ivanhoe", Version: "protocol 1, build other"}))
 	require.ErrorAs(t, err, &snoozed, "another build's job")
@@ -207,6 +207,8 @@ func TestCoordinatorDepthFollowsTheFleet(t *testing.T) {
 	_, err = pool.Exec(ctx, `UPDATE river_job SET state = 'running', attempt = 1, attempted_at = now()
 		WHERE id IN (SELECT id FROM river_job ORDER BY id LIMIT 4)`)
 	require.NoError(t, err)
+	// Four blocks taken in an hour: a pace that asks for less than Depth.
+	co.now = func() time.Time { return time.Now().Add(time.Hour) }
 	require.NoError(t, co.Fill(ctx))
 	assert.Len(t, jobBlocks(t, pool, "available"), 2, "a silent worker's slots do not count")
 
@@ -220,6 +222,38 @@ func TestCoordinatorDepthFollowsTheFleet(t *testing.T) {
 		require.ErrorIs(t, short.Fill(ctx), ladder.ErrTooFewBots)
 		assert.False(t, short.dry)
 	}
+}
+
+// The queue keeps two Ticks of the workers' pace waiting when that is more than
+// Depth, so that fast workers do not find it empty before each refill; a burst counts
+// as taken over a whole Tick, and a slower pace lowers the depth by halves.
+func TestCoordinatorKeepsPaceWithTheWorkers(t *testing.T) {
+	st, pool, _ := ladderWithQueue(t)
+	ctx := context.Background()
+	co, err := testCoordinator(pool, st, 2, 2)
+	require.NoError(t, err)
+	clock := time.Now()
+	co.now = func() time.Time { return clock }
+	take := func() {
+		_, err := pool.Exec(ctx, `UPDATE river_job SET state = 'running', attempt = 1, attempted_at = now() WHERE state = 'available'`)
+		require.NoError(t, err)
+	}
+	fill := func(after time.Duration) int {
+		clock = clock.Add(after)
+		require.NoError(t, co.Fill(ctx))
+		return len(jobBlocks(t, pool, "available"))
+	}
+	require.Equal(t, 2, fill(0), "Depth at first")
+	take()
+	assert.Equal(t, 4, fill(time.Second), "2 blocks taken in a Tick: 4 wait")
+	take()
+	assert.Equal(t, 8, fill(time.Second), "4 taken in a Tick: 8 wait")
+	take()
+	assert.Equal(t, 16, fill(time.Millisecond), "8 taken at once count as taken in a Tick")
+	assert.Equal(t, 16, fill(time.Second), "none taken: nothing added")
+	assert.Equal(t, 8, co.pace, "the pace halves")
+	take()
+	assert.Equal(t, 4, fill(time.Hour), "16 taken in an hour: the pace halves again")
 }
 
 // testCoordinator is a coordinator of an Ivanhoe ladder of players seats, keeping depth

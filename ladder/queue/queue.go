@@ -18,6 +18,10 @@
 // attempt: such a worker's late answer (an error) puts the job back in the queue, and
 // the next attempt plays whatever rotations are still missing, so nothing is lost and,
 // with the unique (block, rotation) key, nothing is recorded twice.
+//
+// The queue is read through River's client API (JobList, JobCancel); the two reads that
+// need SQL on River's job table (the fence's row lock, the fleet's counts) are in
+// package jobtable, whose tests hold them to River's schema.
 package queue
 
 import (
@@ -39,6 +43,7 @@ import (
 	"github.com/riverqueue/river/rivertype"
 
 	"github.com/arena-games/arena/arena/metrics"
+	"github.com/arena-games/arena/ladder/queue/jobtable"
 	"github.com/arena-games/arena/ladder/store"
 	"github.com/arena-games/arena/protocol"
 )
@@ -68,15 +73,10 @@ type BlockArgs struct {
 // Kind is "arena_block".
 func (BlockArgs) Kind() string { return Kind }
 
-// liveStates are the states in which a block's job counts as the block's one job: a
-// job discarded after MaxAttempts also keeps its block from being enqueued again.
-var liveStates = []rivertype.JobState{rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRetryable,
-	rivertype.JobStateRunning, rivertype.JobStateScheduled, rivertype.JobStateDiscarded}
-
 // InsertOpts puts a block's job in the blocks queue, unique by block.
 func (BlockArgs) InsertOpts() river.InsertOpts {
 	return river.InsertOpts{Queue: Queue, MaxAttempts: MaxAttempts,
-		UniqueOpts: river.UniqueOpts{ByArgs: true, ByState: liveStates}}
+		UniqueOpts: river.UniqueOpts{ByArgs: true, ByState: jobtable.Live}}
 }
 
 var version = sync.OnceValue(func() string {

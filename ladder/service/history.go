@@ -2,7 +2,6 @@ package service
 
 import (
 	"context"
-	"errors"
 	"sync"
 
 	"github.com/arena-games/arena/ladder"
@@ -14,10 +13,10 @@ import (
 const curvePoints = 24
 
 // history is what the pages show of the ladder's recorded games without reading them
-// on each request: the running aggregates (ladder/tally, caught up at every Refit by
-// reading the games recorded since) and every bot's rating curve, redrawn by Refit
-// when the ladder has grown by a point's worth of games or a version without a curve
-// has played.
+// on each request: the running aggregates (ladder/tally, caught up at every Refit and
+// every bot page by reading the games recorded since) and every bot's rating curve,
+// redrawn by Refit when the ladder has grown by a point's worth of games or a version
+// without a curve has played.
 type history struct {
 	agg *tally.Ladder
 
@@ -75,22 +74,17 @@ func (h *history) due(game string, n int) bool {
 	return missing
 }
 
-// report is a bot version's page data from the aggregates and its curve; the error
-// wraps store.ErrNotFound for a version the ladder does not have. A version added
-// since the last refresh is looked for once more after catching the aggregates up
-// (a read of what was recorded since).
+// report is a bot version's page data from the aggregates, caught up first with the
+// games recorded since the last read (a read of those alone), and its curve; the
+// error wraps store.ErrNotFound for a version the ladder does not have.
 func (h *history) report(ctx context.Context, game string, bot int64) (ladder.BotReport, error) {
+	if err := h.agg.Refresh(ctx); err != nil {
+		return ladder.BotReport{}, err
+	}
 	h.mu.Lock()
 	curve := h.curves[bot]
 	h.mu.Unlock()
-	rep, err := ladder.ReportFrom(h.agg, game, bot, curve)
-	if errors.Is(err, store.ErrNotFound) {
-		if err := h.agg.Refresh(ctx); err != nil {
-			return rep, err
-		}
-		rep, err = ladder.ReportFrom(h.agg, game, bot, curve)
-	}
-	return rep, err
+	return ladder.ReportFrom(h.agg, game, bot, curve)
 }
 
 // latestForfeits are the IDs of a version's latest forfeits (newest last) and how

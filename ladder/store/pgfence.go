@@ -2,18 +2,19 @@ package store
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/arena-games/arena/ladder/queue/jobtable"
 )
 
 // ErrFenced is wrapped by RecordMatchFenced's error when the job the game was played
 // for is no longer the writer's: its lease ran out and the work queue handed it on.
-var ErrFenced = errors.New("the job is no longer this worker's")
+var ErrFenced = jobtable.ErrNotHeld
 
-// Fence names the attempt of a work-queue job (River's river_job row, kept in the
-// same database) that a game was played for.
+// Fence names the attempt of a work-queue job (River's, kept in the same database)
+// that a game was played for.
 type Fence struct {
 	Job     int64
 	Attempt int
@@ -21,26 +22,14 @@ type Fence struct {
 
 // RecordMatchFenced is RecordMatch for a game played by a job of the work queue: it
 // writes only while the job is still running in attempt f.Attempt. The job's row is
-// share-locked inside the game's transaction, so the queue cannot hand the job on
-// between the check and the commit (its rescue waits for the commit, and the next
-// attempt then sees the game recorded). A worker frozen past its lease and woken up
-// after the job went to someone else records nothing, and gets an error wrapping
-// ErrFenced.
+// share-locked inside the game's transaction (jobtable.Hold), so the queue cannot
+// hand the job on between the check and the commit (its rescue waits for the commit,
+// and the next attempt then sees the game recorded). A worker frozen past its lease
+// and woken up after the job went to someone else records nothing, and gets an error
+// wrapping ErrFenced.
 func (p *Postgres) RecordMatchFenced(ctx context.Context, m Match, f Fence) (Match, error) {
 	return p.recordMatch(ctx, m, func(tx pgx.Tx) error {
-		var state string
-		var attempt int
-		err := tx.QueryRow(ctx, `SELECT state::text, attempt FROM river_job WHERE id = $1 FOR SHARE`, f.Job).Scan(&state, &attempt)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return fmt.Errorf("%w: job %d is gone", ErrFenced, f.Job)
-		}
-		if err != nil {
-			return err
-		}
-		if state != "running" || attempt != f.Attempt {
-			return fmt.Errorf("%w: job %d is %s in attempt %d, this was attempt %d", ErrFenced, f.Job, state, attempt, f.Attempt)
-		}
-		return nil
+		return jobtable.Hold(ctx, tx, f.Job, f.Attempt)
 	})
 }
 

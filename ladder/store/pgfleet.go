@@ -5,31 +5,21 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/arena-games/arena/ladder/queue/jobtable"
 )
 
 var _ FleetReader = (*Postgres)(nil)
 
-// Fleet reads the work queue's depth, the workers and their recent games. The queue
-// is the job table of River (github.com/riverqueue/river), which keeps its own schema
-// in the same database: until its migrations ran there is no queue, and no depth.
+// Fleet reads the work queue's depth (jobtable.Count: until River's migrations ran
+// there is no queue, and no depth), the workers and their recent games.
 func (p *Postgres) Fleet(ctx context.Context, window time.Duration) (Fleet, error) {
 	f := Fleet{Window: window}
-	var queue bool
-	if err := p.pool.QueryRow(ctx, `SELECT to_regclass('river_job') IS NOT NULL`).Scan(&queue); err != nil {
+	q, err := jobtable.Count(ctx, p.pool)
+	if err != nil {
 		return Fleet{}, err
 	}
-	if queue {
-		var oldest float64
-		err := p.pool.QueryRow(ctx, `SELECT COUNT(*) FILTER (WHERE state <> 'discarded'),
-				COALESCE(EXTRACT(EPOCH FROM now() - MIN(created_at) FILTER (WHERE state <> 'discarded')), 0)::float8,
-				COUNT(*) FILTER (WHERE state = 'discarded'), COUNT(*) FILTER (WHERE state = 'retryable')
-			FROM river_job WHERE kind = $1 AND state IN ('available', 'pending', 'scheduled', 'retryable', 'discarded')`,
-			BlockJobKind).Scan(&f.Queued, &oldest, &f.GivenUp, &f.Retrying)
-		if err != nil {
-			return Fleet{}, err
-		}
-		f.OldestQueued = seconds(oldest)
-	}
+	f.Queued, f.OldestQueued, f.GivenUp, f.Retrying = q.Queued, q.OldestQueued, q.GivenUp, q.Retrying
 	rows, err := p.pool.Query(ctx, `SELECT `+workerCols+`, EXTRACT(EPOCH FROM now() - w.heartbeat)::float8,
 			(SELECT COUNT(*) FROM matches m WHERE m.worker_id = w.id AND m.recorded > now() - make_interval(secs => $1))
 		FROM workers w

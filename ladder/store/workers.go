@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"time"
+
+	"github.com/arena-games/arena/ladder/queue/jobtable"
 )
 
 // Worker is a process on some machine that plays the ladder's blocks, as it registered
@@ -62,7 +64,7 @@ const (
 const WorkerHorizon = 24 * time.Hour
 
 // BlockJobKind is the work queue's job kind of a block: Fleet counts these jobs.
-const BlockJobKind = "arena_block"
+const BlockJobKind = jobtable.Kind
 
 // Fleet is what the database knows of a shared ladder's work at one moment, by its
 // own clock.

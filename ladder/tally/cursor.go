@@ -13,7 +13,8 @@ import (
 // see game 12 before game 11 commits; the cursor looks for 11 again at every read
 // until it appears or is this old (a write that failed, such as a duplicate, leaves an
 // ID that never comes). A recording transaction lasts milliseconds; this allows for a
-// database stalled for minutes.
+// database stalled for minutes. At the first read only the gaps among the newest
+// maxGap IDs are waited for: the older ones are failed writes of long ago.
 const HoleGrace = 10 * time.Minute
 
 // Cursor follows the games recorded in a store, handing each to its reader once: the
@@ -47,7 +48,8 @@ func (c *Cursor) Next(ctx context.Context, fn func(store.Match) error) error {
 	if err := c.late(ctx, fn); err != nil {
 		return err
 	}
-	return c.st.MatchesAfter(ctx, "", c.last, func(m store.Match) error {
+	first := c.last == 0
+	err := c.st.MatchesAfter(ctx, "", c.last, func(m store.Match) error {
 		if gap := m.ID - c.last - 1; gap <= maxGap {
 			for id := c.last + 1; id < m.ID; id++ {
 				c.holes[id] = c.now()
@@ -56,6 +58,14 @@ func (c *Cursor) Next(ctx context.Context, fn func(store.Match) error) error {
 		c.last = m.ID
 		return c.hand(m, fn)
 	})
+	if first { // of the history's gaps only the newest can be games still being written
+		for id := range c.holes {
+			if id <= c.last-maxGap {
+				delete(c.holes, id)
+			}
+		}
+	}
+	return err
 }
 
 // maxGap is the widest run of missing IDs taken for games still being written: that

@@ -107,3 +107,16 @@ func TestACursorWaitsForALateGame(t *testing.T) {
 	assert.Empty(t, ids(t, c), "too late: a restart's first read counts it")
 	assert.EqualValues(t, 9, c.Last())
 }
+
+// TestTheFirstReadWaitsOnlyForTheNewestGaps: the history's old gaps (writes that
+// failed long ago) are not looked for again; a gap among the newest games is.
+func TestTheFirstReadWaitsOnlyForTheNewestGaps(t *testing.T) {
+	st, db := ladderOf(t, 2*maxGap)
+	db.SetMaxOpenConns(1)
+	hide(t, db, 3)
+	hide(t, db, 2*maxGap-1)
+	c := NewCursor(st, "ivanhoe")
+	got := ids(t, c)
+	assert.Len(t, got, 2*maxGap-2)
+	assert.Equal(t, 1, c.Holes(), "only the newest gap")
+}

@@ -1,0 +1,102 @@
+// Package jobtable is the one place that reads River's job table (river_job) with SQL.
+// Everything else goes through River's client API (Insert, JobList, JobCancel); two
+// reads cannot: the fence of a game's record, which must share-lock the job's row in
+// the game's own transaction (River's JobGetTx reads without a lock), and the queue's
+// figures for the fleet's metrics, counted in the database rather than listed row by
+// row on every scrape.
+//
+// The table is River's, not ours, so an upgrade of River may change it. The state
+// names here are rivertype's constants, and the package's tests check the columns and
+// the states of the table River's migrations make against them: an upgrade that
+// changes what is read here fails those tests, not a running ladder.
+package jobtable
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/riverqueue/river/rivertype"
+)
+
+// Kind is the River job kind of a ladder's block.
+const Kind = "arena_block"
+
+// Waiting are the states of a job not yet taken by a worker; Live adds those of a job
+// being played, and discarded: a job given up after its last attempt keeps its block
+// from being enqueued again.
+var (
+	Waiting = []rivertype.JobState{rivertype.JobStateAvailable, rivertype.JobStatePending,
+		rivertype.JobStateRetryable, rivertype.JobStateScheduled}
+	Live = append(append([]rivertype.JobState{}, Waiting...), rivertype.JobStateRunning, rivertype.JobStateDiscarded)
+)
+
+// ErrNotHeld is wrapped by Hold's error when the job is not running in that attempt.
+var ErrNotHeld = errors.New("the job is no longer this worker's")
+
+// Hold share-locks job's row in tx and checks that the job is running in attempt: until
+// tx ends, River cannot hand the job on (its rescue waits for the lock). The error
+// wraps ErrNotHeld when the job is gone, finished or in another attempt.
+func Hold(ctx context.Context, tx pgx.Tx, job int64, attempt int) error {
+	var state rivertype.JobState
+	var now int
+	err := tx.QueryRow(ctx, `SELECT state::text, attempt FROM river_job WHERE id = $1 FOR SHARE`, job).Scan(&state, &now)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return fmt.Errorf("%w: job %d is gone", ErrNotHeld, job)
+	}
+	if err != nil {
+		return err
+	}
+	if state != rivertype.JobStateRunning || now != attempt {
+		return fmt.Errorf("%w: job %d is %s in attempt %d, this was attempt %d", ErrNotHeld, job, state, now, attempt)
+	}
+	return nil
+}
+
+// Querier is a pool, a connection or a transaction.
+type Querier interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// Counts are the queue's block jobs at one moment, by the database's clock.
+type Counts struct {
+	// Queued: waiting, not discarded; OldestQueued: how long ago the oldest of them
+	// was enqueued (0 for none).
+	Queued       int
+	OldestQueued time.Duration
+	// GivenUp: discarded after their last attempt; Retrying: waiting after a failed
+	// attempt.
+	GivenUp, Retrying int
+}
+
+// Count counts the block jobs; before River's migrations made the table there is no
+// queue, and all counts are 0.
+func Count(ctx context.Context, q Querier) (Counts, error) {
+	var c Counts
+	var oldest float64
+	err := q.QueryRow(ctx, `SELECT COUNT(*) FILTER (WHERE state = ANY ($2::text[]::river_job_state[])),
+			COALESCE(EXTRACT(EPOCH FROM now() - MIN(created_at) FILTER (WHERE state = ANY ($2::text[]::river_job_state[]))), 0)::float8,
+			COUNT(*) FILTER (WHERE state = $3::text::river_job_state), COUNT(*) FILTER (WHERE state = $4::text::river_job_state)
+		FROM river_job WHERE kind = $1 AND state = ANY ($5::text[]::river_job_state[])`,
+		Kind, names(Waiting), string(rivertype.JobStateDiscarded), string(rivertype.JobStateRetryable),
+		names(append(append([]rivertype.JobState{}, Waiting...), rivertype.JobStateDiscarded))).
+		Scan(&c.Queued, &oldest, &c.GivenUp, &c.Retrying)
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && pgErr.Code == "42P01" { // undefined_table
+		return Counts{}, nil
+	}
+	c.OldestQueued = time.Duration(oldest * float64(time.Second))
+	return c, err
+}
+
+// names are the states as the table spells them.
+func names(states []rivertype.JobState) []string {
+	s := make([]string, len(states))
+	for i, st := range states {
+		s[i] = string(st)
+	}
+	return s
+}

@@ -1,0 +1,189 @@
+package jobtable_test
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/riverqueue/river/rivertype"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/arena-games/arena/internal/poll"
+	"github.com/arena-games/arena/ladder/queue/jobtable"
+	"github.com/arena-games/arena/ladder/store/pgtest"
+)
+
+// TestTheTableIsRivers: the columns this package reads and the job states it names are
+// those of the table River's migrations make, state for state with rivertype's
+// constants. An upgrade of River that renames a column or a state, or adds a state
+// that a count here would miss, fails this test.
+func TestTheTableIsRivers(t *testing.T) {
+	url := pgtest.URL(t)
+	pgtest.Queue(t, url)
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, url)
+	require.NoError(t, err)
+	defer conn.Close(ctx)
+
+	rows, err := conn.Query(ctx, `SELECT unnest(enum_range(NULL::river_job_state))::text`)
+	require.NoError(t, err)
+	inTable, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	require.NoError(t, err)
+	var inGo []string
+	for _, s := range rivertype.JobStates() {
+		inGo = append(inGo, string(s))
+	}
+	slices.Sort(inTable)
+	slices.Sort(inGo)
+	assert.Equal(t, inGo, inTable, "the table's job states are rivertype's")
+	for _, s := range jobtable.Live {
+		assert.Contains(t, inTable, string(s))
+	}
+	assert.ElementsMatch(t, inGo, append(slices.Clone(names(jobtable.Live)), string(rivertype.JobStateCompleted), string(rivertype.JobStateCancelled)),
+		"every state is live or finished: a new state must be placed in one of them")
+
+	cols := map[string]string{}
+	rows, err = conn.Query(ctx, `SELECT column_name::text, udt_name::text FROM information_schema.columns
+		WHERE table_schema = current_schema() AND table_name = 'river_job'`)
+	require.NoError(t, err)
+	for rows.Next() {
+		var name, typ string
+		require.NoError(t, rows.Scan(&name, &typ))
+		cols[name] = typ
+	}
+	require.NoError(t, rows.Err())
+	for col, typ := range map[string]string{"id": "int8", "kind": "text", "state": "river_job_state", "attempt": "int2", "created_at": "timestamptz"} {
+		assert.Equal(t, typ, cols[col], "river_job.%s", col)
+	}
+}
+
+func names(states []rivertype.JobState) []string {
+	var s []string
+	for _, st := range states {
+		s = append(s, string(st))
+	}
+	return s
+}
+
+// blockJob is a job of the ladder's kind; Mode says what its worker does: "fail"
+// returns an error, "hold" reports the job and waits to be released.
+type blockJob struct {
+	Block int64  `json:"block"`
+	Mode  string `json:"mode"`
+}
+
+func (blockJob) Kind() string { return jobtable.Kind }
+
+type holdingWorker struct {
+	river.WorkerDefaults[blockJob]
+	held    chan *rivertype.JobRow
+	release chan struct{}
+}
+
+func (w *holdingWorker) Work(ctx context.Context, job *river.Job[blockJob]) error {
+	if job.Args.Mode == "fail" {
+		return errors.New("fails on purpose")
+	}
+	w.held <- job.JobRow
+	select {
+	case <-w.release:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// laterRetry puts a failed job an hour away, so that it stays retryable in the test.
+type laterRetry struct{}
+
+func (laterRetry) NextRetry(*rivertype.JobRow) time.Time { return time.Now().Add(time.Hour) }
+
+// TestHoldAndCountWithARealWorker: jobs moved through their states by a real River
+// client (one run by its worker, failed, given up, scheduled, cancelled) are held and
+// counted as the fence and the fleet's figures rely on.
+func TestHoldAndCountWithARealWorker(t *testing.T) {
+	url := pgtest.URL(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	pool, err := pgxpool.New(ctx, url)
+	require.NoError(t, err)
+	defer pool.Close()
+	c, err := jobtable.Count(ctx, pool)
+	require.NoError(t, err, "no table yet: no queue")
+	assert.Equal(t, jobtable.Counts{}, c)
+
+	pgtest.Queue(t, url)
+	w := &holdingWorker{held: make(chan *rivertype.JobRow, 1), release: make(chan struct{})}
+	workers := river.NewWorkers()
+	river.AddWorker(workers, w)
+	client, err := river.NewClient(riverpgxv5.New(pool), &river.Config{Workers: workers, RetryPolicy: laterRetry{}, SkipUnknownJobCheck: true,
+		Queues: map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: 1}}})
+	require.NoError(t, err)
+	insert := func(mode string, opts *river.InsertOpts) int64 {
+		r, err := client.Insert(ctx, blockJob{Mode: mode}, opts)
+		require.NoError(t, err)
+		return r.Job.ID
+	}
+	givenUp := insert("fail", &river.InsertOpts{MaxAttempts: 1})
+	retrying := insert("fail", &river.InsertOpts{MaxAttempts: 2})
+	held := insert("hold", nil)
+	require.NoError(t, client.Start(ctx))
+	defer func() { require.NoError(t, client.StopAndCancel(context.Background())) }()
+	var job *rivertype.JobRow
+	select {
+	case job = <-w.held:
+	case <-ctx.Done():
+		t.Fatal("the worker never ran the held job")
+	}
+	require.Equal(t, held, job.ID)
+	// The failed jobs are finalized by River's completer, in its own time.
+	require.True(t, poll.Within(time.Minute, func() bool {
+		a, errA := client.JobGet(ctx, givenUp)
+		b, errB := client.JobGet(ctx, retrying)
+		return errA == nil && errB == nil && a.State == rivertype.JobStateDiscarded && b.State == rivertype.JobStateRetryable
+	}), "the failed jobs are discarded and retryable")
+	insert("hold", nil) // waits: the one slot is taken
+	insert("hold", &river.InsertOpts{ScheduledAt: time.Now().Add(time.Hour)})
+	_, err = client.JobCancel(ctx, insert("hold", &river.InsertOpts{ScheduledAt: time.Now().Add(time.Hour)}))
+	require.NoError(t, err)
+	_, err = client.Insert(ctx, otherJob{}, nil)
+	require.NoError(t, err)
+
+	c, err = jobtable.Count(ctx, pool)
+	require.NoError(t, err)
+	assert.Equal(t, 3, c.Queued, "the retryable, the available and the scheduled job; not the running, discarded, cancelled or other-kind ones")
+	assert.Equal(t, 1, c.Retrying)
+	assert.Equal(t, 1, c.GivenUp)
+	// The oldest waiting job (the retryable one) was enqueued in this test, which
+	// has two minutes in all.
+	assert.Positive(t, c.OldestQueued)
+	assert.Less(t, c.OldestQueued, 2*time.Minute)
+
+	hold := func(id int64, attempt int) error {
+		tx, err := pool.Begin(ctx)
+		require.NoError(t, err)
+		defer tx.Rollback(ctx)
+		return jobtable.Hold(ctx, tx, id, attempt)
+	}
+	require.NoError(t, hold(job.ID, job.Attempt), "the running job in its attempt")
+	assert.ErrorIs(t, hold(job.ID, job.Attempt+1), jobtable.ErrNotHeld, "another attempt")
+	assert.ErrorIs(t, hold(retrying, 1), jobtable.ErrNotHeld, "a job waiting for its retry")
+	assert.ErrorIs(t, hold(job.ID+1000, 1), jobtable.ErrNotHeld, "a job that does not exist")
+	close(w.release)
+	require.True(t, poll.Within(time.Minute, func() bool {
+		j, err := client.JobGet(ctx, job.ID)
+		return err == nil && j.State == rivertype.JobStateCompleted
+	}), "the held job completes")
+	assert.ErrorIs(t, hold(job.ID, job.Attempt), jobtable.ErrNotHeld, "a completed job")
+}
+
+type otherJob struct{}
+
+func (otherJob) Kind() string { return "other" }
