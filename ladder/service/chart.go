@@ -74,7 +74,7 @@ func ratingChart(h []ladder.RatingPoint) template.HTML {
 		fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#999"/><text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`,
 			x(n), chartTop+plotH, x(n), chartTop+plotH+4, x(n), chartTop+plotH+16, tickLabel(n))
 	}
-	fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">games recorded on the ladder (this version's first point at game %d, its last after %d of its own)</text>`,
+	fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">games recorded on the ladder (this version from game %d; %d of its own)</text>`,
 		chartLeft+plotW/2, chartH-4, h[0].LadderGames, h[len(h)-1].BotGames)
 	fmt.Fprintf(&b, `<text transform="translate(12 %.1f) rotate(-90)" text-anchor="middle">Elo</text>`, chartTop+plotH/2)
 	var band, line strings.Builder

@@ -35,7 +35,7 @@ func TestTheRatingChartReads(t *testing.T) {
 	assert.InDelta(t, chartLeft, x0, 0.1, "the curve starts at the left edge")
 	assert.InDelta(t, chartW-chartRight, x1, 0.1, "and ends at the right edge")
 	assert.Contains(t, svg, "games recorded on the ladder")
-	assert.Contains(t, svg, "first point at game 600")
+	assert.Contains(t, svg, "this version from game 600; 125 of its own")
 	assert.Contains(t, svg, ">Elo</text>")
 	for _, tick := range []string{">600<", ">800<", ">1000<", ">-100<", ">0<", ">100<"} {
 		assert.Contains(t, svg, tick)
