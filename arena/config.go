@@ -78,6 +78,10 @@ type Config struct {
 	MaxRestarts int
 	// ReplayDir receives one replay file per match; empty writes none.
 	ReplayDir string
+	// LiveReplays writes every record of a replay through to its temporary file as
+	// it is made, rather than in buffered blocks, so that a reader tailing the file
+	// (the served ladder's live games) sees each decision once it is taken.
+	LiveReplays bool
 	// StderrDir receives each bot's stderr when ReplayDir is empty (with replays, the
 	// stderr files go beside them); empty keeps none.
 	StderrDir string

@@ -188,9 +188,21 @@ func (rep *Replay) add(rec Record) error {
 	return nil
 }
 
-// header checks the header: this format, a known game, a player count it seats and
-// one bot per seat.
+// header checks the header (CheckHeader) and keeps it.
 func (rep *Replay) header(rec Record) error {
+	if err := CheckHeader(rec); err != nil {
+		return err
+	}
+	rep.Header = rec
+	return nil
+}
+
+// CheckHeader checks a replay's header: this format, a known game, a player count it
+// seats and one bot per seat.
+func CheckHeader(rec Record) error {
+	if rec.Type != "match" {
+		return errors.New("not a replay header")
+	}
 	if rec.Format != ReplayFormat {
 		return fmt.Errorf("replay format %d, this arena reads %d", rec.Format, ReplayFormat)
 	}
@@ -204,7 +216,6 @@ func (rep *Replay) header(rec Record) error {
 	if len(rec.Bots) != rec.Players {
 		return fmt.Errorf("a header with %d bots for %d players", len(rec.Bots), rec.Players)
 	}
-	rep.Header = rec
 	return nil
 }
 
@@ -218,18 +229,8 @@ func Resimulate(rep *Replay, step func(g engine.Game, before []engine.Event, d R
 		return nil, err
 	}
 	for i, d := range rep.Decisions {
-		if g.Terminal() {
-			return g, fmt.Errorf("decision %d: the game is already over", i)
-		}
-		if d.N != i || d.Seat != g.ToMove() {
-			return g, fmt.Errorf("decision %d: recorded as decision %d of seat %d, but seat %d is to move", i, d.N, d.Seat, g.ToMove())
-		}
-		opts := g.Options()
-		if d.Choice < 0 || d.Choice >= len(opts) || d.Option == nil || opts[d.Choice] != d.Option.option() {
-			return g, fmt.Errorf("decision %d: option %d is not the recorded %+v: the replay does not reproduce", i, d.Choice, d.Option)
-		}
-		if text := g.Describe(opts[d.Choice]); text != d.Text {
-			return g, fmt.Errorf("decision %d: the option reads %q, recorded %q: the replay does not reproduce", i, text, d.Text)
+		if err := CheckDecision(g, d); err != nil {
+			return g, err
 		}
 		logLen := len(g.Log())
 		if err := g.Apply(d.Choice); err != nil {
@@ -255,6 +256,26 @@ func Resimulate(rep *Replay, step func(g engine.Game, before []engine.Event, d R
 			res.Place, res.Score, res.Adjudicated, rep.Result.GamePlace, rep.Result.Score, rep.Result.Adjudicated)
 	}
 	return g, nil
+}
+
+// CheckDecision checks that d is g's next decision, as recorded: its number, its
+// seat, its option and the option's words.
+func CheckDecision(g engine.Game, d Record) error {
+	i := g.Decisions()
+	if g.Terminal() {
+		return fmt.Errorf("decision %d: the game is already over", i)
+	}
+	if d.N != i || d.Seat != g.ToMove() {
+		return fmt.Errorf("decision %d: recorded as decision %d of seat %d, but seat %d is to move", i, d.N, d.Seat, g.ToMove())
+	}
+	opts := g.Options()
+	if d.Choice < 0 || d.Choice >= len(opts) || d.Option == nil || opts[d.Choice] != d.Option.option() {
+		return fmt.Errorf("decision %d: option %d is not the recorded %+v: the replay does not reproduce", i, d.Choice, d.Option)
+	}
+	if text := g.Describe(opts[d.Choice]); text != d.Text {
+		return fmt.Errorf("decision %d: the option reads %q, recorded %q: the replay does not reproduce", i, text, d.Text)
+	}
+	return nil
 }
 
 // WriteReadable prints a replay for people: the match, every event, every decision
@@ -320,10 +341,12 @@ type replayWriter struct {
 	w   *bufio.Writer
 	enc *json.Encoder
 	err error
+	// live flushes every record (Config.LiveReplays).
+	live bool
 }
 
 func (r *runner) openReplay(m matchSpec, res *MatchResult) (*replayWriter, error) {
-	rw := &replayWriter{}
+	rw := &replayWriter{live: r.cfg.LiveReplays}
 	if r.cfg.ReplayDir == "" {
 		return rw, nil
 	}
@@ -363,6 +386,9 @@ func (rw *replayWriter) write(rec Record) {
 		return
 	}
 	rw.err = rw.enc.Encode(rec)
+	if rw.live && rw.err == nil {
+		rw.err = rw.w.Flush()
+	}
 }
 
 // writing reports whether records are written: a run without replays skips building

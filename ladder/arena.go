@@ -181,7 +181,7 @@ func (p *ArenaPlayer) playBlock(ctx context.Context, b store.Block, bots []store
 		Game: game, Options: p.Options, Entrants: entrants, Launcher: protocol.Launcher{}, Pool: p.Pool, Games: b.Rotations, Seed: b.Seed, Parallel: 1, Rotations: missing(b),
 		Clock: p.Clock, MaxRestarts: p.MaxRestarts, Sandbox: p.Sandbox, MaxForfeitShare: -1,
 		// A block is one deal: each seat's stderr is one game's (the service serves it so).
-		ReplayDir: replays, StderrPerSeat: true, Logger: p.Logger, Observer: p.Observer,
+		ReplayDir: replays, LiveReplays: true, StderrPerSeat: true, Logger: p.Logger, Observer: p.Observer,
 		Commit: func(m *arena.MatchResult) error {
 			now := time.Now()
 			g := store.Match{Block: b.ID, Rotation: m.Rotation, Game: b.Game, Seed: m.Seed, Adjudicated: m.Adjudicated,

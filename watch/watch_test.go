@@ -17,7 +17,7 @@ import (
 )
 
 // played is a game of random players recorded in process.
-func played(t *testing.T, game string, players int, seed uint64) *arena.Replay {
+func played(t testing.TB, game string, players int, seed uint64) *arena.Replay {
 	t.Helper()
 	bots := make([]string, players)
 	seats := make([]engine.Policy, players)

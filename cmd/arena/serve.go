@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -19,6 +20,7 @@ import (
 	"github.com/arena-games/arena/ladder/queue"
 	"github.com/arena-games/arena/ladder/service"
 	"github.com/arena-games/arena/ladder/store"
+	"github.com/arena-games/arena/protocol"
 )
 
 // serveFlags are those of `ladder serve` besides the playing flags it shares with run.
@@ -39,6 +41,9 @@ func serveFlags() []cli.Flag {
 		&cli.DurationFlag{Name: "session-lifetime", Value: l.Session, Usage: "how long a login in the browser lasts"},
 		&cli.StringSliceFlag{Name: "allowed-origin", Usage: "an origin (https://host[:port]) besides the ladder's own whose pages may post to it, e.g. a proxy's public address when it rewrites Host; repeatable"},
 		&cli.IntFlag{Name: "queue-depth", Value: 8, Usage: "postgres:// ladders: blocks kept waiting in the queue ahead of the workers (arena worker) at least; more for many worker slots or a fast pace"},
+		&cli.IntFlag{Name: "live-streams", Value: l.Streams, Usage: "live games (and games of people) watched at once; more are answered 503"},
+		&cli.IntFlag{Name: "games-per-person", Value: l.PersonGames, Usage: "unrated games one author may play in the browser at once"},
+		&cli.DurationFlag{Name: "live-delay", Usage: "show each move of a game in progress this long after it was made (the live pages show only what every seat sees, so none is needed for fair play)"},
 		&cli.StringFlag{Name: "smoke-game", Usage: "the game submitted bots are smoke-tested in (default: the ladder's game)"},
 	}
 }
@@ -73,6 +78,7 @@ func ladderServe(c *cli.Context) error {
 		smokeGame = c.String("game")
 	}
 	changed := make(chan struct{}, 1)
+	player := ls.cfg.Player.(*ladder.ArenaPlayer)
 	svc, err := service.New(service.Config{Store: st, Authors: st, Game: ls.game,
 		Submit: func(ctx context.Context, name, path string) (store.Bot, error) {
 			opt := addOptions(smokeGame, name, &ls.sb)
@@ -86,6 +92,8 @@ func ladderServe(c *cli.Context) error {
 			}
 		},
 		Limits: serviceLimits(c), Origins: c.StringSlice("allowed-origin"), LockHeld: lockHeld(st),
+		Replays: filepath.Join(st.Dir(), "replays"), LiveDelay: c.Duration("live-delay"),
+		Launch: personLaunch(st, ls), Clock: player.Clock, GameOptions: player.Options,
 		Log: logging.Slog(log)})
 	if err != nil {
 		return err
@@ -120,6 +128,7 @@ func ladderServe(c *cli.Context) error {
 	shut, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
 	_ = srv.Shutdown(shut)
+	svc.Close() // the games of people under way, and their bots
 	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
@@ -133,11 +142,15 @@ func checkServeFlags(c *cli.Context) error {
 		return fmt.Errorf("ladder serve takes no arguments, got %q", c.Args().First())
 	}
 	if c.Int("jobs") < 1 || c.Int64("upload-limit") < 1 || c.Int("submissions-per-day") < 1 || c.Int("bots-per-author") < 1 || c.Int("concurrent-requests") < 1 || c.Int("queue-depth") < 1 ||
-		c.Int64("body-limit") < 1 || c.Int64("min-body-rate") < 1 || c.Int("login-failures") < 1 || c.Int("submissions-per-address") < 1 {
-		return fmt.Errorf("--jobs, --upload-limit, --submissions-per-day, --bots-per-author, --concurrent-requests, --queue-depth, --body-limit, --min-body-rate, --login-failures and --submissions-per-address must be at least 1")
+		c.Int64("body-limit") < 1 || c.Int64("min-body-rate") < 1 || c.Int("login-failures") < 1 || c.Int("submissions-per-address") < 1 ||
+		c.Int("live-streams") < 1 || c.Int("games-per-person") < 1 {
+		return fmt.Errorf("--jobs, --upload-limit, --submissions-per-day, --bots-per-author, --concurrent-requests, --queue-depth, --body-limit, --min-body-rate, --login-failures, --submissions-per-address, --live-streams and --games-per-person must be at least 1")
 	}
 	if c.Duration("header-timeout") <= 0 || c.Duration("body-timeout") <= 0 || c.Duration("session-lifetime") <= 0 {
 		return fmt.Errorf("--header-timeout, --body-timeout and --session-lifetime must be positive")
+	}
+	if c.Duration("live-delay") < 0 {
+		return fmt.Errorf("--live-delay must not be negative")
 	}
 	return nil
 }
@@ -147,7 +160,8 @@ func serviceLimits(c *cli.Context) service.Limits {
 	return service.Limits{Upload: c.Int64("upload-limit") << 20, PerDay: c.Int("submissions-per-day"),
 		Bots: c.Int("bots-per-author"), Concurrent: c.Int("concurrent-requests"), Body: c.Int64("body-limit") << 10,
 		HeaderTimeout: c.Duration("header-timeout"), BodyRate: c.Int64("min-body-rate") << 10, BodyTimeout: c.Duration("body-timeout"),
-		LoginFailures: c.Int("login-failures"), AddressSubmits: c.Int("submissions-per-address"), Session: c.Duration("session-lifetime")}
+		LoginFailures: c.Int("login-failures"), AddressSubmits: c.Int("submissions-per-address"), Session: c.Duration("session-lifetime"),
+		Streams: c.Int("live-streams"), PersonGames: c.Int("games-per-person")}
 }
 
 // coordinate has workers play a PostgreSQL ladder (arena worker): it keeps the work
@@ -219,6 +233,26 @@ func playRounds(ctx context.Context, c *cli.Context, ls *ladderSession, svc *ser
 		case <-time.After(time.Minute):
 		case <-ctx.Done():
 		}
+	}
+}
+
+// personLaunch starts a ladder bot for a person's game in the browser as the ladder's
+// blocks start it: from the store, checked against its digest, in the ladder's
+// sandbox, with the CPU time arena.Run gives a run of one game (two banks and a
+// minute).
+func personLaunch(st store.Store, ls *ladderSession) func(store.Bot) (protocol.LaunchConfig, error) {
+	launch := ladder.Launch(st, builtinLaunch)
+	bank := ls.cfg.Player.(*ladder.ArenaPlayer).Clock.Bank
+	return func(b store.Bot) (protocol.LaunchConfig, error) {
+		lc, err := launch(b)
+		if err != nil {
+			return lc, err
+		}
+		lc.Sandbox = ls.sb
+		if lc.Sandbox.Limits.CPUTime == 0 {
+			lc.Sandbox.Limits.CPUTime = 2*bank + time.Minute
+		}
+		return lc, nil
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -30,9 +31,14 @@ type gameQuery struct {
 	before   int64
 	after    int64
 	limit    int
+	// vs (a name) and vsVersion select the games where the subject met that bot: the
+	// head-to-head's games. opponents are its versions, filled by subjects.
+	vs        string
+	vsVersion int
+	opponents map[int64]bool
 }
 
-var gameParams = []string{"bot", "version", "author", "ending", "from", "to", "before", "after", "limit"}
+var gameParams = []string{"bot", "version", "author", "ending", "from", "to", "before", "after", "limit", "vs", "vs_version"}
 
 // gameEndings are the endings a query selects by: a seat's own, or forfeit (any
 // but ok).
@@ -51,10 +57,13 @@ func parseGameQuery(v url.Values) (gameQuery, *refusal) {
 			return gameQuery{}, refuse(http.StatusBadRequest, fmt.Sprintf("unknown parameter %q: games are selected by %s (pages go by before and after, a game ID)", k, strings.Join(gameParams, ", ")))
 		}
 	}
-	q := gameQuery{bot: v.Get("bot"), author: v.Get("author"), ending: v.Get("ending"), limit: defaultGamesLimit}
-	if q.bot != "" {
-		if rf := checkName(q.bot); rf != nil {
-			return q, rf
+	q := gameQuery{bot: v.Get("bot"), author: v.Get("author"), ending: v.Get("ending"), limit: defaultGamesLimit,
+		vs: v.Get("vs"), opponents: map[int64]bool{}}
+	for _, name := range []string{q.bot, q.vs} {
+		if name != "" {
+			if rf := checkName(name); rf != nil {
+				return q, rf
+			}
 		}
 	}
 	if q.ending != "" && !slices.Contains(gameEndings, q.ending) {
@@ -73,6 +82,7 @@ func parseGameQuery(v url.Values) (gameQuery, *refusal) {
 		return n
 	}
 	q.version, q.before, q.after = int(number("version", 1<<30)), number("before", 1<<62), number("after", 1<<62)
+	q.vsVersion = int(number("vs_version", 1<<30))
 	if l := number("limit", maxGamesLimit); l > 0 {
 		q.limit = int(l)
 	}
@@ -82,6 +92,10 @@ func parseGameQuery(v url.Values) (gameQuery, *refusal) {
 		return q, rf
 	case q.version > 0 && q.bot == "":
 		return q, refuse(http.StatusBadRequest, "version needs bot: a version of which bot?")
+	case q.vsVersion > 0 && q.vs == "":
+		return q, refuse(http.StatusBadRequest, "vs_version needs vs: a version of which bot?")
+	case q.vs != "" && q.bot == "" && q.author == "":
+		return q, refuse(http.StatusBadRequest, "vs needs bot or author: whose games against it?")
 	case q.before > 0 && q.after > 0:
 		return q, refuse(http.StatusBadRequest, "a page is before a game or after one, not both")
 	case !q.to.IsZero():
@@ -115,7 +129,15 @@ type gameSet struct {
 }
 
 // subjects is the set of bot versions a query's bot and author name; nil for none.
+// It fills q.opponents with the versions vs names.
 func (q gameQuery) subjects(bots []store.Bot, owners map[string]string) (map[int64]bool, *refusal) {
+	if q.vs != "" {
+		vs, rf := gameQuery{bot: q.vs, version: q.vsVersion}.subjects(bots, owners)
+		if rf != nil {
+			return nil, rf
+		}
+		maps.Copy(q.opponents, vs)
+	}
 	if q.bot == "" && q.author == "" {
 		return nil, nil
 	}
@@ -143,6 +165,9 @@ func (q gameQuery) subjects(bots []store.Bot, owners map[string]string) (map[int
 // seats (any seat, without a subject) ended as asked, on a day asked for.
 func (q gameQuery) selects(m store.Match, subject map[int64]bool) bool {
 	if !q.from.IsZero() && m.Finished.Before(q.from) || !q.to.IsZero() && !m.Finished.Before(q.to) {
+		return false
+	}
+	if q.vs != "" && !slices.ContainsFunc(m.Seats, func(st store.Seat) bool { return q.opponents[st.Bot] && !subject[st.Bot] }) {
 		return false
 	}
 	for _, st := range m.Seats {

@@ -14,6 +14,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 )
 
@@ -69,7 +70,9 @@ func (s *Service) guard(next http.Handler) http.Handler {
 		}
 		select {
 		case s.slots <- struct{}{}:
-			defer func() { <-s.slots }()
+			release := sync.OnceFunc(func() { <-s.slots })
+			defer release()
+			r = r.WithContext(context.WithValue(r.Context(), slotKey{}, release))
 		default:
 			s.fail(w, r, refuse(http.StatusServiceUnavailable, "busy: too many requests at once, try again"))
 			return

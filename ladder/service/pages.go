@@ -6,7 +6,6 @@ import (
 	"math"
 	"net/http"
 	"strconv"
-	"strings"
 
 	"github.com/arena-games/arena/ladder"
 	"github.com/arena-games/arena/ladder/store"
@@ -153,10 +152,16 @@ type tableView struct {
 type rowView struct {
 	ladder.Standing
 	Bar template.HTML
+	// Owner is the author who submitted the bot; empty for the operator's.
+	Owner string
 }
 
-func (s *Service) standingsPage(*http.Request) (any, *refusal) {
+func (s *Service) standingsPage(r *http.Request) (any, *refusal) {
 	tables, fitted := s.standings()
+	owners, err := s.cfg.Authors.Owners(r.Context())
+	if err != nil {
+		return nil, internal(err)
+	}
 	d := standingsData{}
 	if !fitted.IsZero() {
 		d.Fitted = fitted.UTC().Format("2006-01-02 15:04:05 UTC")
@@ -165,7 +170,7 @@ func (s *Service) standingsPage(*http.Request) (any, *refusal) {
 		lo, hi := scale(t.Standings)
 		tv := tableView{Table: t}
 		for _, st := range t.Standings {
-			tv.Rows = append(tv.Rows, rowView{Standing: st, Bar: intervalBar(st, lo, hi)})
+			tv.Rows = append(tv.Rows, rowView{Standing: st, Bar: intervalBar(st, lo, hi), Owner: owners[st.Bot.Name]})
 		}
 		d.Tables = append(d.Tables, tv)
 	}
@@ -233,44 +238,4 @@ func (s *Service) botPage(r *http.Request) (any, *refusal) {
 		return nil, rf
 	}
 	return botData{Report: rep, Chart: ratingChart(rep.History), Games: games}, nil
-}
-
-// ratingChart draws the official rating over the ladder's history with its band.
-func ratingChart(h []ladder.RatingPoint) template.HTML {
-	if len(h) == 0 {
-		return ""
-	}
-	const w, ht = 480.0, 160.0
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, p := range h {
-		for _, v := range []float64{p.Low, p.High, p.Elo} {
-			if !math.IsInf(v, 0) && !math.IsNaN(v) {
-				lo, hi = min(lo, v), max(hi, v)
-			}
-		}
-	}
-	if lo >= hi {
-		lo, hi = lo-50, hi+50
-	}
-	last := float64(h[len(h)-1].LadderGames)
-	x := func(n int) float64 { return float64(n) / last * w }
-	y := func(v float64) float64 {
-		switch {
-		case math.IsInf(v, 1):
-			return 0
-		case math.IsInf(v, -1), math.IsNaN(v):
-			return ht
-		}
-		return ht - (v-lo)/(hi-lo)*ht
-	}
-	var band, line strings.Builder
-	for _, p := range h {
-		fmt.Fprintf(&band, "%.1f,%.1f ", x(p.LadderGames), y(p.High))
-		fmt.Fprintf(&line, "%.1f,%.1f ", x(p.LadderGames), y(p.Elo))
-	}
-	for i := len(h) - 1; i >= 0; i-- {
-		fmt.Fprintf(&band, "%.1f,%.1f ", x(h[i].LadderGames), y(h[i].Low))
-	}
-	return template.HTML(fmt.Sprintf(`<svg class="chart" width="%.0f" height="%.0f" role="img" aria-label="rating over time"><rect width="100%%" height="100%%" fill="#f7f7f7"/><polygon points="%s" fill="#9bd" fill-opacity="0.6"/><polyline points="%s" fill="none" stroke="#c30" stroke-width="2"/><text x="4" y="12" font-size="11">%.0f</text><text x="4" y="%.0f" font-size="11">%.0f</text></svg>`,
-		w, ht, band.String(), line.String(), hi, ht-3, lo))
 }

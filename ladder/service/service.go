@@ -31,8 +31,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/arena-games/arena/arena"
+	"github.com/arena-games/arena/engine"
 	"github.com/arena-games/arena/ladder"
 	"github.com/arena-games/arena/ladder/store"
+	"github.com/arena-games/arena/protocol"
 )
 
 // Limits bound what one author, one address and one request may do.
@@ -66,13 +69,18 @@ type Limits struct {
 	AddressSubmits int
 	// Session is how long a login lasts.
 	Session time.Duration
+	// Streams is the number of live games watched at once (server-sent event
+	// streams, which hold no request slot); more get 503.
+	Streams int
+	// PersonGames is the number of games one author may play in the browser at once.
+	PersonGames int
 }
 
 // DefaultLimits are the limits unless the operator sets others.
 func DefaultLimits() Limits {
 	return Limits{Upload: 64 << 20, PerDay: 20, Bots: 5, Concurrent: 32, Body: 64 << 10,
 		HeaderTimeout: 10 * time.Second, BodyRate: 16 << 10, BodyTimeout: 10 * time.Minute,
-		LoginFailures: 20, AddressSubmits: 30, Session: 7 * 24 * time.Hour}
+		LoginFailures: 20, AddressSubmits: 30, Session: 7 * 24 * time.Hour, Streams: 64, PersonGames: 2}
 }
 
 // withDefaults fills the limits left zero from DefaultLimits.
@@ -82,7 +90,8 @@ func (l Limits) withDefaults() Limits {
 	l.PerDay, l.Bots, l.Concurrent = orDefault(l.PerDay, d.PerDay), orDefault(l.Bots, d.Bots), orDefault(l.Concurrent, d.Concurrent)
 	l.LoginFailures, l.AddressSubmits = orDefault(l.LoginFailures, d.LoginFailures), orDefault(l.AddressSubmits, d.AddressSubmits)
 	l.HeaderTimeout, l.BodyTimeout = orDefault(l.HeaderTimeout, d.HeaderTimeout), orDefault(l.BodyTimeout, d.BodyTimeout)
-	l.Session = orDefault(l.Session, d.Session)
+	l.Session, l.Streams = orDefault(l.Session, d.Session), orDefault(l.Streams, d.Streams)
+	l.PersonGames = orDefault(l.PersonGames, d.PersonGames)
 	return l
 }
 
@@ -109,6 +118,18 @@ type Config struct {
 	// Origins are origins besides the service's own (scheme://host[:port]) whose
 	// pages may post to it: a proxy's public address when it rewrites Host.
 	Origins []string
+	// Replays is the folder the ladder's runner writes replays under (a game in
+	// progress is its temporary replay there): the service shows those games live.
+	// Empty shows none.
+	Replays string
+	// LiveDelay holds every move of a live game back this long before it is shown.
+	LiveDelay time.Duration
+	// Launch, when set, starts a ladder bot for a person's game in the browser,
+	// sandboxed as the ladder's bots are, and Clock is their clock there; nil offers
+	// no such games. GameOptions are the ladder's game's options (a board...).
+	Launch      func(store.Bot) (protocol.LaunchConfig, error)
+	Clock       arena.Clock
+	GameOptions engine.Options
 	// LockHeld, when set, fails once the ladder's run lock is lost (a server
 	// database's lock goes with a dropped connection); /readyz says so.
 	LockHeld func(ctx context.Context) error
@@ -123,6 +144,10 @@ type Service struct {
 	csrfKey []byte
 	submit  sync.Mutex // one smoke test at a time: they start bot processes
 	slots   chan struct{}
+	// streams are the slots of live games' event streams (made with the handler).
+	streams chan struct{}
+	people  people
+	feeds   feeds
 	origins *http.CrossOriginProtection
 	// failures and submits are per-address budgets of failed logins and of
 	// submissions.
@@ -277,9 +302,14 @@ func (s *Service) Handler() http.Handler {
 	s.pages(mux.mux)
 	s.api(mux)
 	s.watch(mux)
+	s.liveRoutes(mux)
+	s.personRoutes(mux.mux)
 	s.health(mux.mux)
 	s.mu.Lock()
 	s.apiRoutes = mux.patterns
+	if s.streams == nil {
+		s.streams = make(chan struct{}, s.cfg.Limits.Streams)
+	}
 	s.mu.Unlock()
 	return s.guard(mux.mux)
 }

@@ -25,6 +25,13 @@ var funcs = template.FuncMap{
 		return formatPct(x)
 	},
 	"size": formatSize,
+	"interval": func(score float64, games int) string {
+		lo, hi := scoreInterval(score, games)
+		if math.IsNaN(lo) {
+			return "-"
+		}
+		return "[" + formatPct(lo) + ", " + formatPct(hi) + "]"
+	},
 	"time": func(t interface{ Format(string) string }) string { return t.Format("2006-01-02 15:04:05") },
 }
 
@@ -38,7 +45,7 @@ const pagesSource = `
 {{define "head"}}<!doctype html><html><head><meta charset="utf-8"><title>arena ladder: {{.Game}}</title>
 <style>body{font-family:sans-serif;margin:1.5em;color:#222}table{border-collapse:collapse}td,th{padding:3px 8px;border-bottom:1px solid #ddd;text-align:left}
 nav a{margin-right:1em}nav form{display:inline}.chosen{font-weight:bold;color:#063}.hidden{color:#888}.err{color:#a00;white-space:pre-wrap}.note{color:#555;font-size:90%}</style></head>
-<body><nav><a href="/">standings</a><a href="/games">games</a><a href="/me">my bots</a>{{if .Author}}<span id="who">logged in as {{.Author}}</span> <form method="post" action="/logout"><button id="logout">log out</button></form>{{else}}<a href="/login">log in</a>{{end}}</nav><h1>{{.Game}}</h1>{{end}}
+<body><nav><a href="/">standings</a><a href="/games">games</a><a href="/live">live</a><a href="/play">play</a><a href="/me">my bots</a>{{if .Author}}<span id="who">logged in as {{.Author}}</span> <form method="post" action="/logout"><button id="logout">log out</button></form>{{else}}<a href="/login">log in</a>{{end}}</nav><h1>{{.Game}}</h1>{{end}}
 {{define "foot"}}</body></html>{{end}}
 
 {{define "error"}}{{template "head" .}}<p class="err" id="error">{{.Data}}</p>{{template "foot"}}{{end}}
@@ -46,8 +53,8 @@ nav a{margin-right:1em}nav form{display:inline}.chosen{font-weight:bold;color:#0
 {{define "standings"}}{{template "head" .}}
 {{if not .Data.Tables}}<p>No games recorded yet.</p>{{end}}
 {{range .Data.Tables}}<h2>{{.Game}}: {{.Games}} games{{if .Anchor}} (Elo anchored at {{.Anchor}} = 0){{end}}</h2>
-<table id="standings"><tr><th>rank</th><th>bot</th><th>games</th><th>Elo</th><th>95% interval</th><th></th><th>score</th><th>status</th></tr>
-{{range .Rows}}<tr><td>{{.Rank}}</td><td><a href="/bots/{{.Bot.ID}}">{{.Bot.Name}} v{{.Bot.Version}}</a></td><td>{{.Games}}</td>
+<table id="standings"><tr><th>rank</th><th>bot</th><th>owner</th><th>games</th><th>Elo</th><th>95% interval</th><th></th><th>score</th><th>status</th></tr>
+{{range .Rows}}<tr><td>{{.Rank}}</td><td><a href="/bots/{{.Bot.ID}}">{{.Bot.Name}} v{{.Bot.Version}}</a></td><td>{{if .Owner}}{{.Owner}}{{else}}<span class="note">the operator</span>{{end}}</td><td>{{.Games}}</td>
 <td>{{elo .Elo}}</td><td>[{{elo .Low}}, {{elo .High}}]</td><td>{{.Bar}}</td><td>{{pct .Score}}</td><td>{{if .Bot.Active}}active{{else}}retired{{end}}</td></tr>
 {{end}}</table>{{end}}
 <p class="note">Official Elo: a maximum-likelihood fit of every recorded game, 95% interval by a bootstrap over blocks; the bar spans the interval, the dot is the rating.{{if .Data.Fitted}} Fitted {{.Data.Fitted}}.{{end}}</p>
@@ -57,8 +64,10 @@ nav a{margin-right:1em}nav form{display:inline}.chosen{font-weight:bold;color:#0
 <h2 id="bot">{{.Bot.Name}} v{{.Bot.Version}}</h2>
 <p>{{.Games}} games; {{if .Bot.Active}}active{{else}}retired{{end}}; sha256 {{.Bot.SHA256}}</p>
 <h3>Rating over time (95% band)</h3>{{if .History}}{{$.Data.Chart}}{{else}}<p>No games yet.</p>{{end}}
-<h3>Against each opponent</h3><table><tr><th>opponent</th><th>meetings</th><th>score</th></tr>
-{{range .Opponents}}<tr><td><a href="/bots/{{.Bot.ID}}">{{.Bot.Name}} v{{.Bot.Version}}</a></td><td>{{.Games}}</td><td>{{pct .Score}}</td></tr>{{end}}</table>
+<h3>Against each opponent</h3><table id="opponents"><tr><th>opponent</th><th>meetings</th><th>score</th><th>95% interval</th><th></th></tr>
+{{range .Opponents}}<tr><td><a href="/bots/{{.Bot.ID}}">{{.Bot.Name}} v{{.Bot.Version}}</a></td><td>{{.Games}}</td><td>{{pct .Score}}</td><td>{{interval .Score .Games}}</td>
+<td><a href="/games?bot={{$.Data.Report.Bot.Name}}&amp;version={{$.Data.Report.Bot.Version}}&amp;vs={{.Bot.Name}}&amp;vs_version={{.Bot.Version}}">its games</a></td></tr>{{end}}</table>
+<p class="note">Score: the share of meetings finished ahead, ties half; the interval is Wilson's at 95% over the meetings.</p>
 <h3>Endings</h3><table id="endings"><tr><th>ending</th><th>games</th></tr>{{range $k, $v := .Endings}}<tr><td>{{$k}}</td><td><a href="{{index $.Data.Games.ByEnding $k}}">{{$v}}</a></td></tr>{{end}}</table>
 {{end}}{{template "botgames" .Data.Games}}{{template "foot"}}{{end}}
 

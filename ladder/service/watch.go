@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/arena-games/arena/arena"
 	"github.com/arena-games/arena/ladder/store"
@@ -82,7 +83,7 @@ var (
 	// is a set of its own: html/template clones no set once it has executed, and tmpl's
 	// may have served pages already.
 	watchTmpl = sync.OnceValue(func() *template.Template {
-		return template.Must(template.Must(template.New("").Funcs(funcs).Parse(pagesSource)).Parse(watchSource))
+		return template.Must(template.Must(template.Must(template.New("").Funcs(funcs).Parse(pagesSource)).Parse(watchSource)).Parse(liveSource + playSource))
 	})
 )
 
@@ -96,6 +97,15 @@ type watchData struct {
 	Bots  []string
 	Seat  int
 	Seats []int
+	// Live is the stream of a game in progress (its block and rotation), shown Delay
+	// late; empty for a recorded game.
+	Live     string
+	Block    int64
+	Rotation int
+	Delay    time.Duration
+	// Person is a person's game (its ID), played from its page with CSRF.
+	Person string
+	CSRF   string
 }
 
 // watchPage is the page that steps through a game drawn; its script loads the steps.
@@ -113,9 +123,15 @@ func (s *Service) watchPage(w http.ResponseWriter, r *http.Request) {
 	for i := range rep.Header.Players {
 		d.Seats = append(d.Seats, i)
 	}
+	s.renderWatch(w, r, "watch", d)
+}
+
+// renderWatch renders a page of the watch set (the watch page, the live list) with
+// the watch page's content policy.
+func (s *Service) renderWatch(w http.ResponseWriter, r *http.Request, name string, d any) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Content-Security-Policy", watchPolicy)
-	if err := watchTmpl().ExecuteTemplate(w, "watch", pageData{Game: s.cfg.Game, Data: d}); err != nil {
+	if err := watchTmpl().ExecuteTemplate(w, name, pageData{Game: s.cfg.Game, Data: d, Author: s.viewer(r)}); err != nil {
 		fmt.Fprintf(w, "<p>%s</p>", template.HTMLEscapeString(s.public(r, internal(err))))
 	}
 }

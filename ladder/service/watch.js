@@ -18,7 +18,7 @@
   function seatName(s) { return "seat " + s + " (" + game.bots[s] + ")"; }
 
   function show(i) {
-    if (!game) { return; }
+    if (!game || game.steps.length === 0) { return; }
     cur = Math.max(0, Math.min(i, game.steps.length - 1));
     var st = game.steps[cur];
     // The drawing is the server's SVG of this step's view: every text in it is escaped,
@@ -39,12 +39,27 @@
     var asked = el("asked");
     asked.textContent = "";
     if (st.asked) {
+      // A person's own decision, not yet made, is asked with a button per option.
+      var open = root.dataset.person && cur === game.steps.length - 1 && !game.result && !st.answered;
       var h = document.createElement("h3");
-      h.textContent = "its decision: " + (st.asked.fallback ? "played by the fallback (the seat had forfeited)" : st.asked.ms + " ms");
+      if (root.dataset.person) {
+        h.textContent = open ? "your turn: choose" : "your decision";
+      } else {
+        h.textContent = "its decision: " + (st.asked.fallback ? "played by the fallback (the seat had forfeited)" : st.asked.ms + " ms");
+      }
       asked.appendChild(h);
       var ol = document.createElement("ol");
       ol.start = 0;
-      st.asked.options.forEach(function (o, k) { item(ol, o, k === st.asked.chosen ? "chosen" : ""); });
+      st.asked.options.forEach(function (o, k) {
+        if (!open) { item(ol, o, st.answered !== false && k === st.asked.chosen ? "chosen" : ""); return; }
+        var li = document.createElement("li"), b = document.createElement("button");
+        b.type = "button";
+        b.className = "option";
+        b.textContent = o;
+        b.onclick = function () { choose(cur, k); };
+        li.appendChild(b);
+        ol.appendChild(li);
+      });
       asked.appendChild(ol);
       // A long list scrolls inside its box, to the option chosen.
       var chosen = ol.children[st.asked.chosen];
@@ -109,6 +124,83 @@
     if (e.key === " ") { play(); e.preventDefault(); }
   });
 
+  // live follows a game in progress through its stream of server-sent events: the
+  // page shows each new step as it comes while it is at the last one (stepped back,
+  // it stays where it is), and opens the replay once the game is recorded.
+  function live(src) {
+    var es = new EventSource(src);
+    var status = el("status");
+    var data = function (e) { return JSON.parse(e.data); };
+    es.addEventListener("game", function (e) {
+      // Sent first, and again after a reconnection, which sends every step again.
+      game = data(e);
+      game.steps = [];
+      game.result = null;
+    });
+    es.addEventListener("step", function (e) {
+      var follow = cur >= game.steps.length - 1 && !timer;
+      game.steps.push(data(e));
+      el("slider").max = game.steps.length - 1;
+      el("last").textContent = game.steps.length - 1;
+      status.textContent = (game.steps.length - 1) + " decisions so far";
+      if (follow) { show(game.steps.length - 1); }
+    });
+    es.addEventListener("forfeit", function (e) {
+      var f = data(e), st = game.steps[f.n];
+      if (!st) { return; }
+      st.forfeits = (st.forfeits || []).concat([{seat: f.seat, ending: f.ending, detail: "(the detail is shown once the game is recorded)"}]);
+      if (cur === f.n) { show(cur); }
+    });
+    es.addEventListener("result", function (e) {
+      game.result = data(e);
+      status.textContent = "the game is over and is being recorded";
+      if (root.dataset.person) {
+        status.textContent = "the game is over (not rated)";
+        es.close();
+      }
+      show(cur);
+    });
+    es.addEventListener("recorded", function (e) {
+      var d = data(e);
+      es.close();
+      status.textContent = "recorded as game #" + d.id + ": opening its replay";
+      location.assign(d.page + "#step=" + cur);
+    });
+    es.addEventListener("ended", function (e) {
+      es.close();
+      game.over = true;
+      status.textContent = data(e);
+      show(cur);
+    });
+    es.addEventListener("gone", function (e) {
+      es.close();
+      status.textContent = data(e);
+    });
+  }
+
+  // choose sends the person's choice of option k at step n; the next step comes by
+  // the stream once the game took it.
+  function choose(n, k) {
+    var st = game.steps[n];
+    st.answered = true;
+    show(cur);
+    el("status").textContent = "you chose: " + st.asked.options[k] + "; the bots play…";
+    fetch(root.dataset.person + "/choose", {method: "POST",
+      body: new URLSearchParams({csrf: root.dataset.csrf, step: n, option: k})}).then(function (r) {
+      if (!r.ok) { return r.text().then(function (t) { throw new Error(t); }); }
+      st.asked.chosen = k;
+      show(cur);
+    }).catch(function (err) {
+      st.answered = false;
+      el("status").textContent = "not taken: " + err.message;
+      show(cur);
+    });
+  }
+
+  if (root.dataset.live || root.dataset.person) {
+    live(root.dataset.live || root.dataset.person + "/events");
+    return;
+  }
   fetch(root.dataset.src).then(function (r) {
     if (!r.ok) { return r.text().then(function (t) { throw new Error(t); }); }
     return r.json();
