@@ -28,6 +28,10 @@ import (
 	"github.com/arena-games/arena/protocol/sandbox"
 )
 
+// EndMatchTimeout is how long the arena waits for a bot to take a match's result
+// (package bot's).
+const EndMatchTimeout = bot.EndMatchTimeout
+
 // LaunchConfig says how to start one bot process (package bot's).
 type LaunchConfig = bot.LaunchConfig
 

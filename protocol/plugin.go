@@ -6,7 +6,6 @@ import (
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
 
-	"github.com/arena-games/arena/protocol/bot"
 	"github.com/arena-games/arena/protocol/botpb"
 )
 
@@ -51,10 +50,6 @@ const MaxHeaderBytes = 64 << 10
 // process. A megabyte lets a large view through without a window update, and bounds
 // what a bot that does not read can make the arena hold per stream.
 const WindowBytes = 1 << 20
-
-// EndMatchTimeout is how long the arena waits for a bot to take a match's result
-// (package bot's).
-const EndMatchTimeout = bot.EndMatchTimeout
 
 // botPlugin is the go-plugin glue: the only place that joins the Bot service to
 // go-plugin. On the host side it hands back the Bot client and its connection (which
