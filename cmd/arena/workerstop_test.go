@@ -44,7 +44,8 @@ func stoppingWorker(t *testing.T, sleep time.Duration, flags ...string) (*proc, 
 	pool, err := pgxpool.New(context.Background(), db)
 	require.NoError(t, err)
 	t.Cleanup(pool.Close)
-	w := startWorker(t, dir, db, append([]string{"-j", "1"}, flags...)...)
+	// At debug the worker logs each game it records (info has a progress line a minute).
+	w := startWorker(t, dir, db, append([]string{"-j", "1", "--log-level", "debug"}, flags...)...)
 
 	// In the block's first game: a replay being written in the block's folder, and
 	// none of its games recorded yet, so that the rest of the block is still to play.
@@ -123,7 +124,7 @@ func TestAWorkerStopsSoftly(t *testing.T) {
 	assert.Zero(t, half, "no block half played")
 	require.Contains(t, out, "worker stopping")
 	after := out[strings.Index(out, "worker stopping"):]
-	assert.Equal(t, rotations, strings.Count(after, "block "+strconv.FormatInt(block, 10)+" rotation "),
+	assert.Equal(t, rotations, strings.Count(after, "block="+strconv.FormatInt(block, 10)+" rotation="),
 		"the game in flight at the signal and the one after it were recorded after it")
 	q, err := jobtable.Count(context.Background(), pool)
 	require.NoError(t, err)
