@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"time"
 )
@@ -61,16 +62,19 @@ func runLadder(arenaBin, template string, games, jobs int, seed uint64) (ladderR
 	if err != nil {
 		return ladderRun{}, fmt.Errorf("%s: %v: %s", cmd, err, errb.String())
 	}
-	// One line per recorded game: "block B rotation R: ...".
-	n := bytes.Count(errb.Bytes(), []byte("\nblock "))
-	if bytes.HasPrefix(errb.Bytes(), []byte("block ")) {
-		n++
+	// The run's summary line: "recorded N games in B new blocks".
+	n := 0
+	if m := recordedRe.FindSubmatch(errb.Bytes()); m != nil {
+		n, _ = strconv.Atoi(string(m[1]))
 	}
 	if n < games {
 		return ladderRun{}, fmt.Errorf("%s recorded %d games, not %d: %s", cmd, n, games, errb.String())
 	}
 	return ladderRun{wall: wall, games: n}, nil
 }
+
+// recordedRe finds the count in `ladder run`'s summary line.
+var recordedRe = regexp.MustCompile(`recorded (\d+) games`)
 
 func copyFile(from, to string) error {
 	b, err := os.ReadFile(from)
