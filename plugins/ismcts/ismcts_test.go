@@ -10,14 +10,21 @@ import (
 	"github.com/arena-games/arena/engine/kardinal"
 	"github.com/arena-games/arena/engine/ninjas"
 	"github.com/arena-games/arena/plugins/heuristic"
+	"github.com/arena-games/arena/plugins/random"
 	"github.com/arena-games/arena/protocol"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// versus plays deals of game in-process, ismcts with cfg in one seat of every rotation
-// and the heuristic in the others, and returns ismcts's match score in each game.
-func versus(t testing.TB, game string, players, deals int, cfg Config) []float64 {
+// heuristicField seats the heuristic bot; randomField seats random players, each
+// seeded for its deal and seat.
+func heuristicField(_, _ int) engine.Policy { return heuristic.New() }
+func randomField(d, s int) engine.Policy    { return random.New(uint64(7000 + d*10 + s)) }
+
+// versusField plays deals of game in-process (deal d from seed 1000+d), the player
+// bot makes in one seat of every rotation and field's in the others, and returns the
+// player's match score in each game.
+func versusField(t testing.TB, game string, players, deals int, bot func(d, seat int) (engine.Policy, error), field func(d, seat int) engine.Policy) []float64 {
 	var scores []float64
 	reward := make([]float64, players)
 	for d := 0; d < deals; d++ {
@@ -26,13 +33,15 @@ func versus(t testing.TB, game string, players, deals int, cfg Config) []float64
 			require.NoError(t, err)
 			seats := make([]engine.Policy, players)
 			for s := range seats {
-				seats[s] = heuristic.New()
+				seats[s] = field(d, s)
 			}
-			p, err := New(game, uint64(d*10+seat), cfg)
+			p, err := bot(d, seat)
 			require.NoError(t, err)
 			seats[seat] = p
 			require.NoError(t, engine.PlayOut(g, seats))
-			require.Zero(t, p.Errors, "the search failed on some decisions")
+			if p, ok := p.(*Player); ok {
+				require.Zero(t, p.Errors, "the search failed on some decisions")
+			}
 			MatchScore(g, reward)
 			scores = append(scores, reward[seat])
 		}
@@ -126,7 +135,7 @@ func TestSettings(t *testing.T) {
 }
 
 // TestDeadlineIsKept: with an unbounded budget the search still answers before the
-// deadline less its margin. The deadline is 2 s away and the margin 400 ms, far more
+// deadline less its margin. The deadline is 2 s away and the margin 1 s, far more
 // than one iteration (well under a millisecond) and a scheduling delay even at a load
 // of 16 on two cores.
 func TestDeadlineIsKept(t *testing.T) {
@@ -138,6 +147,44 @@ func TestDeadlineIsKept(t *testing.T) {
 	p.ChooseBy(deadline, 0, g.View(seat), engine.EventsFor(nil, g.Log(), seat, 0), g.Options())
 	assert.True(t, time.Now().Before(deadline), "answered after the deadline")
 	assert.Positive(t, p.Iterations())
+}
+
+// stallingClock is a wall clock that moves step on at every reading, as a process
+// descheduled between its readings sees it; it keeps what it read.
+type stallingClock struct {
+	t     time.Time
+	step  time.Duration
+	reads []time.Time
+}
+
+func (c *stallingClock) now() time.Time {
+	c.t = c.t.Add(c.step)
+	c.reads = append(c.reads, c.t)
+	return c.t
+}
+
+// TestStalledSearchStopsAtHalfTheDeadline: a search whose process stalls 150 ms between
+// clock readings, with an unbounded time budget and a deadline 1 s from the request,
+// ends at its first reading past half the deadline (the rest is the answer's margin)
+// and has searched. The clock is simulated, so the test does not depend on the load.
+func TestStalledSearchStopsAtHalfTheDeadline(t *testing.T) {
+	g := midGame(t, "ninjas", 6, 10)
+	for _, budget := range []Config{{Time: time.Hour}, {Time: time.Hour, Iterations: 1 << 30}} {
+		p, err := New("ninjas", 1, budget)
+		require.NoError(t, err)
+		start := time.Now()
+		clock := &stallingClock{t: start, step: 150 * time.Millisecond}
+		p.search.clock = clock.now
+		seat := g.ToMove()
+		i := p.ChooseBy(start.Add(time.Second), time.Minute, g.View(seat), engine.EventsFor(nil, g.Log(), seat, 0), g.Options())
+		assert.GreaterOrEqual(t, i, 0)
+		assert.Less(t, i, len(g.Options()))
+		assert.Positive(t, p.Iterations())
+		n := len(clock.reads)
+		stop := start.Add(500 * time.Millisecond)
+		assert.True(t, clock.reads[n-1].After(stop), "stopped before half the deadline: %v", clock.reads[n-1].Sub(start))
+		assert.False(t, clock.reads[n-2].After(stop), "searched on past half the deadline: %v", clock.reads[n-2].Sub(start))
+	}
 }
 
 // TestBankIsSpentSparingly: a decision spends at most a twentieth of the bank, so with

@@ -49,7 +49,7 @@ func (p *Player) ChooseBy(deadline time.Time, bank time.Duration, view engine.Vi
 	p.events = append(p.events, events...)
 	var stop time.Time
 	if !deadline.IsZero() {
-		now := time.Now()
+		now := p.search.now()
 		stop = deadline.Add(-Margin(deadline.Sub(now)))
 		if bank > 0 {
 			if t := now.Add(bank / bankShare); t.Before(stop) {

@@ -26,6 +26,15 @@ type Search struct {
 	reward  []float64
 	// Iterations counts the iterations of the last decision.
 	Iterations int
+	// clock reads the wall clock (nil: time.Now); tests stand in a stalling one.
+	clock func() time.Time
+}
+
+func (s *Search) now() time.Time {
+	if s.clock != nil {
+		return s.clock()
+	}
+	return time.Now()
 }
 
 // NewSearch makes a searcher for game played with opts (nil: the defaults), seeded for
@@ -112,7 +121,7 @@ func (s *Search) Choose(view engine.View, events []engine.Event, options []engin
 		return 0, nil
 	}
 	if s.cfg.Time > 0 {
-		if t := time.Now().Add(s.cfg.Time); stop.IsZero() || t.Before(stop) {
+		if t := s.now().Add(s.cfg.Time); stop.IsZero() || t.Before(stop) {
 			stop = t
 		}
 	}
@@ -128,7 +137,7 @@ func (s *Search) Choose(view engine.View, events []engine.Event, options []engin
 			return 0, err
 		}
 		s.Iterations++
-		if !stop.IsZero() && time.Now().After(stop) {
+		if !stop.IsZero() && s.now().After(stop) {
 			break
 		}
 	}
