@@ -49,6 +49,10 @@ type Config struct {
 	// KardinalPlacer's (KardinalGreedy's with four players) and cut off (see Cutoff).
 	Policy  engine.Policy
 	Epsilon float64
+	// Others, when positive, is the random share of the other seats' play-out moves
+	// under Policy instead of Epsilon (at most 1: they play uniformly): a model of a
+	// field weaker than the policy.
+	Others float64
 	// Rollout, when set, plays out instead of Policy, seeing the whole sampled state.
 	// Every search made with this Config calls it, so it must be safe for concurrent
 	// use when searches run at once (one bot process plays many matches).
@@ -161,14 +165,24 @@ func progress(g engine.Game, key []int) int {
 // probability epsilon picks uniformly instead. The rollout it returns reuses one view
 // per game (no allocation per decision), so it serves one search at a time.
 func EpsilonGreedy(policy engine.Policy, epsilon float64) Rollout {
-	cut := uint64(epsilon * (1 << 53))
+	return epsilonGreedy(policy, epsilon, epsilon, nil)
+}
+
+// epsilonGreedy is EpsilonGreedy with the random share others for the seats other
+// than *self (self nil: every seat epsilon).
+func epsilonGreedy(policy engine.Policy, epsilon, others float64, self *int) Rollout {
+	cut, cutOthers := uint64(epsilon*(1<<53)), uint64(others*(1<<53))
 	var views viewBuffer
 	return func(g engine.Game, r *engine.Rand) int {
 		opts := g.Options()
 		if len(opts) == 1 {
 			return 0
 		}
-		if r.Uint64()>>11 < cut {
+		c := cut
+		if self != nil && g.ToMove() != *self {
+			c = cutOthers
+		}
+		if r.Uint64()>>11 < c {
 			return r.Intn(len(opts))
 		}
 		return policy.Choose(views.of(g, g.ToMove()), nil, opts)

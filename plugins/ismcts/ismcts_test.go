@@ -121,6 +121,7 @@ func TestSettings(t *testing.T) {
 		"model=rollout,cutoff=30":    {Model: true, Cutoff: 30},
 		"model=ucb":                  {},
 		"cutoff=0":                   {Cutoff: -1},
+		"others=0.5":                 {Others: 0.5},
 	} {
 		got, err := ParseSettings(in)
 		require.NoError(t, err, in)
@@ -128,7 +129,8 @@ func TestSettings(t *testing.T) {
 		assert.Equal(t, want, got, in)
 	}
 	for _, bad := range []string{"iterations=0", "iterations=x", "time=-1s", "time=soon", "c=0", "epsilon=2",
-		"rollout=magic", "speed=9", "time", "soft=-1", "prior=-1", "eval=magic", "model=magic"} {
+		"rollout=magic", "speed=9", "time", "soft=-1", "prior=-1", "eval=magic", "model=magic",
+		"others=0", "others=1.5"} {
 		_, err := ParseSettings(bad)
 		assert.Error(t, err, bad)
 	}
@@ -149,42 +151,66 @@ func TestDeadlineIsKept(t *testing.T) {
 	assert.Positive(t, p.Iterations())
 }
 
-// stallingClock is a wall clock that moves step on at every reading, as a process
-// descheduled between its readings sees it; it keeps what it read.
+// stallingClock is a wall clock that moves on a millisecond at every reading, as a
+// busy process reads it, and stall more at the reading numbered stallAt (1 is the
+// first); it keeps what it read.
 type stallingClock struct {
-	t     time.Time
-	step  time.Duration
-	reads []time.Time
+	t       time.Time
+	stall   time.Duration
+	stallAt int
+	reads   []time.Time
 }
 
 func (c *stallingClock) now() time.Time {
-	c.t = c.t.Add(c.step)
+	c.t = c.t.Add(time.Millisecond)
+	if len(c.reads)+1 == c.stallAt {
+		c.t = c.t.Add(c.stall)
+	}
 	c.reads = append(c.reads, c.t)
 	return c.t
 }
 
-// TestStalledSearchStopsAtHalfTheDeadline: a search whose process stalls 150 ms between
-// clock readings, with an unbounded time budget and a deadline 1 s from the request,
-// ends at its first reading past half the deadline (the rest is the answer's margin)
-// and has searched. The clock is simulated, so the test does not depend on the load.
-func TestStalledSearchStopsAtHalfTheDeadline(t *testing.T) {
+// decide has p choose with the clock's readings from its start on, a deadline 1 s
+// away and a minute of bank; it returns the hard stop (half the time from the first
+// reading to the deadline) and the readings.
+func (c *stallingClock) decide(t *testing.T, p *Player, g engine.Game) (hard time.Time, reads []time.Time) {
+	c.reads = c.reads[:0]
+	deadline := c.t.Add(time.Second)
+	seat := g.ToMove()
+	i := p.ChooseBy(deadline, time.Minute, g.View(seat), engine.EventsFor(nil, g.Log(), seat, 0), g.Options())
+	assert.GreaterOrEqual(t, i, 0)
+	assert.Less(t, i, len(g.Options()))
+	assert.Positive(t, p.Iterations())
+	return c.reads[0].Add(deadline.Sub(c.reads[0]) / 2), c.reads
+}
+
+// TestSearchAnswersBeforeAStallCanCarryItPastHalfTheDeadline: with an unbounded time
+// budget and a deadline 1 s away, a search that is never descheduled stops at half the
+// deadline (the rest is the answer's margin); one descheduled for 300 ms answers at
+// once after the stall, since another as long would carry it past half the deadline;
+// and at its next decision it keeps half that stall in hand. The clock is simulated, so
+// the test does not depend on the load.
+func TestSearchAnswersBeforeAStallCanCarryItPastHalfTheDeadline(t *testing.T) {
 	g := midGame(t, "ninjas", 6, 10)
-	for _, budget := range []Config{{Time: time.Hour}, {Time: time.Hour, Iterations: 1 << 30}} {
-		p, err := New("ninjas", 1, budget)
-		require.NoError(t, err)
-		start := time.Now()
-		clock := &stallingClock{t: start, step: 150 * time.Millisecond}
-		p.search.clock = clock.now
-		seat := g.ToMove()
-		i := p.ChooseBy(start.Add(time.Second), time.Minute, g.View(seat), engine.EventsFor(nil, g.Log(), seat, 0), g.Options())
-		assert.GreaterOrEqual(t, i, 0)
-		assert.Less(t, i, len(g.Options()))
-		assert.Positive(t, p.Iterations())
-		n := len(clock.reads)
-		stop := start.Add(500 * time.Millisecond)
-		assert.True(t, clock.reads[n-1].After(stop), "stopped before half the deadline: %v", clock.reads[n-1].Sub(start))
-		assert.False(t, clock.reads[n-2].After(stop), "searched on past half the deadline: %v", clock.reads[n-2].Sub(start))
-	}
+	p, err := New("ninjas", 1, Config{Time: time.Hour})
+	require.NoError(t, err)
+	clock := &stallingClock{t: time.Now()}
+	p.search.clock = clock.now
+
+	hard, reads := clock.decide(t, p, g)
+	n := len(reads)
+	assert.True(t, reads[n-1].Add(time.Millisecond).After(hard), "quiet: stopped %v before half the deadline", hard.Sub(reads[n-1]))
+	assert.False(t, reads[n-2].Add(time.Millisecond).After(hard), "quiet: searched on past half the deadline")
+
+	clock.stall, clock.stallAt = 300*time.Millisecond, 20
+	_, reads = clock.decide(t, p, g)
+	assert.Len(t, reads, 20, "stalled: did not answer at the first reading after the stall")
+
+	clock.stallAt = 0
+	hard, reads = clock.decide(t, p, g)
+	n = len(reads)
+	assert.True(t, reads[n-1].Add(150*time.Millisecond).After(hard), "after a stall: stopped %v before half the deadline", hard.Sub(reads[n-1]))
+	assert.False(t, reads[n-2].Add(150*time.Millisecond).After(hard), "after a stall: searched on into the half stall before half the deadline")
 }
 
 // TestBankIsSpentSparingly: a decision spends at most a twentieth of the bank, so with
@@ -555,4 +581,53 @@ func TestTheIvanhoeQuestionCostsTheSameHolderOrNot(t *testing.T) {
 	_, err = s.Choose(g.View(g.ToMove()), nil, g.Options(), time.Time{})
 	require.NoError(t, err)
 	assert.Zero(t, s.Iterations, "another one-option decision is answered at once")
+}
+
+// firstOption is a policy that always takes option 0, and counts its calls.
+type firstOption struct{ calls int }
+
+func (p *firstOption) Choose(engine.View, []engine.Event, []engine.Option) int { p.calls++; return 0 }
+
+// TestOthersPlayUniformly: with Others 1 the play-outs ask the policy only for the
+// searching seat's moves (Epsilon none) and choose the other seats' moves uniformly;
+// without it the policy plays every seat.
+func TestOthersPlayUniformly(t *testing.T) {
+	g := midGame(t, "ninjas", 4, 10)
+	self := g.ToMove()
+	view, events := g.View(self), engine.EventsFor(nil, g.Log(), self, 0)
+	for _, others := range []float64{1, 0} {
+		policy := &firstOption{}
+		s, err := NewSearch("ninjas", nil, 1, Config{Iterations: 200, Policy: policy, Epsilon: -1, Others: others})
+		require.NoError(t, err)
+		s.self = self
+		sample, err := s.sampler.Sample(nil, view, events, &s.rnd)
+		require.NoError(t, err)
+		s.resolve(sample.Players())
+		var mine, theirs, theirsFirst int
+		for i := 0; i < 2000 && !sample.Terminal(); i++ {
+			if len(sample.Options()) < 2 {
+				require.NoError(t, sample.Apply(0))
+				continue
+			}
+			calls := policy.calls
+			c := s.cfg.Rollout(sample, &s.rnd)
+			asked := policy.calls > calls
+			if sample.ToMove() == self {
+				mine++
+				assert.True(t, asked, "the policy must play the searching seat")
+			} else {
+				theirs++
+				assert.Equal(t, others == 0, asked, "others %v: asked the policy for another seat", others)
+				if c == 0 {
+					theirsFirst++
+				}
+			}
+			require.NoError(t, sample.Apply(c))
+		}
+		require.Positive(t, mine)
+		require.Positive(t, theirs)
+		if others == 1 {
+			assert.Less(t, theirsFirst, theirs, "uniform moves never left option 0")
+		}
+	}
 }

@@ -23,11 +23,13 @@ type Search struct {
 	tree    tree
 	sample  engine.Game
 	path    []int32
+	self    int // the seat searching its decision
 	reward  []float64
 	// Iterations counts the iterations of the last decision.
 	Iterations int
 	// clock reads the wall clock (nil: time.Now); tests stand in a stalling one.
 	clock func() time.Time
+	stall time.Duration // the longest gap between clock readings lately (see search)
 }
 
 func (s *Search) now() time.Time {
@@ -57,7 +59,11 @@ func (s *Search) resolve(players int) {
 	s.cfg = s.given.withTable(s.game, players)
 	if s.cfg.Rollout == nil {
 		if s.rollout == nil {
-			s.rollout = EpsilonGreedy(s.cfg.Policy, s.cfg.Epsilon) // this search's own view buffers
+			others := s.cfg.Epsilon
+			if s.cfg.Others > 0 {
+				others = min(s.cfg.Others, 1)
+			}
+			s.rollout = epsilonGreedy(s.cfg.Policy, s.cfg.Epsilon, others, &s.self) // this search's own view buffers
 		}
 		s.cfg.Rollout = s.rollout
 	}
@@ -113,17 +119,13 @@ func hiddenQuestion(view engine.View) bool {
 
 // Choose searches the decision of the seat of view and returns an index into options.
 // events are every event the seat has seen since the start of the game. The search
-// stops at the configured budget or at stop (the zero time: no such bound),
-// whichever comes first, and always runs at least one iteration.
+// stops at the configured budget or at stop (the zero time: no such bound), or earlier
+// where a stall as long as the longest seen lately would carry it past stop (see
+// search), and always runs at least one iteration.
 func (s *Search) Choose(view engine.View, events []engine.Event, options []engine.Option, stop time.Time) (int, error) {
-	s.Iterations = 0
+	s.Iterations, s.self = 0, view.ViewSeat()
 	if len(options) <= 1 && !hiddenQuestion(view) {
 		return 0, nil
-	}
-	if s.cfg.Time > 0 {
-		if t := s.now().Add(s.cfg.Time); stop.IsZero() || t.Before(stop) {
-			stop = t
-		}
 	}
 	s.tree.reset()
 	if s.cfg.Prior > 0 {
@@ -132,19 +134,46 @@ func (s *Search) Choose(view engine.View, events []engine.Event, options []engin
 			s.tree.prefer(options[h], int8(view.ViewSeat()), int32(s.cfg.Prior))
 		}
 	}
-	for s.cfg.Iterations <= 0 || s.Iterations < s.cfg.Iterations {
-		if err := s.iterate(view, events); err != nil {
-			return 0, err
-		}
-		s.Iterations++
-		if !stop.IsZero() && s.now().After(stop) {
-			break
-		}
+	if err := s.search(view, events, stop); err != nil {
+		return 0, err
 	}
 	if i := s.tree.best(options); i >= 0 {
 		return i, nil
 	}
 	return 0, fmt.Errorf("ismcts: no searched option is among the %d real ones", len(options))
+}
+
+// search iterates until the budget or hard, reading the wall clock after every
+// iteration. On a machine loaded past its cores a niced searching process runs in short
+// slices far apart (a CPU-bound task of low weight waits for every busier one's turn),
+// so a search that is descheduled past the end of its budget answers only at its next
+// slice: stall keeps the longest gap between two readings, halved at every decision,
+// and the search answers in the present slice once a gap as long would carry it past
+// hard.
+func (s *Search) search(view engine.View, events []engine.Event, hard time.Time) error {
+	stop, last := hard, time.Time{}
+	if s.cfg.Time > 0 || !hard.IsZero() {
+		last = s.now()
+	}
+	if s.cfg.Time > 0 && (stop.IsZero() || last.Add(s.cfg.Time).Before(stop)) {
+		stop = last.Add(s.cfg.Time)
+	}
+	s.stall /= 2
+	for s.cfg.Iterations <= 0 || s.Iterations < s.cfg.Iterations {
+		if err := s.iterate(view, events); err != nil {
+			return err
+		}
+		s.Iterations++
+		if stop.IsZero() {
+			continue
+		}
+		now := s.now()
+		s.stall, last = max(s.stall, now.Sub(last)), now
+		if now.After(stop) || !hard.IsZero() && now.Add(s.stall).After(hard) {
+			return nil
+		}
+	}
+	return nil
 }
 
 // iterate is one SO-ISMCTS iteration: sample, select and expand, play out, back up.

@@ -19,6 +19,8 @@ rollout=R      heuristic (epsilon-greedy over the heuristic bot), random or
                the game's own
 epsilon=X      the random share of heuristic rollouts (default 0.1); with
                rollout=greedy, the share of placer moves (default none)
+others=X       the random share of the other seats' heuristic play-out moves
+               (default: epsilon's; 1: they play uniformly)
 cutoff=N       stop play-outs after N decisions and evaluate (Kardinal: the
                projection; Ivanhoe, Ninjas: Progress); 0 plays to the end;
                default 16 in Kardinal, 40 in Ivanhoe with five players, else 0
@@ -47,7 +49,7 @@ func ParseSettings(s string) (Config, error) {
 		}
 		known, err := p.set(k, v)
 		if !known {
-			return Config{}, fmt.Errorf("unknown setting %q (iterations, time, c, rollout, epsilon, cutoff, soft, eval, prior, model)", k)
+			return Config{}, fmt.Errorf("unknown setting %q (iterations, time, c, rollout, epsilon, others, cutoff, soft, eval, prior, model)", k)
 		}
 		if err != nil {
 			return Config{}, fmt.Errorf("setting %s=%s: %v", k, v, err)
@@ -85,6 +87,11 @@ func (p *settings) set(k, v string) (known bool, err error) {
 		p.eps, err = strconv.ParseFloat(v, 64)
 		if err == nil && (p.eps < 0 || p.eps > 1) {
 			err = fmt.Errorf("must be between 0 and 1")
+		}
+	case "others":
+		cfg.Others, err = strconv.ParseFloat(v, 64)
+		if err == nil && (cfg.Others <= 0 || cfg.Others > 1) {
+			err = fmt.Errorf("must be above 0 and at most 1")
 		}
 	case "cutoff":
 		p.cutoff, err = strconv.Atoi(v)
