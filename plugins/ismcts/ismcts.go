@@ -91,9 +91,10 @@ const (
 
 // Margin is what a search leaves of the time the arena allows a decision, for the
 // answer to reach the arena: half of it, and at least 10 ms. The search reads the wall
-// clock after every iteration (one costs at most about 0.2 ms of CPU in every game), so
-// time the process spends descheduled counts against the deadline and the search
-// overshoots its stop by one iteration and whatever stall it resumes from. The answer
+// clock after every iteration (the median iteration takes 7-23 µs in every game, the
+// 99th percentile well under a millisecond: TestIterationCost), so time the process
+// spends descheduled counts against the deadline and the search overshoots its stop
+// by one iteration and whatever stall it resumes from (see Search.search). The answer
 // still crosses two processes after the last reading (the bot's send, the arena's
 // receive), each of which can stall as long again: on a loaded machine, niced, single
 // stalls of 200 ms were seen (docs/performance.md), and half of a 1 s limit covers two

@@ -213,6 +213,31 @@ func TestSearchAnswersBeforeAStallCanCarryItPastHalfTheDeadline(t *testing.T) {
 	assert.False(t, reads[n-2].Add(150*time.Millisecond).After(hard), "after a stall: searched on into the half stall before half the deadline")
 }
 
+// TestStallingMachineGetsTheHeuristicsAnswer: a 100 ms search that stalled 300 ms at
+// its previous decision expects half that again, more than its budget, so it answers
+// after one iteration, and with the heuristic's choice, not that of a one-sample search.
+func TestStallingMachineGetsTheHeuristicsAnswer(t *testing.T) {
+	g := midGame(t, "ninjas", 6, 10)
+	seat := g.ToMove()
+	view, events, opts := g.View(seat), engine.EventsFor(nil, g.Log(), seat, 0), g.Options()
+	want := heuristic.New().Choose(view, events, opts)
+	for seed := uint64(1); seed < 40; seed++ {
+		p, err := New("ninjas", seed, Config{Time: 100 * time.Millisecond})
+		require.NoError(t, err)
+		clock := &stallingClock{t: time.Now(), stall: 300 * time.Millisecond, stallAt: 5}
+		p.search.clock = clock.now
+		p.ChooseBy(clock.t.Add(time.Second), time.Minute, view, nil, opts)
+		clock.stallAt = 0
+		got := p.ChooseBy(clock.t.Add(time.Second), time.Minute, view, nil, opts)
+		require.Equal(t, 1, p.Iterations())
+		require.Equal(t, want, got)
+		if i, _ := p.search.Choose(view, events, opts, time.Time{}); i != want { // one iteration, untimed
+			return // this seed's one-sample search differs: the answer was the heuristic's
+		}
+	}
+	t.Fatal("no seed's one-iteration search differs from the heuristic: the test tells nothing")
+}
+
 // TestBankIsSpentSparingly: a decision spends at most a twentieth of the bank, so with
 // 1 s of bank and a 1 h deadline it answers long before 1 s.
 func TestBankIsSpentSparingly(t *testing.T) {

@@ -3,12 +3,15 @@ package ismcts
 import (
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/arena-games/arena/engine"
 	"github.com/arena-games/arena/plugins/heuristic"
+	"github.com/stretchr/testify/require"
 )
 
 // TestMeasure is opt-in: ISMCTS_MEASURE="GAME PLAYERS DEALS SETTINGS [FIELD]" plays
@@ -47,4 +50,59 @@ func TestMeasure(t *testing.T) {
 	}
 	half := 1.96 * math.Sqrt(sq/float64(len(scores)-1)/float64(len(scores)))
 	t.Logf("%s %dp %s %s: %d games, score %.3f [%.3f, %.3f]", spec[0], players, settings, spec[len(spec)-1], len(scores), mean, mean-half, mean+half)
+}
+
+// TestIterationCost is opt-in: ISMCTS_ITERATION_COST=1 times every iteration of the
+// default search over two whole games of every table (300 iterations a decision, the
+// other seats heuristic) and logs the quantiles, wall time: the tail beyond the CPU
+// cost of one iteration is the process's stalls on a loaded machine.
+func TestIterationCost(t *testing.T) {
+	if os.Getenv("ISMCTS_ITERATION_COST") == "" {
+		t.Skip("set ISMCTS_ITERATION_COST=1 to measure")
+	}
+	for _, tc := range benchTables {
+		for _, n := range tc.players {
+			var took []time.Duration
+			for d := 0; d < 2; d++ {
+				g, err := engine.New(tc.game, uint64(50+d), n)
+				require.NoError(t, err)
+				seats := make([]engine.Policy, n)
+				for s := range seats {
+					seats[s] = heuristic.New()
+				}
+				s, err := NewSearch(tc.game, nil, 1, Config{})
+				require.NoError(t, err)
+				seats[d%n] = &timedSearch{s: s, took: &took}
+				require.NoError(t, engine.PlayOut(g, seats))
+			}
+			slices.Sort(took)
+			k := len(took)
+			t.Logf("%s %dp: %d iterations, p50 %v, p99 %v, p99.9 %v, max %v", tc.game, n, k,
+				took[k/2], took[k*99/100], took[k*999/1000], took[k-1])
+		}
+	}
+}
+
+// timedSearch is a policy that runs 300 iterations of its search a decision and
+// appends the wall time of each to took.
+type timedSearch struct {
+	s      *Search
+	events []engine.Event
+	took   *[]time.Duration
+}
+
+func (p *timedSearch) Choose(view engine.View, events []engine.Event, options []engine.Option) int {
+	p.events = append(p.events, events...)
+	if len(options) <= 1 && !hiddenQuestion(view) {
+		return 0
+	}
+	p.s.tree.reset()
+	for i := 0; i < 300; i++ {
+		start := time.Now()
+		if err := p.s.iterate(view, p.events); err != nil {
+			panic(err)
+		}
+		*p.took = append(*p.took, time.Since(start))
+	}
+	return p.s.tree.best(options)
 }

@@ -61,12 +61,20 @@ func (p *Player) ChooseBy(deadline time.Time, bank time.Duration, view engine.Vi
 		}
 	}
 	i, err := p.search.Choose(view, p.events, options, stop)
-	if err != nil {
+	switch {
+	case err != nil:
 		p.Errors++
+		return p.fallback.Choose(view, events, options)
+	case p.search.Cut && p.search.Iterations < minSearched:
 		return p.fallback.Choose(view, events, options)
 	}
 	return i
 }
+
+// minSearched is the fewest iterations whose choice the player trusts when the clock
+// cut a search short (a stalling machine): fewer pick little better than chance, and
+// the heuristic answers instead.
+const minSearched = 100
 
 // bankShare: a decision spends at most this fraction of the bank left, so the bank
 // shrinks geometrically and never runs out.

@@ -25,8 +25,10 @@ type Search struct {
 	path    []int32
 	self    int // the seat searching its decision
 	reward  []float64
-	// Iterations counts the iterations of the last decision.
+	// Iterations counts the iterations of the last decision; Cut is set when the
+	// clock, not the iteration budget, ended it.
 	Iterations int
+	Cut        bool
 	// clock reads the wall clock (nil: time.Now); tests stand in a stalling one.
 	clock func() time.Time
 	stall time.Duration // the longest gap between clock readings lately (see search)
@@ -120,7 +122,7 @@ func hiddenQuestion(view engine.View) bool {
 // Choose searches the decision of the seat of view and returns an index into options.
 // events are every event the seat has seen since the start of the game. The search
 // stops at the configured budget or at stop (the zero time: no such bound), or earlier
-// where a stall as long as the longest seen lately would carry it past stop (see
+// where a stall as long as the longest seen lately would carry it past either (see
 // search), and always runs at least one iteration.
 func (s *Search) Choose(view engine.View, events []engine.Event, options []engine.Option, stop time.Time) (int, error) {
 	s.Iterations, s.self = 0, view.ViewSeat()
@@ -149,7 +151,7 @@ func (s *Search) Choose(view engine.View, events []engine.Event, options []engin
 // so a search that is descheduled past the end of its budget answers only at its next
 // slice: stall keeps the longest gap between two readings, halved at every decision,
 // and the search answers in the present slice once a gap as long would carry it past
-// hard.
+// its stop (the budget's end or hard). Cut records that the clock stopped it.
 func (s *Search) search(view engine.View, events []engine.Event, hard time.Time) error {
 	stop, last := hard, time.Time{}
 	if s.cfg.Time > 0 || !hard.IsZero() {
@@ -158,7 +160,7 @@ func (s *Search) search(view engine.View, events []engine.Event, hard time.Time)
 	if s.cfg.Time > 0 && (stop.IsZero() || last.Add(s.cfg.Time).Before(stop)) {
 		stop = last.Add(s.cfg.Time)
 	}
-	s.stall /= 2
+	s.stall, s.Cut = s.stall/2, false
 	for s.cfg.Iterations <= 0 || s.Iterations < s.cfg.Iterations {
 		if err := s.iterate(view, events); err != nil {
 			return err
@@ -169,7 +171,8 @@ func (s *Search) search(view engine.View, events []engine.Event, hard time.Time)
 		}
 		now := s.now()
 		s.stall, last = max(s.stall, now.Sub(last)), now
-		if now.After(stop) || !hard.IsZero() && now.Add(s.stall).After(hard) {
+		if now.Add(s.stall).After(stop) {
+			s.Cut = true
 			return nil
 		}
 	}
