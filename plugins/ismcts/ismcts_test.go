@@ -188,8 +188,8 @@ func (c *stallingClock) decide(t *testing.T, p *Player, g engine.Game) (hard tim
 // budget and a deadline 1 s away, a search that is never descheduled stops at half the
 // deadline (the rest is the answer's margin); one descheduled for 300 ms answers at
 // once after the stall, since another as long would carry it past half the deadline;
-// and at its next decision it keeps half that stall in hand. The clock is simulated, so
-// the test does not depend on the load.
+// at its next decision it keeps that stall in hand, and after ten quiet seconds half of
+// it. The clock is simulated, so the test does not depend on the load.
 func TestSearchAnswersBeforeAStallCanCarryItPastHalfTheDeadline(t *testing.T) {
 	g := midGame(t, "ninjas", 6, 10)
 	p, err := New("ninjas", 1, Config{Time: time.Hour})
@@ -207,10 +207,16 @@ func TestSearchAnswersBeforeAStallCanCarryItPastHalfTheDeadline(t *testing.T) {
 	assert.Len(t, reads, 20, "stalled: did not answer at the first reading after the stall")
 
 	clock.stallAt = 0
-	hard, reads = clock.decide(t, p, g)
-	n = len(reads)
-	assert.True(t, reads[n-1].Add(150*time.Millisecond).After(hard), "after a stall: stopped %v before half the deadline", hard.Sub(reads[n-1]))
-	assert.False(t, reads[n-2].Add(150*time.Millisecond).After(hard), "after a stall: searched on into the half stall before half the deadline")
+	for _, tc := range []struct {
+		quiet, kept time.Duration
+	}{{0, 300 * time.Millisecond}, {10 * time.Second, 150 * time.Millisecond}} {
+		clock.t = clock.t.Add(tc.quiet)
+		hard, reads = clock.decide(t, p, g)
+		n = len(reads)
+		// within 10 ms of what is kept: it fades over the decisions' own readings too
+		assert.True(t, reads[n-1].Add(tc.kept+10*time.Millisecond).After(hard), "%v after a stall: stopped %v before half the deadline", tc.quiet, hard.Sub(reads[n-1]))
+		assert.False(t, reads[n-2].Add(tc.kept-10*time.Millisecond).After(hard), "%v after a stall: searched on into the %v kept before half the deadline", tc.quiet, tc.kept)
+	}
 }
 
 // TestStallingMachineGetsTheHeuristicsAnswer: a 100 ms search that stalled 300 ms at

@@ -2,6 +2,7 @@ package ismcts
 
 import (
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/arena-games/arena/engine"
@@ -32,6 +33,7 @@ type Search struct {
 	// clock reads the wall clock (nil: time.Now); tests stand in a stalling one.
 	clock func() time.Time
 	stall time.Duration // the longest gap between clock readings lately (see search)
+	faded time.Time     // when stall last faded
 }
 
 func (s *Search) now() time.Time {
@@ -149,9 +151,10 @@ func (s *Search) Choose(view engine.View, events []engine.Event, options []engin
 // iteration. On a machine loaded past its cores a niced searching process runs in short
 // slices far apart (a CPU-bound task of low weight waits for every busier one's turn),
 // so a search that is descheduled past the end of its budget answers only at its next
-// slice: stall keeps the longest gap between two readings, halved at every decision,
-// and the search answers in the present slice once a gap as long would carry it past
-// its stop (the budget's end or hard). Cut records that the clock stopped it.
+// slice: stall keeps the longest gap between two readings, fading by half every
+// stallHalfLife, and the search answers in the present slice once a gap as long would
+// carry it past its stop (the budget's end or hard). Cut records that the clock
+// stopped it.
 func (s *Search) search(view engine.View, events []engine.Event, hard time.Time) error {
 	stop, last := hard, time.Time{}
 	if s.cfg.Time > 0 || !hard.IsZero() {
@@ -160,7 +163,10 @@ func (s *Search) search(view engine.View, events []engine.Event, hard time.Time)
 	if s.cfg.Time > 0 && (stop.IsZero() || last.Add(s.cfg.Time).Before(stop)) {
 		stop = last.Add(s.cfg.Time)
 	}
-	s.stall, s.Cut = s.stall/2, false
+	if s.stall > 0 {
+		s.stall = time.Duration(float64(s.stall) * math.Exp2(-float64(last.Sub(s.faded))/float64(stallHalfLife)))
+	}
+	s.faded, s.Cut = last, false
 	for s.cfg.Iterations <= 0 || s.Iterations < s.cfg.Iterations {
 		if err := s.iterate(view, events); err != nil {
 			return err
@@ -178,6 +184,12 @@ func (s *Search) search(view engine.View, events []engine.Event, hard time.Time)
 	}
 	return nil
 }
+
+// stallHalfLife is how fast the stall a search expects fades: a machine's load
+// changes over seconds, and a search after a quiet spell may search its whole budget
+// again. Fading per decision instead let a search at a load of 25-50 probe the full
+// budget every third decision or so, and forfeit on those.
+const stallHalfLife = 10 * time.Second
 
 // iterate is one SO-ISMCTS iteration: sample, select and expand, play out, back up.
 func (s *Search) iterate(view engine.View, events []engine.Event) error {
