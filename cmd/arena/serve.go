@@ -178,8 +178,7 @@ func coordinate(ctx context.Context, c *cli.Context, ls *ladderSession, pg *stor
 		return fmt.Errorf("ladder database %s: %w", pg.Path(), err)
 	}
 	defer pool.Close()
-	ls.ms.watch(ladderprom.Pool("queue", pool.Stat))
-	ls.ms.watch(ladderprom.Pool("store", pg.PoolStat))
+	ls.ms.watch(ladderprom.Pools(ladderprom.PoolStats{"queue": pool.Stat, "store": pg.PoolStat}))
 	co, err := queue.NewCoordinator(pool, queue.CoordinatorConfig{Store: pg, Schedule: ls.cfg, Depth: c.Int("queue-depth"),
 		Rescan: c.Duration("refresh"), Log: mustLogger(c).Named("coordinator")})
 	if err != nil {
