@@ -1,0 +1,94 @@
+package dashboards
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/arena-games/arena/internal/testkit"
+	"github.com/arena-games/arena/ladder/store/pgtest"
+)
+
+// TestNoAlertTimerResetsUnderASlowDatabase runs a real coordinator (arena ladder serve
+// on a real PostgreSQL, no worker) scraped every second by a real Prometheus with the
+// shipped rules. With no worker, ArenaNoWorkers goes pending (its for: is 5 minutes).
+// Then another connection holds the games' and the workers' tables locked, so that
+// every read of them waits: the running aggregates and the fleet's state (the
+// alert's inputs) stop catching up, as under a database that is slow or stuck. For
+// over a minute of that:
+//   - the target stays up and each scrape answers fast (from memory);
+//   - ArenaNoWorkers stays pending with the same start (ALERTS_FOR_STATE): its timer
+//     does not restart;
+//   - the Totals' age panel shows the stall and ArenaLadderAggregatesBehind goes
+//     pending for the ladder;
+//
+// and once the lock is gone the totals catch up again (the age falls under 5 s).
+func TestNoAlertTimerResetsUnderASlowDatabase(t *testing.T) {
+	promBin := requireTool(t, "prometheus")
+	db := pgtest.URL(t)
+	dir := t.TempDir()
+	arenaBin := filepath.Join(dir, "arena")
+	out, err := exec.Command("go", "build", "-o", arenaBin, "../cmd/arena").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	for _, bot := range []string{"random", "heuristic"} {
+		out, err := exec.Command(arenaBin, "bot", "add", bot, "--db", db).CombinedOutput()
+		require.NoError(t, err, "%s", out)
+	}
+	addr := testkit.FreeAddr(t)
+	coord := start(t, dir, arenaBin, "ladder", "serve", "--db", db, "--game", "ivanhoe", "--ladder-name", "slow", "--addr", testkit.FreeAddr(t),
+		"--metrics-addr", addr, "--refresh", "1s", "--queue-depth", "2")
+	api, _ := startPrometheus(t, promBin, filepath.Join(dir, "prom"), fmt.Sprintf("\n  - job_name: arena-ladder\n    static_configs:\n      - targets: [%q]\n", addr))
+	ds, err := Load()
+	require.NoError(t, err)
+
+	forState := `ALERTS_FOR_STATE{alertname="ArenaNoWorkers", ladder="slow"}`
+	var since float64
+	waitFor(t, 3*time.Minute, func() bool {
+		res, err := instant(api, forState, time.Now())
+		if err != nil || len(res) != 1 {
+			return false
+		}
+		since = res[0].value(t)
+		return true
+	}, "ArenaNoWorkers pending: "+coord.stderr.String())
+
+	conn, err := pgx.Connect(context.Background(), db)
+	require.NoError(t, err)
+	defer conn.Close(context.Background())
+	tx, err := conn.Begin(context.Background())
+	require.NoError(t, err)
+	_, err = tx.Exec(context.Background(), `LOCK TABLE matches, workers IN ACCESS EXCLUSIVE MODE`)
+	require.NoError(t, err)
+	locked := time.Now()
+	age := panelQuery(t, ds, "Totals' age", 0, vars("ladder", "slow"))
+	// The age passes a minute, and the alert on it is evaluated every second after.
+	waitFor(t, 3*time.Minute, func() bool {
+		n, err := query(api, `ALERTS{alertname="ArenaLadderAggregatesBehind", ladder="slow", alertstate="pending"}`, time.Now())
+		return err == nil && n == 1
+	}, "ArenaLadderAggregatesBehind pending")
+	at := time.Now()
+	held := seconds(at.Sub(locked))
+	assert.Greater(t, scalar(t, api, age, at), 60.0, "the Totals' age panel shows the stall")
+	inst := fmt.Sprintf("instance=%q", addr)
+	assert.Equal(t, 1.0, scalar(t, api, fmt.Sprintf("min_over_time(up{%s}[%s])", inst, held), at), "the target stayed up")
+	// A scrape answers from memory in milliseconds; half a second covers a loaded machine.
+	slowest := scalar(t, api, fmt.Sprintf("max_over_time(scrape_duration_seconds{%s}[%s])", inst, held), at)
+	assert.Less(t, slowest, 0.5, "scrapes stayed fast")
+	assert.Equal(t, since, scalar(t, api, fmt.Sprintf("min_over_time(%s[%s])", forState, held), at), "ArenaNoWorkers's timer did not restart")
+	assert.Equal(t, since, scalar(t, api, fmt.Sprintf("max_over_time(%s[%s])", forState, held), at), "ArenaNoWorkers's timer did not restart")
+	t.Logf("database locked for %s: slowest scrape %.3f s, ArenaNoWorkers pending since %s throughout", held, slowest, time.Unix(int64(since), 0).Format(time.TimeOnly))
+
+	require.NoError(t, tx.Rollback(context.Background()))
+	waitFor(t, time.Minute, func() bool {
+		res, err := instant(api, age, time.Now())
+		return err == nil && len(res) == 1 && res[0].value(t) < 5
+	}, "the totals catching up once the lock is gone")
+	assert.Equal(t, since, scalar(t, api, forState, time.Now()), "ArenaNoWorkers still pending since the same time")
+}
