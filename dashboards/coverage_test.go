@@ -54,7 +54,7 @@ var valueChecks = map[string]map[string]string{
 		"Refit duration":                       "ladderHealthPanels",
 		"Totals' age":                          "ladderHealthPanels",
 		"Replays' disk free":                   "ladderHealthPanels",
-		"Store and refit errors per minute":    "ladderHealthPanels",
+		"Store and refit errors per minute":    "ladderHealthPanels, failReads",
 	},
 	"ladder-fleet.json": {
 		"Workers alive":                 "bothWorkersPlay",

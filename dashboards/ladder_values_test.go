@@ -51,22 +51,23 @@ func ladderHealthPanels(t *testing.T, api string, ds []Dashboard, ladders []*lad
 		}
 		verify(t, ds, c.title)
 	}
-	for name, n := range perLadder("Store and refit errors per minute", 1) {
-		assert.Zero(t, n, "%s: no refit failed", name)
-	}
-	errs := samples(t, api, panelQuery(t, ds, "Store and refit errors per minute", 0, v), at)
-	seen := map[string]bool{}
-	for _, s := range errs {
-		seen[s.Metric["ladder"]] = true
-		assert.Zero(t, s.value(t), "%s: no %s failed", s.Metric["ladder"], s.Metric["op"])
-	}
-	assert.Len(t, seen, 3, "every ladder counts its store's errors")
-	verify(t, ds, "Store and refit errors per minute")
 	replaysDisk(t, api, ds, ladders, at)
 	for _, l := range ladders {
 		seatsForfeited(t, api, ds, l, at, window)
 	}
 	verify(t, ds, "Share of ladder seats forfeited")
+	// No store call or refit failed here (TestNoAlertTimerResetsUnderASlowDatabase
+	// makes some fail): every ladder's series are there, at 0.
+	for name, n := range perLadder("Store and refit errors per minute", 1) {
+		assert.Zero(t, n, "%s: no refit failed", name)
+	}
+	seen := map[string]bool{}
+	for _, s := range samples(t, api, panelQuery(t, ds, "Store and refit errors per minute", 0, v), at) {
+		seen[s.Metric["ladder"]] = true
+		assert.Zero(t, s.value(t), "%s: no %s failed", s.Metric["ladder"], s.Metric["op"])
+	}
+	assert.Len(t, seen, 3, "every ladder counts its store's errors")
+	verify(t, ds, "Store and refit errors per minute")
 }
 
 // replaysDisk: each ladder process's share of its replays' file system free is what
