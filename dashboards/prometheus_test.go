@@ -153,11 +153,17 @@ func TestDashboardsAgainstARealPrometheus(t *testing.T) {
 // scraping every second the scrape configs given (YAML list items), and returns its
 // API's URL and its log.
 func startPrometheus(t *testing.T, promBin, dir, scrapes string, flags ...string) (api string, log *testkit.SyncBuffer) {
+	return startPrometheusEvery(t, promBin, dir, "1s", scrapes, flags...)
+}
+
+// startPrometheusEvery is startPrometheus scraping every interval (which is also the
+// scrape's timeout); rules are evaluated every second.
+func startPrometheusEvery(t *testing.T, promBin, dir, interval, scrapes string, flags ...string) (api string, log *testkit.SyncBuffer) {
 	rules, err := filepath.Abs("alerts.yml")
 	require.NoError(t, err)
 	require.NoError(t, os.MkdirAll(dir, 0o755))
 	promAddr := testkit.FreeAddr(t)
-	cfg := fmt.Sprintf("global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\nrule_files: [%q]\nscrape_configs:%s", rules, scrapes)
+	cfg := fmt.Sprintf("global:\n  scrape_interval: %s\n  evaluation_interval: 1s\nrule_files: [%q]\nscrape_configs:%s", interval, rules, scrapes)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "prometheus.yml"), []byte(cfg), 0o644))
 	prom := exec.Command(promBin, append([]string{"--config.file=" + filepath.Join(dir, "prometheus.yml"),
 		"--storage.tsdb.path=" + filepath.Join(dir, "tsdb"), "--web.listen-address=" + promAddr}, flags...)...)
