@@ -27,11 +27,7 @@ import (
 // account for every game the run added to the ladder's standings. The same run without
 // the variable, before it, sends nothing.
 func TestALadderRunExportsItsBlocksOverOTLP(t *testing.T) {
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "arena")
-	out, err := exec.Command("go", "build", "-o", bin, "../../cmd/arena").CombinedOutput()
-	require.NoError(t, err, "%s", out)
-	db := filepath.Join(dir, "club.db")
+	dir, bin, db := ladderDir(t)
 	run := func(env []string, args ...string) {
 		cmd := exec.Command(bin, append(args, "--db", db)...)
 		cmd.Dir, cmd.Env = dir, append(os.Environ(), env...)
@@ -71,6 +67,16 @@ func TestALadderRunExportsItsBlocksOverOTLP(t *testing.T) {
 	assert.Equal(t, seatsRecorded(t, bin, db)-before, seats, "the traced run's record spans account for every game it recorded")
 }
 
+// ladderDir builds the arena binary into a fresh folder and names a ladder database
+// there.
+func ladderDir(t *testing.T) (dir, bin, db string) {
+	dir = t.TempDir()
+	bin = filepath.Join(dir, "arena")
+	out, err := exec.Command("go", "build", "-o", bin, "../../cmd/arena").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	return dir, bin, filepath.Join(dir, "club.db")
+}
+
 // seatsRecorded is the sum of the bots' games in the ladder's standings: a game of n
 // bots counts n times.
 func seatsRecorded(t *testing.T, bin, db string) int {
@@ -87,11 +93,7 @@ func seatsRecorded(t *testing.T, bin, db string) int {
 // by the route that served it (GET /bots/{id}, never the bot's ID) with the route and
 // status code as attributes, and a request no route serves by its method alone.
 func TestLadderServeTracesItsRequests(t *testing.T) {
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "arena")
-	out, err := exec.Command("go", "build", "-o", bin, "../../cmd/arena").CombinedOutput()
-	require.NoError(t, err, "%s", out)
-	db := filepath.Join(dir, "club.db")
+	dir, bin, db := ladderDir(t)
 	for _, bot := range []string{"random", "heuristic"} {
 		out, err := exec.Command(bin, "bot", "add", bot, "--db", db).CombinedOutput()
 		require.NoError(t, err, "%s", out)
