@@ -15,6 +15,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-games/arena/internal/logging"
+	"github.com/arena-games/arena/internal/tracing"
 	"github.com/arena-games/arena/ladder"
 	"github.com/arena-games/arena/ladder/ladderprom"
 	"github.com/arena-games/arena/ladder/queue"
@@ -107,6 +108,9 @@ func ladderServe(c *cli.Context) error {
 	}
 	srv := svc.Server()
 	srv.Handler = ls.ms.instrumentHTTP(srv.Handler)
+	if tracing.Enabled() {
+		srv.Handler = service.Trace(srv.Handler)
+	}
 	srv.BaseContext = func(net.Listener) context.Context { return ctx }
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
@@ -174,8 +178,7 @@ func coordinate(ctx context.Context, c *cli.Context, ls *ladderSession, pg *stor
 		return fmt.Errorf("ladder database %s: %w", pg.Path(), err)
 	}
 	defer pool.Close()
-	ls.ms.watch(ladderprom.Pool("queue", pool.Stat))
-	ls.ms.watch(ladderprom.Pool("store", pg.PoolStat))
+	ls.ms.watch(ladderprom.Pools(ladderprom.PoolStats{"queue": pool.Stat, "store": pg.PoolStat}))
 	co, err := queue.NewCoordinator(pool, queue.CoordinatorConfig{Store: pg, Schedule: ls.cfg, Depth: c.Int("queue-depth"),
 		Rescan: c.Duration("refresh"), Log: mustLogger(c).Named("coordinator")})
 	if err != nil {
@@ -199,7 +202,8 @@ func coordinate(ctx context.Context, c *cli.Context, ls *ladderSession, pg *stor
 // or fails (a bot disqualified) waits for a change of bots or a minute, and the
 // service keeps serving meanwhile.
 func playRounds(ctx context.Context, c *cli.Context, ls *ladderSession, svc *service.Service, changed <-chan struct{}) {
-	for round := uint64(0); ctx.Err() == nil; round++ {
+	rounds := ladder.NewRounds(ls.cfg) // reads the history once, then what changed
+	for ctx.Err() == nil {
 		until, ended := make(chan struct{}), make(chan struct{})
 		go func() {
 			select {
@@ -208,10 +212,7 @@ func playRounds(ctx context.Context, c *cli.Context, ls *ladderSession, svc *ser
 			case <-ended:
 			}
 		}()
-		cfg := ls.cfg
-		cfg.Seed += round // a round chooses other tables and deals than the one before
-		cfg.Until = until
-		sum, err := ladder.Run(ctx, cfg)
+		sum, err := rounds.Run(ctx, until)
 		close(ended)
 		if sum.Recorded > 0 || ctx.Err() != nil {
 			ls.ms.refit(context.WithoutCancel(ctx))
