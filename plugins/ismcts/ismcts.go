@@ -97,8 +97,8 @@ const (
 // by one iteration and whatever stall it resumes from (see Search.search). The answer
 // still crosses two processes after the last reading (the bot's send, the arena's
 // receive), each of which can stall as long again: on a loaded machine, niced, single
-// stalls of 200 ms were seen (docs/performance.md), and half of a 1 s limit covers two
-// of them.
+// stalls of a few hundred milliseconds are common (docs/performance.md), and half of
+// a 1 s limit covers two of them.
 func Margin(allowed time.Duration) time.Duration { return max(allowed/2, 10*time.Millisecond) }
 
 func (c Config) withDefaults() Config {
