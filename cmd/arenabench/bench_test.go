@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -97,4 +99,28 @@ func TestSpreadIsMinMedianMax(t *testing.T) {
 	}())
 	require.NoError(t, err)
 	assert.Equal(t, time.Duration(20), got)
+}
+
+// A worker row's run plays a fresh PostgreSQL ladder with a real coordinator and
+// worker, counts the games it recorded, and leaves no schema behind.
+func TestWorkerRunCountsItsGames(t *testing.T) {
+	dsn := os.Getenv("ARENA_TEST_POSTGRES")
+	if dsn == "" {
+		t.Skip("ARENA_TEST_POSTGRES is not set (url=$(.ci/postgres.sh start $(mktemp -d)))")
+	}
+	dir := t.TempDir()
+	build := exec.Command("go", "build", "-o", dir+"/", "../arena", "../arena-sandbox")
+	out, err := build.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	ctx := context.Background()
+	pg, err := openPG(ctx, dsn)
+	require.NoError(t, err)
+	defer pg.close()
+	w, err := runWorker(ctx, filepath.Join(dir, "arena"), pg, 20, 2)
+	require.NoError(t, err)
+	assert.GreaterOrEqual(t, w.games, 20)
+	assert.Positive(t, w.gamesPerSec())
+	var left int
+	require.NoError(t, pg.conn.QueryRow(ctx, `SELECT COUNT(*) FROM pg_namespace WHERE nspname LIKE 'arenabench\_%'`).Scan(&left))
+	assert.Zero(t, left, "the run's schema is dropped")
 }

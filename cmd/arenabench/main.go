@@ -31,6 +31,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"os"
@@ -60,6 +61,7 @@ func main() {
 
 type options struct {
 	arena, base string
+	postgres    string
 	reps, games int
 	trips       int
 	starts      int
@@ -69,6 +71,7 @@ func run() error {
 	var o options
 	flag.StringVar(&o.arena, "arena", "", "the arena binary to measure, with arena-sandbox beside it if it uses that and the Go SDK's random bot program (cmd/bots/random) beside it (default: build the three into a temporary folder, as the README's build command does)")
 	flag.StringVar(&o.base, "base", "", "another arena binary, measured in the same repetitions for new/base ratios")
+	flag.StringVar(&o.postgres, "postgres", os.Getenv("ARENA_TEST_POSTGRES"), "a PostgreSQL URL (as .ci/postgres.sh start prints) for the `arena worker` rows, each run in a schema of its own (default $ARENA_TEST_POSTGRES; none: no worker rows)")
 	flag.IntVar(&o.reps, "reps", 7, "interleaved repetitions")
 	flag.IntVar(&o.games, "games", 400, "games of each `arena match` run")
 	flag.IntVar(&o.trips, "round-trips", 4000, "round trips of each bare stream run (per stream)")
@@ -103,6 +106,12 @@ func run() error {
 		return err
 	}
 	defer os.RemoveAll(filepath.Dir(w.ladder))
+	if o.postgres != "" {
+		if w.pg, err = openPG(context.Background(), o.postgres); err != nil {
+			return err
+		}
+		defer w.pg.close()
+	}
 	if w.bare, err = startBare(payload(reply)); err != nil {
 		return fmt.Errorf("starting the bare stream's process: %v", err)
 	}
@@ -133,7 +142,7 @@ func run() error {
 		reps = append(reps, r)
 		fmt.Fprintf(os.Stderr, "repetition %d/%d done (load %.2f)\n", i+1, o.reps, r.load)
 	}
-	printTable(os.Stdout, reps, o.base != "")
+	printTable(os.Stdout, reps, o.base != "", w.pg != nil)
 	return nil
 }
 
@@ -145,6 +154,7 @@ type world struct {
 	plain, boxed *botLayer // the arena's random bot without and with the sandbox
 	sdkBot       string    // the Go SDK's random bot as a program of its own, beside the arena
 	ladder       string    // the template ladder's database (ladder.go)
+	pg           *pgLadder // the worker rows' cluster (worker.go); nil for none
 	msgs         []*wrapperspb.BytesValue
 	reqs         []*botpb.DecideRequest
 	reply        int
@@ -155,6 +165,7 @@ type rep struct {
 	j1, j2       matchRun
 	r1, r2       matchRun  // with replays, as a ladder writes them
 	l1, l2       ladderRun // `arena ladder run` of as many games
+	w1, w2       workerRun // `arena worker` on PostgreSQL, as many games (with --postgres)
 	b1, b2       matchRun  // the base arena, with --base
 	bare1, bare2 time.Duration
 	bareOneP     time.Duration // a bare round trip, the server on one P
@@ -209,6 +220,12 @@ func measure(o options, w *world, i int) (rep, error) {
 			return
 		},
 		func() (err error) { r.firstSDK, _, err = firstDecision(o.arena, w.sdkBot, o.starts, seed); return },
+	}
+	if w.pg != nil {
+		// Each right beside its ladder run and its match run (steps 0-1 and 10-11);
+		// the later one first, so that the earlier index still holds.
+		steps = slices.Insert(steps, 12, func() (err error) { r.w2, err = runWorker(context.Background(), o.arena, w.pg, o.games, 2); return })
+		steps = slices.Insert(steps, 2, func() (err error) { r.w1, err = runWorker(context.Background(), o.arena, w.pg, o.games, 1); return })
 	}
 	if o.base != "" {
 		steps = append(steps,

@@ -14,7 +14,7 @@ type row struct {
 	num, den   func(r rep) string
 }
 
-func rows(base bool) []row {
+func rows(base, workers bool) []row {
 	us := func(f func(r rep) time.Duration) func(r rep) string {
 		return func(r rep) string { return fmt.Sprintf("%.1f µs", float64(f(r))/1e3) }
 	}
@@ -58,6 +58,15 @@ func rows(base bool) []row {
 			perSec(func(r rep) float64 { return r.l1.gamesPerSec() }), perSec(func(r rep) float64 { return r.r1.gamesPerSec() })},
 		{"games/s, ladder run / arena match with replays, -j 2", "", gps(func(r rep) float64 { return r.l2.gamesPerSec() }, func(r rep) float64 { return r.r2.gamesPerSec() }),
 			perSec(func(r rep) float64 { return r.l2.gamesPerSec() }), perSec(func(r rep) float64 { return r.r2.gamesPerSec() })},
+	}
+	if workers {
+		out = append(out,
+			row{"games/s, arena worker (PostgreSQL) / arena match, -j 1", ">= 0.8", gps(func(r rep) float64 { return r.w1.gamesPerSec() }, func(r rep) float64 { return r.j1.gamesPerSec() }),
+				perSec(func(r rep) float64 { return r.w1.gamesPerSec() }), perSec(func(r rep) float64 { return r.j1.gamesPerSec() })},
+			row{"games/s, arena worker (PostgreSQL) / arena match, -j 2", ">= 0.8", gps(func(r rep) float64 { return r.w2.gamesPerSec() }, func(r rep) float64 { return r.j2.gamesPerSec() }),
+				perSec(func(r rep) float64 { return r.w2.gamesPerSec() }), perSec(func(r rep) float64 { return r.j2.gamesPerSec() })})
+	}
+	out = append(out, []row{
 		{"games/s, -j 2 / -j 1", ">= 1.8", func(r rep) float64 { return r.j2.gamesPerSec() / r.j1.gamesPerSec() },
 			func(r rep) string { return fmt.Sprintf("%.0f/s", r.j2.gamesPerSec()) },
 			func(r rep) string { return fmt.Sprintf("%.0f/s", r.j1.gamesPerSec()) }},
@@ -67,7 +76,7 @@ func rows(base bool) []row {
 		{"bare go-plugin starts, two at once / one", "", div(plug2, plug), msf(plug2), msf(plug)},
 		{"start to first decision / two bare go-plugin starts at once", "", div(first, plug2), msf(first), msf(plug2)},
 		{"start, the Go SDK's random program / two bare starts at once", "", div(sdk, plug2), msf(sdk), msf(plug2)},
-	}
+	}...)
 	// Each layer against the one below it, in the same repetition.
 	layers := []struct {
 		name string
@@ -104,10 +113,10 @@ func rows(base bool) []row {
 
 // printTable prints each row's median ratio with its range, and the median of each
 // side's own figure.
-func printTable(w io.Writer, reps []rep, base bool) {
+func printTable(w io.Writer, reps []rep, base, workers bool) {
 	fmt.Fprintln(w, "| figure | ratio, median [min-max] | figures (medians) | goal |")
 	fmt.Fprintln(w, "|---|---|---|---|")
-	for _, rw := range rows(base) {
+	for _, rw := range rows(base, workers) {
 		var ratios []float64
 		for _, r := range reps {
 			ratios = append(ratios, rw.ratio(r))
