@@ -11,6 +11,10 @@
 //     the same with replays;
 //   - `arena ladder run` of as many games on a fresh SQLite ladder of the same two
 //     built-in bots, at -j 1 and -j 2 (ladder.go), each right beside its match run;
+//   - with a PostgreSQL URL (--postgres, default $ARENA_TEST_POSTGRES), `arena worker`
+//     at -j 1 and -j 2 on a fresh ladder of its own schema, `arena ladder serve`
+//     coordinating, as many games from the worker's exec (worker.go), right beside
+//     the ladder run;
 //   - a bare gRPC bidirectional stream (this program, served as a go-plugin process of
 //     its own: no sandbox, no SDK) carrying messages of the sizes the arena's two seats
 //     receive in random games, one stream and two at once, and the same server on one
