@@ -73,6 +73,7 @@ func startFiller(t *testing.T, box *Box, target int64, wait bool) (*exec.Cmd, *s
 	require.NoError(t, err)
 	cmd := exec.Command(name, args...)
 	cmd.Env, cmd.Dir, cmd.SysProcAttr = env, box.Dir, box.SysProcAttr()
+	cmd.ExtraFiles = box.ExtraFiles()
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out
 	require.NoError(t, cmd.Start())
