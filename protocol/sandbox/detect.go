@@ -57,6 +57,11 @@ const (
 
 func detect() *Probe {
 	p := &Probe{euid: os.Geteuid()}
+	// The cgroups are proved (each by making one) while the namespaces are: both wait
+	// on the kernel more than they run.
+	var cgroups sync.WaitGroup
+	cgroups.Go(func() { p.cgroupMem, p.CgroupMemoryReason = findCgroup("memory") })
+	cgroups.Go(func() { p.cgroupPids, p.CgroupPidsReason = findCgroup("pids") })
 	capEff := readCapEff()
 	p.HasCaps = capEff != 0
 	admin := capEff&(1<<capSysAdmin) != 0
@@ -99,8 +104,7 @@ func detect() *Probe {
 		p.SeccompReason = "the kernel has no seccomp: " + errno.Error()
 	}
 
-	p.cgroupMem, p.CgroupMemoryReason = findCgroup("memory")
-	p.cgroupPids, p.CgroupPidsReason = findCgroup("pids")
+	cgroups.Wait()
 	return p
 }
 

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -192,6 +193,13 @@ func probeIdentityAndWorld(f *facts) {
 	}
 	f.Sockets = attack.Sockets("")
 	f.Mounts, _ = mountPoints()
+	if gone := os.Getenv("PROBE_MOUNT_GOES"); gone != "" {
+		// The helper unmounts the other bots' copies once this bot is started.
+		poll.Eventually(func() bool {
+			f.Mounts, _ = mountPoints()
+			return !slices.Contains(f.Mounts, gone)
+		})
+	}
 	probeTheHost(f)
 }
 
