@@ -36,6 +36,10 @@ func (s *Scheduler) Update(ctx context.Context, open []store.Block) error {
 	recountErr := r.reinstated(ctx, sus, seen)
 	r.setBots(all)
 	for _, m := range games {
+		if r.own[m.ID] {
+			delete(r.own, m.ID)
+			continue
+		}
 		r.learn(m)
 	}
 	if err := errors.Join(readErr, recountErr, r.setPlayers()); err != nil {

@@ -144,6 +144,9 @@ type runner struct {
 	planned  int
 	forfeits *forfeitCount
 	late     []int64 // past their share in the recorded games, not yet suspended
+	// own holds the games this runner recorded and learned itself, until a catch-up
+	// (Rounds) meets them in the store; nil when it keeps no such account.
+	own      map[int64]bool
 	summary  RunSummary
 	firstErr error
 }
@@ -448,11 +451,7 @@ func (r *runner) play(ctx context.Context, b store.Block) error {
 		}
 		done[m.Rotation] = true
 		r.summary.Recorded++
-		seats, places := make([]int, len(rec.Seats)), make([]int, len(rec.Seats))
-		for i, s := range rec.Seats {
-			seats[i], places[i] = r.liveIdx[s.Bot], s.Place
-		}
-		_ = r.liveElo.Update(seats, places)
+		r.learnOwn(rec)
 		if err := r.suspend(ctx, rec); err != nil {
 			return err
 		}
@@ -465,6 +464,20 @@ func (r *runner) play(ctx context.Context, b store.Block) error {
 		}
 		return nil
 	})
+}
+
+// learnOwn counts a game the runner recorded into the live ratings (its games were
+// planned when its block was); the caller holds mu.
+func (r *runner) learnOwn(m store.Match) {
+	seats, places := make([]int, len(m.Seats)), make([]int, len(m.Seats))
+	for i, s := range m.Seats {
+		seats[i], places[i] = r.liveIdx[s.Bot], s.Place
+		r.recorded[s.Bot]++
+	}
+	_ = r.liveElo.Update(seats, places)
+	if r.own != nil {
+		r.own[m.ID] = true
+	}
 }
 
 // suspend counts a recorded game's timeouts and crashes and suspends the bots it

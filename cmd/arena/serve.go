@@ -199,7 +199,8 @@ func coordinate(ctx context.Context, c *cli.Context, ls *ladderSession, pg *stor
 // or fails (a bot disqualified) waits for a change of bots or a minute, and the
 // service keeps serving meanwhile.
 func playRounds(ctx context.Context, c *cli.Context, ls *ladderSession, svc *service.Service, changed <-chan struct{}) {
-	for round := uint64(0); ctx.Err() == nil; round++ {
+	rounds := ladder.NewRounds(ls.cfg) // reads the history once, then what changed
+	for ctx.Err() == nil {
 		until, ended := make(chan struct{}), make(chan struct{})
 		go func() {
 			select {
@@ -208,10 +209,7 @@ func playRounds(ctx context.Context, c *cli.Context, ls *ladderSession, svc *ser
 			case <-ended:
 			}
 		}()
-		cfg := ls.cfg
-		cfg.Seed += round // a round chooses other tables and deals than the one before
-		cfg.Until = until
-		sum, err := ladder.Run(ctx, cfg)
+		sum, err := rounds.Run(ctx, until)
 		close(ended)
 		if sum.Recorded > 0 || ctx.Err() != nil {
 			ls.ms.refit(context.WithoutCancel(ctx))
