@@ -24,23 +24,22 @@ import (
 )
 
 // TestDashboardsAgainstARealPrometheus runs a real match, a real match with a bot that
-// crash-loops, two real SQLite ladders of two games with the same bots under the one
-// arena-ladder job (each restarted once, so that its database holds more than the
-// serving process played), and a third ladder shared through a real PostgreSQL (a
-// coordinator that serves the web pages, and two real workers), all with
-// --metrics-addr. Two real Prometheus servers (Debian's package) scrape them all on
-// loopback with the shipped alerting rules, one storing histograms as classic buckets,
-// the other native histograms (where the classic buckets of a native histogram are not
-// stored). The test checks:
+// crash-loops, one that disqualifies it, two real SQLite ladders of two games with the
+// same bots under the one arena-ladder job (each restarted once, so that its database
+// holds more than the serving process played), and a third ladder shared through a
+// real PostgreSQL (a coordinator that serves the web pages, and two real workers), all
+// with --metrics-addr. Two real Prometheus servers (Debian's package) scrape them all
+// on loopback with the shipped alerting rules, one storing histograms as classic
+// buckets, the other native histograms (where the classic buckets of a native
+// histogram are not stored). The test checks:
 //   - every query of every dashboard panel and variable parses and returns data on both
 //     servers, with every variable at "All" (three ladders sharing bot names in every
 //     join);
-//   - the panels' values agree with what the test knows happened: matches per second
-//     over the run, the crashing bot's share of forfeited seats, games per bot of each
-//     ladder and game as its standings say, one value per ladder where a panel used to
-//     take the max, the fleet's queue, workers and games per worker as the database
-//     has them, the web service's requests by route and code as the test sent them, and
-//     decision latency quantiles from native and classic histograms alike;
+//   - every panel's value against a truth the test knows by other means, per ladder
+//     where the panel is per ladder: each ladder's database (standings, rows), the
+//     runs' reports and replays, the files on disk, the processes' own state and
+//     configuration; valueChecks (coverage_test.go) names the check of each panel, and
+//     the test fails for a panel whose check did not run;
 //   - the crash-loop alert goes pending for the crashing bot.
 //
 // .ci/run installs Prometheus and PostgreSQL and sets ARENA_REQUIRE_PROMETHEUS=1 and
@@ -55,16 +54,16 @@ func TestDashboardsAgainstARealPrometheus(t *testing.T) {
 		out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput()
 		require.NoError(t, err, "%s", out)
 	}
-	matchAddr, crashAddr := testkit.FreeAddr(t), testkit.FreeAddr(t)
+	matchAddr, crashAddr, dqAddr := testkit.FreeAddr(t), testkit.FreeAddr(t), testkit.FreeAddr(t)
 	ladders := []*ladderRun{{name: "club", game: "ivanhoe", addr: testkit.FreeAddr(t)}, {name: "kk", game: "ninjas", addr: testkit.FreeAddr(t)}}
 	scrapes := fmt.Sprintf(`
   - job_name: arena-match
     static_configs:
-      - targets: [%q, %q]
+      - targets: [%q, %q, %q]
   - job_name: arena-ladder
     static_configs:
       - targets: [%q, %q, %q]
-`, matchAddr, crashAddr, ladders[0].addr, ladders[1].addr, fleet.addr) + fleet.workerScrapes()
+`, matchAddr, crashAddr, dqAddr, ladders[0].addr, ladders[1].addr, fleet.addr) + fleet.workerScrapes()
 	api, promLog := startPrometheus(t, promBin, filepath.Join(dir, "classic"), scrapes)
 	native, _ := startPrometheus(t, promBin, filepath.Join(dir, "native"), scrapes, "--enable-feature=native-histograms")
 
@@ -83,21 +82,27 @@ func TestDashboardsAgainstARealPrometheus(t *testing.T) {
 			"--metrics-addr", l.addr, "--metrics-linger", "10m")
 	}
 	fleet.start(t, dir, arenaBin)
-	crash := start(t, dir, arenaBin, "match", crashBin, "random", "--games", strconv.Itoa(crashGames), "-j", "1", "--sprt", "0,5",
+	crashStart := time.Now()
+	crash := start(t, dir, arenaBin, "match", crashBin, "random", "--games", strconv.Itoa(crashGames), "-j", "1", "--sprt", "0,5", "--json",
 		"--no-replays", "--max-restarts", "100000", "--max-forfeit-share", "0", "--metrics-addr", crashAddr, "--metrics-linger", "10m")
+	// A run that disqualifies the crashing bot at its third forfeit.
+	dq := start(t, dir, arenaBin, "match", crashBin, "random", "--games", "200", "-j", "1", "--no-replays", "--max-restarts", "100000",
+		"--max-forfeit-share", "0.01", "--metrics-addr", dqAddr, "--metrics-linger", "10m")
 	t.Logf("setup took %s", time.Since(setup).Round(time.Millisecond))
 	ds, err := Load()
 	require.NoError(t, err)
 
 	// The crash-loop alert looks 5 minutes back: check it as soon as the bot has crashed.
 	crashLoopAlertGoesPending(t, api)
-	crashingBotForfeitShare(t, api, ds, crash, crashAddr)
+	crashAt := crashingBotForfeitShare(t, api, ds, crash, crashAddr)
 	t.Logf("crashing run checked after %s", time.Since(setup).Round(time.Millisecond))
 	fleet.check(t, api, ds)
 	t.Logf("fleet checked after %s", time.Since(setup).Round(time.Millisecond))
 
 	// A run long enough for several scrapes.
-	match := start(t, dir, arenaBin, "match", "heuristic", "random", "--games", "4000", "-j", "2", "--no-replays", "--json",
+	// Its replays give each seat's time (the time bank's truth).
+	matchReplays := filepath.Join(dir, "match-replays")
+	match := start(t, dir, arenaBin, "match", "heuristic", "random", "--games", "4000", "-j", "2", "--replays", matchReplays, "--json",
 		"--metrics-addr", matchAddr, "--metrics-linger", "10m")
 	inst := fmt.Sprintf(`instance=%q`, matchAddr)
 	runEnd, end := afterTheRun(t, api, match, inst)
@@ -107,45 +112,58 @@ func TestDashboardsAgainstARealPrometheus(t *testing.T) {
 	n, err := query(api, `count_over_time(arena_decisions_total{bot="random", `+inst+`}[1m]) > 3`, runEnd)
 	require.NoError(t, err)
 	require.Equal(t, 1, n, "too few scrapes during the run; prometheus said: %s", promLog.String())
+	afterTheRun(t, api, dq, fmt.Sprintf(`instance=%q`, dqAddr))
 
 	everyQueryReturnsData(t, api, ds, end, time.Since(setup))
 	_, nativeEnd := afterTheRun(t, native, match, inst)
 	everyQueryReturnsData(t, native, ds, nativeEnd, time.Since(setup))
 	ladderPanelsPerLadder(t, api, ds, ladders, &fleet.ladderRun, arenaBin)
+	ladderHealthPanels(t, api, ds, append(ladders[:len(ladders):len(ladders)], &fleet.ladderRun), time.Since(setup))
 
-	require.NoError(t, match.cmd.Process.Signal(os.Interrupt)) // ends the linger; the report follows
-	require.NoError(t, match.cmd.Wait(), match.stderr.String())
-	var rep struct {
-		Games    int     `json:"games"`
-		ElapsedS float64 `json:"elapsed_s"`
-		Bots     []struct {
-			Name      string  `json:"name"`
-			Decisions int     `json:"decisions"`
-			P50       float64 `json:"p50_latency_ms"`
-		} `json:"bots"`
-	}
-	require.NoError(t, json.Unmarshal(match.stdout.Bytes(), &rep))
+	// Every run but the shared ladder's has ended and lingers; the workers are frozen.
+	at, window := time.Now(), time.Since(setup)
+	rep, crashRep := reportOf(t, match), reportOf(t, crash)
 	require.Greater(t, rep.ElapsedS, 8.0, "the run must span several scrapes")
-	p50, decisions := map[string]float64{}, 0
+	decisions := 0
 	for _, b := range rep.Bots {
-		p50[b.Name] = b.P50 / 1000
 		decisions += b.Decisions
 	}
 	panelValueChecks(t, api, ds, rep.Games, decisions, rep.ElapsedS, inst, runEnd)
-	latencyFromEitherHistogram(t, api, native, ds, matchAddr, p50, nativeEnd, time.Since(setup))
-	require.NoError(t, crash.cmd.Process.Signal(os.Interrupt))
-	require.NoError(t, crash.cmd.Wait(), crash.stderr.String())
+	matchRunPanels(t, api, ds, rep, matchAddr, matchReplays, runEnd, end)
+	latencyFromEitherHistogram(t, api, native, ds, matchAddr, rep, nativeEnd, time.Since(setup))
+	crashRunPanels(t, api, ds, crashRep, crashAddr, crashAt, crashAt.Sub(crashStart)+2*time.Second)
+	crashStop := "done"
+	if crashRep.SPRT.Verdict != "continue" {
+		crashStop = "sprt"
+	}
+	stops := map[string]float64{"arena-ladder done": 2, "arena-match disqualified": 1, "arena-match done": 1}
+	stops["arena-match "+crashStop]++
+	targets := map[string]scraped{matchAddr: {"arena-match", "match", true}, crashAddr: {"arena-match", "match", true}, dqAddr: {"arena-match", "match", true},
+		ladders[0].addr: {"arena-ladder", "ladder", true}, ladders[1].addr: {"arena-ladder", "ladder", true}, fleet.addr: {"arena-ladder", "ladder", true},
+		fleet.addrs[0]: {job: "arena-worker"}, fleet.addrs[1]: {job: "arena-worker"}}
+	processPanels(t, api, ds, at, targets, stops, rep, window)
+	for _, l := range ladders {
+		require.NoError(t, l.proc.cmd.Process.Signal(os.Interrupt))
+		require.NoError(t, l.proc.cmd.Wait(), l.proc.stderr.String())
+	}
+	everyPanelVerified(t, ds)
 }
 
 // startPrometheus runs Prometheus in dir with the shipped rules and the flags given,
 // scraping every second the scrape configs given (YAML list items), and returns its
 // API's URL and its log.
 func startPrometheus(t *testing.T, promBin, dir, scrapes string, flags ...string) (api string, log *testkit.SyncBuffer) {
+	return startPrometheusEvery(t, promBin, dir, "1s", scrapes, flags...)
+}
+
+// startPrometheusEvery is startPrometheus scraping every interval (which is also the
+// scrape's timeout); rules are evaluated every second.
+func startPrometheusEvery(t *testing.T, promBin, dir, interval, scrapes string, flags ...string) (api string, log *testkit.SyncBuffer) {
 	rules, err := filepath.Abs("alerts.yml")
 	require.NoError(t, err)
 	require.NoError(t, os.MkdirAll(dir, 0o755))
 	promAddr := testkit.FreeAddr(t)
-	cfg := fmt.Sprintf("global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\nrule_files: [%q]\nscrape_configs:%s", rules, scrapes)
+	cfg := fmt.Sprintf("global:\n  scrape_interval: %s\n  evaluation_interval: 1s\nrule_files: [%q]\nscrape_configs:%s", interval, rules, scrapes)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "prometheus.yml"), []byte(cfg), 0o644))
 	prom := exec.Command(promBin, append([]string{"--config.file=" + filepath.Join(dir, "prometheus.yml"),
 		"--storage.tsdb.path=" + filepath.Join(dir, "tsdb"), "--web.listen-address=" + promAddr}, flags...)...)
@@ -175,6 +193,7 @@ func panelValueChecks(t *testing.T, api string, ds []Dashboard, games, decisions
 		want := float64(c.n) / elapsed
 		t.Logf("%s over the run: panel %.1f, true %.1f", c.title, got, want)
 		assert.InEpsilon(t, want, got, 0.20, "%s over the run: panel %.1f, true %.1f", c.title, got, want)
+		verify(t, ds, c.title)
 	}
 }
 
@@ -242,7 +261,7 @@ const crashGames = 60
 // its progress lines (one per match, with each seat's ending) within 0.02: numerator
 // and denominator are extrapolated alike; and the crashes-per-100-decisions panel is
 // the bot's own rate.
-func crashingBotForfeitShare(t *testing.T, api string, ds []Dashboard, crash *proc, addr string) {
+func crashingBotForfeitShare(t *testing.T, api string, ds []Dashboard, crash *proc, addr string) time.Time {
 	inst := fmt.Sprintf(`instance=%q`, addr)
 	_, at := afterTheRun(t, api, crash, inst)
 	seats, forfeits := 0, 0
@@ -274,6 +293,16 @@ func crashingBotForfeitShare(t *testing.T, api string, ds []Dashboard, crash *pr
 	t.Logf("crashbot's forfeited share: panel %.4f, progress lines %d/%d = %.4f (%.0f seats before the first scrape: tolerance %.3f)",
 		got, forfeits, seats, want, early, tol)
 	assert.InDelta(t, want, got, tol, "share of crashbot's seats forfeited: panel %.3f, true %d/%d", got, forfeits, seats)
+	verify(t, ds, "Share of seats forfeited")
+	// crashbot has one seat in each match, so the share of matches not complete is
+	// its share of seats forfeited, as near as the matches before the first scrape let
+	// rate() see it.
+	expr = strings.ReplaceAll(panelExpr(t, ds, "Share of matches not complete", 0), `job=~"$job", instance=~"$instance"`, inst)
+	notComplete := scalar(t, api, Substitute(expr, map[string]string{"game": ".*", "__rate_interval": "5m"}), at)
+	earlyMatches := scalar(t, api, fmt.Sprintf(`sum(min_over_time(arena_matches_finished_total{%s}[30m]))`, inst), at)
+	t.Logf("crashbot's run's share of matches not complete: panel %.4f, %d/%d (%.0f matches before the first scrape)", notComplete, forfeits, seats, earlyMatches)
+	assert.InDelta(t, want, notComplete, 0.02+earlyMatches/float64(seats), "share of matches not complete")
+	verify(t, ds, "Share of matches not complete")
 	// Each of its processes crashes at its 30th decision: 100/30 crashes per 100
 	// decisions. The processes alive at the end (one per seat, two) have made up to 29
 	// decisions each without crashing, of well over a thousand: 15% covers them.
@@ -281,6 +310,8 @@ func crashingBotForfeitShare(t *testing.T, api string, ds []Dashboard, crash *pr
 	perHundred := scalar(t, api, Substitute(expr, map[string]string{"bot": "crashbot", "__rate_interval": "5m"}), at)
 	t.Logf("crashbot's crashes per 100 decisions: panel %.3f, by construction %.3f", perHundred, 100.0/30)
 	assert.InEpsilon(t, 100.0/30, perHundred, 0.15, "crashes per 100 decisions")
+	verify(t, ds, "Crashes per 100 decisions")
+	return at
 }
 
 // ladderRun is one of the test's ladders: its name, game, database, metrics address
@@ -347,9 +378,8 @@ func ladderPanelsPerLadder(t *testing.T, api string, ds []Dashboard, batches []*
 		}
 		assert.ElementsMatch(t, []string{"club ivanhoe", "kk ninjas", "fleet ivanhoe"}, seen, "%s: one value per ladder", title)
 	}
-	for _, l := range batches {
-		require.NoError(t, l.proc.cmd.Process.Signal(os.Interrupt))
-		require.NoError(t, l.proc.cmd.Wait(), l.proc.stderr.String())
+	for title := range want {
+		verify(t, ds, title)
 	}
 }
 

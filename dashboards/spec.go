@@ -168,12 +168,15 @@ var ladderOverview = spec{
 			mappings: map[string]string{"0": "ok", "1": "failed"},
 			desc:     "Whether each ladder's last refit of the official ratings failed (the ratings then show the last good fit).",
 			queries:  []target{{expr: `max by (ladder, game) (arena_ladder_refit_failed{` + ladderSel + `})`, legend: perLadder, instant: true}}},
-		{kind: "stat", title: "Refit age", unit: "s", w: 12, h: 6, steps: []step{base("green"), from(300, "orange")},
+		{kind: "stat", title: "Refit age", unit: "s", w: 8, h: 6, steps: []step{base("green"), from(300, "orange")},
 			desc:    "Time since each ladder's official ratings were last refitted (every --refresh, 1 minute by default). Orange from 5 minutes.",
 			queries: []target{{expr: `time() - min by (ladder, game) (arena_ladder_refit_timestamp_seconds{` + ladderSel + `})`, legend: perLadder, instant: true}}},
-		{kind: "timeseries", title: "Refit duration", unit: "s", w: 12, h: 6, min: ptr(0), steps: []step{base("green"), from(10, "orange")},
+		{kind: "timeseries", title: "Refit duration", unit: "s", w: 8, h: 6, min: ptr(0), steps: []step{base("green"), from(10, "orange")},
 			desc:    "How long each ladder's last refit (maximum-likelihood fit and 200 bootstrap resamples) took. Orange from 10 s, the target for a million games.",
 			queries: []target{{expr: `max by (ladder, game) (arena_ladder_refit_duration_seconds{` + ladderSel + `})`, legend: perLadder}}},
+		{kind: "stat", title: "Totals' age", unit: "s", w: 8, h: 6, steps: []step{base("green"), from(10, "orange"), from(60, "red")},
+			desc:    "Time since each ladder's totals (the running aggregates every series here is read from) last caught up with its database, every second while it answers. A scrape answers from them however slow the database is, so an unreadable or locked database shows here, not as a failed scrape. Red from a minute, where the totals-behind alert starts.",
+			queries: []target{{expr: `time() - max by (ladder, game) (arena_ladder_store_read_timestamp_seconds{` + ladderSel + `})`, legend: perLadder, instant: true}}},
 		{kind: "stat", title: "Replays' disk free", unit: "percentunit", w: 24, h: 6, min: ptr(0), max: ptr(1), steps: []step{base("red"), from(0.1, "orange"), from(0.25, "green")},
 			desc:    "Share of the file system that holds each ladder's replays still free, on each machine that writes them. Red under 10%, where the disk alert starts: a full disk stops the recording of games.",
 			queries: []target{{expr: `min by (ladder, instance) (arena_ladder_replays_disk_free_bytes{job=~"$job", instance=~"$instance", ladder=~"$ladder"} / arena_ladder_replays_disk_size_bytes{job=~"$job", instance=~"$instance", ladder=~"$ladder"})`, legend: "{{ladder}} {{instance}}", instant: true}}},
@@ -191,8 +194,11 @@ const workerLegend = "{{ladder}} {{host}} #{{worker}}"
 var ladderFleet = spec{
 	file: "ladder-fleet.json", uid: "arena-ladder-fleet", title: "Ladder fleet",
 	desc: "A ladder shared by many machines (PostgreSQL, arena ladder serve and arena worker): the work queue and the workers, as the database knows them.",
-	vars: []variable{{"job", "label_values(arena_ladder_queue_depth, job)"}, {"ladder", `label_values(arena_ladder_queue_depth{job=~"$job"}, ladder)`},
-		{"host", `label_values(arena_ladder_worker_slots{job=~"$job", ladder=~"$ladder"}, host)`}},
+	// Every process of a fleet, the coordinator and each worker, has connection pools:
+	// the job and ladder variables list them all (the pool panel shows each process);
+	// the queue and worker panels are the coordinator's series.
+	vars: []variable{{"job", "label_values(arena_db_pool_max_connections, job)"}, {"ladder", `label_values(arena_db_pool_max_connections{job=~"$job"}, ladder)`},
+		{"host", `label_values(arena_ladder_worker_slots{ladder=~"$ladder"}, host)`}},
 	panels: []panel{
 		{kind: "stat", title: "Workers alive", unit: "short", w: 6, h: 6, steps: []step{base("red"), from(1, "green")},
 			desc:    "Workers that heartbeat within the last 30 s (three heartbeats). Red at none: the queue does not move.",
@@ -229,7 +235,7 @@ var ladderFleet = spec{
 			queries: []target{{expr: `max by (ladder) (arena_ladder_queue_retrying{job=~"$job", ladder=~"$ladder"})`, legend: "{{ladder}}", instant: true}}},
 		{kind: "timeseries", title: "Database pool use", unit: "percentunit", w: 12, h: 8, min: ptr(0), max: ptr(1), steps: []step{base("green"), from(0.9, "red")},
 			desc:    "Share of each PostgreSQL pool's connections in use, on the coordinator and every worker (pool store: the ladder's tables; queue: River's). Red from 90%, where callers start to wait and the pool alert looks.",
-			queries: []target{{expr: `max by (ladder, instance, pool) (arena_db_pool_acquired_connections{ladder=~"$ladder"}) / max by (ladder, instance, pool) (arena_db_pool_max_connections{ladder=~"$ladder"})`, legend: "{{ladder}} {{instance}} {{pool}}"}}},
+			queries: []target{{expr: `max by (ladder, instance, pool) (arena_db_pool_acquired_connections{job=~"$job", ladder=~"$ladder"}) / max by (ladder, instance, pool) (arena_db_pool_max_connections{job=~"$job", ladder=~"$ladder"})`, legend: "{{ladder}} {{instance}} {{pool}}"}}},
 		{kind: "table", title: "Workers", unit: "short", w: 12, h: 8, steps: []step{base("red"), from(1, "green")},
 			mappings: map[string]string{"0": "gone", "1": "alive"},
 			desc:     "Every running worker the database lists, by machine and registered ID: alive, or gone silent without stopping (for up to a day; a stopped worker leaves the list).",

@@ -15,6 +15,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-games/arena/internal/logging"
+	"github.com/arena-games/arena/internal/tracing"
 	"github.com/arena-games/arena/ladder"
 	"github.com/arena-games/arena/ladder/ladderprom"
 	"github.com/arena-games/arena/ladder/queue"
@@ -107,6 +108,9 @@ func ladderServe(c *cli.Context) error {
 	}
 	srv := svc.Server()
 	srv.Handler = ls.ms.instrumentHTTP(srv.Handler)
+	if tracing.Enabled() {
+		srv.Handler = service.Trace(srv.Handler)
+	}
 	srv.BaseContext = func(net.Listener) context.Context { return ctx }
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
@@ -174,8 +178,7 @@ func coordinate(ctx context.Context, c *cli.Context, ls *ladderSession, pg *stor
 		return fmt.Errorf("ladder database %s: %w", pg.Path(), err)
 	}
 	defer pool.Close()
-	ls.ms.watch(ladderprom.Pool("queue", pool.Stat))
-	ls.ms.watch(ladderprom.Pool("store", pg.PoolStat))
+	ls.ms.watch(ladderprom.Pools(ladderprom.PoolStats{"queue": pool.Stat, "store": pg.PoolStat}))
 	co, err := queue.NewCoordinator(pool, queue.CoordinatorConfig{Store: pg, Schedule: ls.cfg, Depth: c.Int("queue-depth"),
 		Rescan: c.Duration("refresh"), Log: mustLogger(c).Named("coordinator")})
 	if err != nil {

@@ -158,8 +158,7 @@ func runWorker(c *cli.Context) error {
 		defer ms.srv.Close() // the linger closes it too, on the way out of a stop
 		player.Observer = ms.ladderObserver()
 	}
-	ms.watch(ladderprom.Pool("queue", pool.Stat))
-	ms.watch(ladderprom.Pool("store", pg.PoolStat))
+	ms.watch(ladderprom.Pools(ladderprom.PoolStats{"queue": pool.Stat, "store": pg.PoolStat}))
 	ms.watch(ladderprom.Replays(filepath.Join(st.Dir(), "replays")))
 	progress := logging.StartProgress(ctx, log, c.Duration("progress-every"), "games recorded")
 	w, err := queue.NewWorker(pool, queue.WorkerConfig{Store: pg, Player: player, Options: opts, Slots: c.Int("jobs"), Worker: me.ID,

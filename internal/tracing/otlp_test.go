@@ -1,14 +1,20 @@
 package tracing
 
 import (
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 
+	"github.com/arena-games/arena/internal/poll"
 	"github.com/arena-games/arena/internal/testkit"
 	"github.com/arena-games/arena/internal/tracing/otlptest"
 )
@@ -21,11 +27,7 @@ import (
 // account for every game the run added to the ladder's standings. The same run without
 // the variable, before it, sends nothing.
 func TestALadderRunExportsItsBlocksOverOTLP(t *testing.T) {
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "arena")
-	out, err := exec.Command("go", "build", "-o", bin, "../../cmd/arena").CombinedOutput()
-	require.NoError(t, err, "%s", out)
-	db := filepath.Join(dir, "club.db")
+	dir, bin, db := ladderDir(t)
 	run := func(env []string, args ...string) {
 		cmd := exec.Command(bin, append(args, "--db", db)...)
 		cmd.Dir, cmd.Env = dir, append(os.Environ(), env...)
@@ -65,6 +67,16 @@ func TestALadderRunExportsItsBlocksOverOTLP(t *testing.T) {
 	assert.Equal(t, seatsRecorded(t, bin, db)-before, seats, "the traced run's record spans account for every game it recorded")
 }
 
+// ladderDir builds the arena binary into a fresh folder and names a ladder database
+// there.
+func ladderDir(t *testing.T) (dir, bin, db string) {
+	dir = t.TempDir()
+	bin = filepath.Join(dir, "arena")
+	out, err := exec.Command("go", "build", "-o", bin, "../../cmd/arena").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	return dir, bin, filepath.Join(dir, "club.db")
+}
+
 // seatsRecorded is the sum of the bots' games in the ladder's standings: a game of n
 // bots counts n times.
 func seatsRecorded(t *testing.T, bin, db string) int {
@@ -73,4 +85,59 @@ func seatsRecorded(t *testing.T, bin, db string) int {
 		n += s.Games
 	}
 	return n
+}
+
+// TestLadderServeTracesItsRequests runs a real `arena ladder serve` with
+// OTEL_EXPORTER_OTLP_ENDPOINT naming a real OTLP/gRPC receiver, sends it requests and
+// stops it: each request arrives as a server span of the service "arena ladder", named
+// by the route that served it (GET /bots/{id}, never the bot's ID) with the route and
+// status code as attributes, and a request no route serves by its method alone.
+func TestLadderServeTracesItsRequests(t *testing.T) {
+	dir, bin, db := ladderDir(t)
+	for _, bot := range []string{"random", "heuristic"} {
+		out, err := exec.Command(bin, "bot", "add", bot, "--db", db).CombinedOutput()
+		require.NoError(t, err, "%s", out)
+	}
+	r := otlptest.Start(t)
+	addr := testkit.FreeAddr(t)
+	serve := exec.Command(bin, "ladder", "serve", "--db", db, "--game", "ivanhoe", "--addr", addr)
+	serve.Dir, serve.Env = dir, append(os.Environ(), "OTEL_EXPORTER_OTLP_ENDPOINT="+r.Endpoint)
+	var stderr testkit.SyncBuffer
+	serve.Stderr = &stderr
+	require.NoError(t, serve.Start())
+	t.Cleanup(func() { _ = serve.Process.Kill(); _ = serve.Wait() })
+	get := func(path string) int {
+		resp, err := http.Get("http://" + addr + path)
+		if err != nil {
+			return 0
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	require.True(t, poll.Within(time.Minute, func() bool { return get("/healthz") == 200 }), "the service answers: %s", stderr.String())
+	sent := map[string][]int{"GET /healthz": {200, 200}, "GET /bots/{id}": {200, 404}, "GET": {404}}
+	require.Equal(t, 200, get("/healthz"))
+	require.Equal(t, 200, get("/bots/1"))
+	require.Equal(t, 404, get("/bots/999999"))
+	require.Equal(t, 404, get("/no/such/page"))
+	require.NoError(t, serve.Process.Signal(os.Interrupt)) // the spans held are sent as it stops
+	require.NoError(t, serve.Wait(), stderr.String())
+
+	got := map[string][]int{}
+	for _, s := range r.Spans() {
+		if s.Kind != tracepb.Span_SPAN_KIND_SERVER {
+			continue
+		}
+		assert.Equal(t, "arena ladder", s.Service)
+		code := int(s.Attr("http.response.status_code").GetIntValue())
+		got[s.Name] = append(got[s.Name], code)
+		if s.Name != "GET" {
+			assert.Equal(t, strings.TrimPrefix(s.Name, "GET "), s.Attr("http.route").GetStringValue(), "%s: its route", s.Name)
+		}
+		assert.NotContains(t, s.Name, "999999", "no ID in a span's name")
+	}
+	for name := range got {
+		slices.Sort(got[name])
+	}
+	assert.Equal(t, sent, got, "a server span per request, named by its route, with its status code")
 }

@@ -3,7 +3,9 @@
 // nothing otherwise. A block is one trace: its time in the queue (schedule), the bot
 // processes it started, each game with its decisions counted and timed, and each
 // recording of a game. Decisions are counted on their game's span rather than a span
-// each: a block asks thousands of them. Off, a block costs one load of a flag.
+// each: a block asks thousands of them. Off, a block costs one load of a flag. The web
+// service's requests are traced through the same provider (service.Trace), wrapped in
+// only when Enabled.
 package tracing
 
 import (

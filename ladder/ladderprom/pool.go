@@ -18,17 +18,19 @@ var (
 		"Waits for a connection of a PostgreSQL pool that ended without one (the caller's deadline or a stop), by pool.", []string{"pool"}, nil)
 )
 
-// poolCollector reads a pool's statistics at scrape time.
-type poolCollector struct {
-	name string
-	stat func() *pgxpool.Stat
-}
+// PoolStats are a process's connection pools by name, each with its pgxpool.Pool.Stat.
+type PoolStats map[string]func() *pgxpool.Stat
 
-// Pool exports the use of a PostgreSQL connection pool named name, read from stat
-// (pgxpool.Pool.Stat) at every scrape: a pool whose every connection is in use and
-// whose callers wait is a ladder slowed by its database.
-func Pool(name string, stat func() *pgxpool.Stat) prometheus.Collector {
-	return poolCollector{name, stat}
+// poolCollector reads pools' statistics at scrape time.
+type poolCollector PoolStats
+
+// Pools exports the use of a process's PostgreSQL connection pools, each under its
+// name (label pool) and read from its stat (pgxpool.Pool.Stat) at every scrape: a pool
+// whose every connection is in use and whose callers wait is a ladder slowed by its
+// database. One collector holds them all: a registry refuses a second collector of
+// the same series, so a collector per pool would export only the first.
+func Pools(stats PoolStats) prometheus.Collector {
+	return poolCollector(stats)
 }
 
 func (p poolCollector) Describe(ch chan<- *prometheus.Desc) {
@@ -38,10 +40,12 @@ func (p poolCollector) Describe(ch chan<- *prometheus.Desc) {
 }
 
 func (p poolCollector) Collect(ch chan<- prometheus.Metric) {
-	s := p.stat()
-	ch <- prometheus.MustNewConstMetric(descPoolAcquired, prometheus.GaugeValue, float64(s.AcquiredConns()), p.name)
-	ch <- prometheus.MustNewConstMetric(descPoolMax, prometheus.GaugeValue, float64(s.MaxConns()), p.name)
-	ch <- prometheus.MustNewConstMetric(descPoolEmpty, prometheus.CounterValue, float64(s.EmptyAcquireCount()), p.name)
-	ch <- prometheus.MustNewConstMetric(descPoolWait, prometheus.CounterValue, s.EmptyAcquireWaitTime().Seconds(), p.name)
-	ch <- prometheus.MustNewConstMetric(descPoolCanceled, prometheus.CounterValue, float64(s.CanceledAcquireCount()), p.name)
+	for name, stat := range p {
+		s := stat()
+		ch <- prometheus.MustNewConstMetric(descPoolAcquired, prometheus.GaugeValue, float64(s.AcquiredConns()), name)
+		ch <- prometheus.MustNewConstMetric(descPoolMax, prometheus.GaugeValue, float64(s.MaxConns()), name)
+		ch <- prometheus.MustNewConstMetric(descPoolEmpty, prometheus.CounterValue, float64(s.EmptyAcquireCount()), name)
+		ch <- prometheus.MustNewConstMetric(descPoolWait, prometheus.CounterValue, s.EmptyAcquireWaitTime().Seconds(), name)
+		ch <- prometheus.MustNewConstMetric(descPoolCanceled, prometheus.CounterValue, float64(s.CanceledAcquireCount()), name)
+	}
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/arena-games/arena/internal/poll"
 	"github.com/arena-games/arena/ladder/service"
+	"github.com/arena-games/arena/ladder/store"
 )
 
 // slowClient is an attacker's connection that sends its request a byte at a time,
@@ -216,15 +217,21 @@ func merge(a, b map[string]string) map[string]string {
 }
 
 // An internal error (here the store gone) reaches the client as a generic line with
-// the request ID, on the API and on pages; the log has the cause under that ID.
+// the request ID, on the API and on pages, the page of a bot that exists too (not a
+// 404); the log has the cause under that ID.
 func TestInternalErrorsStayInside(t *testing.T) {
 	site := newSite(t, service.Limits{})
 	cookie := map[string]string{"Cookie": site.session(t, site.ann)}
+	bot, err := site.st.AddBot(ctx, store.Bot{Name: "there", SHA256: "sha-there", Builtin: "random"})
+	require.NoError(t, err)
+	botPage := fmt.Sprintf("%s/bots/%d", site.base, bot.ID)
+	require.Equal(t, 200, do(t, "GET", botPage, nil, nil).code)
 	require.NoError(t, site.st.Close())
 	for _, r := range []reply{
 		do(t, "GET", site.base+"/api/bots", nil, bearer(site.ann)),
 		do(t, "GET", site.base+"/me", nil, cookie),
 		do(t, "GET", site.base+"/games", nil, nil),
+		do(t, "GET", botPage, nil, nil),
 	} {
 		assert.Equal(t, 500, r.code, r.body)
 		id := r.hdr.Get("X-Request-Id")

@@ -37,7 +37,8 @@ func Instrument(h http.Handler, reg prometheus.Registerer) http.Handler {
 	counted := promhttp.InstrumentHandlerInFlight(inFlight,
 		promhttp.InstrumentHandlerDuration(took, promhttp.InstrumentHandlerCounter(requests, h, route), route))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		counted.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), routeKey{}, &routeSeen{})))
+		r, _ = withRouteSeen(r)
+		counted.ServeHTTP(w, r)
 	})
 }
 

@@ -1,6 +1,7 @@
 package service
 
 import (
+	"errors"
 	"fmt"
 	"html/template"
 	"math"
@@ -227,10 +228,10 @@ func (s *Service) botPage(r *http.Request) (any, *refusal) {
 		return nil, refuse(http.StatusBadRequest, "a bot ID is a positive number")
 	}
 	rep, err := s.hist.report(r.Context(), s.cfg.Game, id)
-	if err != nil {
-		if rep.Bot.ID == 0 {
-			return nil, refuse(http.StatusNotFound, fmt.Sprintf("no bot %d", id))
-		}
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, refuse(http.StatusNotFound, fmt.Sprintf("no bot %d", id))
+	}
+	if err != nil { // the database, not the bot: a bot that exists is no 404
 		return nil, internal(err)
 	}
 	games, rf := s.botForfeits(r.Context(), rep.Bot, rep.Endings)
