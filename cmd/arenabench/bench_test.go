@@ -62,6 +62,28 @@ func TestBareStreamAnswersEveryMessage(t *testing.T) {
 	assert.Positive(t, start)
 }
 
+// Two bare processes asked in turn, each message by the seat of the request it stands
+// for, as a match asks its two bots: both seats are asked, and every message answered.
+func TestTwoBareServersAnswerInTurn(t *testing.T) {
+	msgs, reqs, reply, err := wireSizes(80, 4)
+	require.NoError(t, err)
+	var seats []int
+	for _, r := range reqs[:80] {
+		seats = append(seats, int(r.Seat%2))
+	}
+	assert.Contains(t, seats, 0)
+	assert.Contains(t, seats, 1)
+	var procs [2]*bareProc
+	for i := range procs {
+		procs[i], err = startBare(payload(reply), "GOMAXPROCS=1")
+		require.NoError(t, err)
+		defer procs[i].stop()
+	}
+	d, err := bareInTurn(procs, msgs[:80], seats)
+	require.NoError(t, err)
+	assert.Positive(t, d)
+}
+
 // The Go SDK's layer in the bare process plays the requests of a started match: every
 // answer is a legal index of its request's options, for its own question.
 func TestSDKInTheBareProcessAnswersLegally(t *testing.T) {

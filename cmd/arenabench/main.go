@@ -126,6 +126,13 @@ func run() error {
 		return fmt.Errorf("starting the bare stream's process: %v", err)
 	}
 	defer w.bareOneP.stop()
+	if w.bareOneP2, err = startBare(payload(reply), "GOMAXPROCS=1"); err != nil {
+		return fmt.Errorf("starting the bare stream's process: %v", err)
+	}
+	defer w.bareOneP2.stop()
+	for _, r := range w.reqs {
+		w.seats = append(w.seats, int(r.Seat%2))
+	}
 	w.sdkBare = sdkInBare(w.bare)
 	if w.plain, err = launchBot(o.arena, sandbox.None); err != nil {
 		return err
@@ -135,6 +142,10 @@ func run() error {
 		return err
 	}
 	defer w.boxed.stop()
+	if w.boxed2, err = launchBot(o.arena, sandbox.Auto); err != nil {
+		return err
+	}
+	defer w.boxed2.stop()
 	fmt.Printf("arenabench: %d repetitions; arena match: %d games of 2-player Ivanhoe, random vs random, default sandbox, --no-replays; bare stream: %d round trips, request %d-%d bytes, reply %d bytes\n",
 		o.reps, o.games, o.trips, minSize(w.msgs), maxSize(w.msgs), reply)
 	var reps []rep
@@ -154,8 +165,11 @@ func run() error {
 type world struct {
 	bare         *bareProc
 	bareOneP     *bareProc // the bare server with GOMAXPROCS=1
+	bareOneP2    *bareProc // another, for two servers in turn as a match's two bots
+	seats        []int     // the seat each message is for
 	sdkBare      *botLayer // the SDK's service in the bare process
 	plain, boxed *botLayer // the arena's random bot without and with the sandbox
+	boxed2       *botLayer // a second boxed bot, for the two seats of a match
 	sdkBot       string    // the Go SDK's random bot as a program of its own, beside the arena
 	ladder       string    // the template ladder's database (ladder.go)
 	pg           *pgLadder // the worker rows' cluster (worker.go); nil for none
@@ -173,6 +187,7 @@ type rep struct {
 	b1, b2       matchRun  // the base arena, with --base
 	bare1, bare2 time.Duration
 	bareOneP     time.Duration // a bare round trip, the server on one P
+	bareInTurn   time.Duration // a bare round trip, two one-P servers asked in turn by seat
 	lat2         time.Duration // a bare round trip's latency with two streams in flight
 	pluginStart  time.Duration
 	pluginStart2 time.Duration // two bare go-plugin starts at once, as a 2-seat match starts its bots
@@ -182,8 +197,8 @@ type rep struct {
 	// the whole `arena match` command of one deal, start to exit (medians of --starts)
 	oneDeal, baseOneDeal time.Duration
 	// the layers, per round trip (see layers.go)
-	structured, sdkBare, sdk, seat, boxed time.Duration
-	load, loadLast                        float64
+	structured, sdkBare, sdk, seat, boxed, twoSeats time.Duration
+	load, loadLast                                  float64
 }
 
 // measure runs one repetition; odd repetitions run their steps in reverse order, so
@@ -197,11 +212,19 @@ func measure(o options, w *world, i int) (rep, error) {
 		func() (err error) { r.r1, err = runMatchReplays(o.arena, o.games, 1, seed); return },
 		func() (err error) { r.bare1, err = bareRoundTrips(w.bare, w.msgs, 1); return },
 		func() (err error) { r.bareOneP, err = bareRoundTrips(w.bareOneP, w.msgs, 1); return },
+		func() (err error) {
+			r.bareInTurn, err = bareInTurn([2]*bareProc{w.bareOneP, w.bareOneP2}, w.msgs, w.seats)
+			return
+		},
 		func() (err error) { r.structured, err = structuredRoundTrips(w.bare, w.reqs); return },
 		func() (err error) { r.sdkBare, err = w.sdkBare.rawRoundTrips(w.reqs); return },
 		func() (err error) { r.sdk, err = w.plain.rawRoundTrips(w.reqs); return },
 		func() (err error) { r.seat, err = w.plain.seatRoundTrips(w.reqs); return },
 		func() (err error) { r.boxed, err = w.boxed.seatRoundTrips(w.reqs); return },
+		func() (err error) {
+			r.twoSeats, err = twoSeatRoundTrips([2]*botLayer{w.boxed, w.boxed2}, w.reqs)
+			return
+		},
 		func() (err error) { r.j2, err = runMatch(o.arena, "random", o.games, 2, seed); return },
 		func() (err error) { r.l2, err = runLadder(o.arena, w.ladder, o.games, 2, seed); return },
 		func() (err error) { r.r2, err = runMatchReplays(o.arena, o.games, 2, seed); return },

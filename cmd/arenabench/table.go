@@ -37,6 +37,7 @@ func rows(base, workers bool) []row {
 	bare1 := func(r rep) time.Duration { return r.bare1 }
 	bare2 := func(r rep) time.Duration { return r.bare2 }
 	oneP := func(r rep) time.Duration { return r.bareOneP }
+	inTurn := func(r rep) time.Duration { return r.bareInTurn }
 	lat2 := func(r rep) time.Duration { return r.lat2 }
 	first := func(r rep) time.Duration { return r.first }
 	plug := func(r rep) time.Duration { return r.pluginStart }
@@ -47,6 +48,8 @@ func rows(base, workers bool) []row {
 		{"decision round trip, 1 match / bare stream Send+Recv", "<= 1.10", div(rt1, bare1), us(rt1), us(bare1)},
 		{"decision round trip, 1 match / bare stream, its server on one P", "", div(rt1, oneP), us(rt1), us(oneP)},
 		{"bare stream, its server on one P / bare stream", "", div(oneP, bare1), us(oneP), us(bare1)},
+		{"bare, two one-P servers in turn (as a match's two bots) / bare stream", "", div(inTurn, bare1), us(inTurn), us(bare1)},
+		{"decision round trip, 1 match / bare, two one-P servers in turn", "", div(rt1, inTurn), us(rt1), us(inTurn)},
 		{"decision round trip, 2 matches / bare, 2 streams", "", div(rt2, lat2), us(rt2), us(lat2)},
 		{"wall per decision, -j 1 / bare round trip", "", div(w1, bare1), us(w1), us(bare1)},
 		{"wall per decision, -j 2 / bare wall per round trip, 2 streams", "", div(w2, bare2), us(w2), us(bare2)},
@@ -88,6 +91,7 @@ func rows(base, workers bool) []row {
 		{"arena's bot program (SDK, random, no sandbox)", func(r rep) time.Duration { return r.sdk }},
 		{"protocol.Seat", func(r rep) time.Duration { return r.seat }},
 		{"default sandbox", func(r rep) time.Duration { return r.boxed }},
+		{"two seats, two bots in turn", func(r rep) time.Duration { return r.twoSeats }},
 		{"the runner (-j 1 match)", rt1},
 	}
 	for i := 1; i < len(layers); i++ {
