@@ -17,13 +17,13 @@ func TestAMatchRunsOnAsManyCoresAsItPlaysMatchesAtOnce(t *testing.T) {
 		t.Skip("GOMAXPROCS is set for the tests")
 	}
 	runtime.GOMAXPROCS(runtime.NumCPU())
-	matchProcs(runtime.NumCPU() + 1)
+	playProcs(runtime.NumCPU() + 1)
 	assert.Equal(t, runtime.NumCPU(), runtime.GOMAXPROCS(0), "more jobs than cores: every core")
-	matchProcs(1)
+	playProcs(1)
 	assert.Equal(t, 1, runtime.GOMAXPROCS(0), "-j 1: one core")
 
 	runtime.GOMAXPROCS(runtime.NumCPU())
 	t.Setenv("GOMAXPROCS", "2")
-	matchProcs(1)
+	playProcs(1)
 	assert.Equal(t, runtime.NumCPU(), runtime.GOMAXPROCS(0), "the user's GOMAXPROCS stands")
 }
