@@ -226,8 +226,11 @@ func blockReplayDir(root string, b store.Block) string {
 
 // Tidy settles the replays of game that a killed run left under their temporary
 // names: a game recorded before the kill gets its replay moved into place, and the
-// rest (games in flight, never recorded) are removed. It reads every block directory
-// of the game, so it runs once, before a run starts.
+// rest (games in flight, never recorded) are removed. It also removes a replay under
+// its final name whose game an open block has no record of: what an OS crash leaves
+// when the database (synced only at checkpoints, store.SQLite) lost the game's last
+// commits but the file system kept its replay; the block plays that rotation again.
+// It reads every block directory of the game, so it runs once, before a run starts.
 func (p *ArenaPlayer) Tidy(ctx context.Context, st store.Store, game string) error {
 	if p.ReplayDir == "" {
 		return nil
@@ -240,22 +243,41 @@ func (p *ArenaPlayer) Tidy(ctx context.Context, st store.Store, game string) err
 	if err != nil {
 		return err
 	}
+	openBlocks, err := st.OpenBlocks(ctx, game)
+	if err != nil {
+		return err
+	}
+	open := map[int64]bool{}
+	for _, b := range openBlocks {
+		open[b.ID] = true
+	}
 	for _, d := range blocks {
 		var id int64
 		if _, err := fmt.Sscanf(d.Name(), "block-%d", &id); err != nil || !d.IsDir() {
 			continue
 		}
-		if err := tidyBlock(ctx, st, filepath.Join(root, d.Name()), id); err != nil {
+		if err := tidyBlock(ctx, st, filepath.Join(root, d.Name()), id, open[id]); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func tidyBlock(ctx context.Context, st store.Store, dir string, block int64) error {
+// tidyBlock settles one block's replays; open says the block misses games, whose
+// replays under their final names are then checked against its records too.
+func tidyBlock(ctx context.Context, st store.Store, dir string, block int64, open bool) error {
 	temps, err := filepath.Glob(filepath.Join(dir, "*.jsonl"+arena.TempReplaySuffix))
-	if err != nil || len(temps) == 0 {
+	if err != nil {
 		return err
+	}
+	var finals []string
+	if open {
+		if finals, err = filepath.Glob(filepath.Join(dir, "*.jsonl")); err != nil {
+			return err
+		}
+	}
+	if len(temps) == 0 && len(finals) == 0 {
+		return nil
 	}
 	recorded, err := st.Recorded(ctx, block)
 	if err != nil {
@@ -265,6 +287,13 @@ func tidyBlock(ctx context.Context, st store.Store, dir string, block int64) err
 	names := make([]string, len(recorded))
 	for i, p := range recorded {
 		names[i] = filepath.Base(p)
+	}
+	for _, final := range finals {
+		if !slices.Contains(names, filepath.Base(final)) {
+			if err := os.Remove(final); err != nil {
+				return err
+			}
+		}
 	}
 	for _, tmp := range temps {
 		final := strings.TrimSuffix(tmp, arena.TempReplaySuffix)

@@ -326,6 +326,7 @@ func (r *groupRunner) Start(context.Context) error {
 	r.cmd.Stdin = nil // /dev/null
 	r.cmd.Stdout, r.cmd.Stderr = outW, errW
 	r.cmd.SysProcAttr = r.box.SysProcAttr()
+	r.cmd.ExtraFiles = r.box.ExtraFiles()
 	// The parent-death signal comes when the thread that started the process ends, not
 	// the process: start it from a thread the runtime keeps (a goroutine that unlocks
 	// before it returns leaves its thread alive).

@@ -103,6 +103,7 @@ func ladderRun(c *cli.Context) error {
 	if c.Int("matches") < 0 || c.Duration("for") < 0 || c.Int("jobs") < 1 {
 		return fmt.Errorf("--matches and --for must not be negative, --jobs at least 1")
 	}
+	playProcs(c.Int("jobs"))
 	st, err := openLadder(c)
 	if err != nil {
 		return err

@@ -59,6 +59,7 @@ func runMatch(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	playProcs(cfg.Parallel)
 	progress := newProgress(c.App.ErrWriter)
 	forfeits := newForfeitNotes(c.App.ErrWriter, progress.tty)
 	cfg.OnMatch = func(m *arena.MatchResult, done, total int) { progress.match(m, done, total); forfeits.match(m) }

@@ -163,6 +163,31 @@ func bareRoundTrips(b *bareProc, msgs []*wrapperspb.BytesValue, streams int) (ti
 	return wall / time.Duration(streams*len(msgs)), err
 }
 
+// bareInTurn sends each message to the process of its seat (seats[i] is 0 or 1), one
+// stream each, in order: the bare analogue of a match, which asks two bots in turn, each
+// idle while the other answers.
+func bareInTurn(procs [2]*bareProc, msgs []*wrapperspb.BytesValue, seats []int) (time.Duration, error) {
+	var ss [2]*bareStream
+	for i, b := range procs {
+		s, err := b.open()
+		if err != nil {
+			return 0, err
+		}
+		defer s.close()
+		ss[i] = s
+		if err := s.roundTrip(msgs[0]); err != nil { // set up outside the timing
+			return 0, err
+		}
+	}
+	start := time.Now()
+	for i, m := range msgs {
+		if err := ss[seats[i]].roundTrip(m); err != nil {
+			return 0, err
+		}
+	}
+	return time.Since(start) / time.Duration(len(msgs)), nil
+}
+
 // inFlight runs work(0..n-1) at once and returns the wall time until all are done.
 func inFlight(n int, work func(int) error) (time.Duration, error) {
 	errs := make([]error, n)

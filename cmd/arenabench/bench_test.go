@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -60,6 +62,28 @@ func TestBareStreamAnswersEveryMessage(t *testing.T) {
 	assert.Positive(t, start)
 }
 
+// Two bare processes asked in turn, each message by the seat of the request it stands
+// for, as a match asks its two bots: both seats are asked, and every message answered.
+func TestTwoBareServersAnswerInTurn(t *testing.T) {
+	msgs, reqs, reply, err := wireSizes(80, 4)
+	require.NoError(t, err)
+	var seats []int
+	for _, r := range reqs[:80] {
+		seats = append(seats, int(r.Seat%2))
+	}
+	assert.Contains(t, seats, 0)
+	assert.Contains(t, seats, 1)
+	var procs [2]*bareProc
+	for i := range procs {
+		procs[i], err = startBare(payload(reply), "GOMAXPROCS=1")
+		require.NoError(t, err)
+		defer procs[i].stop()
+	}
+	d, err := bareInTurn(procs, msgs[:80], seats)
+	require.NoError(t, err)
+	assert.Positive(t, d)
+}
+
 // The Go SDK's layer in the bare process plays the requests of a started match: every
 // answer is a legal index of its request's options, for its own question.
 func TestSDKInTheBareProcessAnswersLegally(t *testing.T) {
@@ -97,4 +121,28 @@ func TestSpreadIsMinMedianMax(t *testing.T) {
 	}())
 	require.NoError(t, err)
 	assert.Equal(t, time.Duration(20), got)
+}
+
+// A worker row's run plays a fresh PostgreSQL ladder with a real coordinator and
+// worker, counts the games it recorded, and leaves no schema behind.
+func TestWorkerRunCountsItsGames(t *testing.T) {
+	dsn := os.Getenv("ARENA_TEST_POSTGRES")
+	if dsn == "" {
+		t.Skip("ARENA_TEST_POSTGRES is not set (url=$(.ci/postgres.sh start $(mktemp -d)))")
+	}
+	dir := t.TempDir()
+	build := exec.Command("go", "build", "-o", dir+"/", "../arena", "../arena-sandbox")
+	out, err := build.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	ctx := context.Background()
+	pg, err := openPG(ctx, dsn)
+	require.NoError(t, err)
+	defer pg.close()
+	w, err := runWorker(ctx, filepath.Join(dir, "arena"), pg, 20, 2)
+	require.NoError(t, err)
+	assert.GreaterOrEqual(t, w.games, 20)
+	assert.Positive(t, w.gamesPerSec())
+	var left int
+	require.NoError(t, pg.conn.QueryRow(ctx, `SELECT COUNT(*) FROM pg_namespace WHERE nspname LIKE 'arenabench\_%'`).Scan(&left))
+	assert.Zero(t, left, "the run's schema is dropped")
 }

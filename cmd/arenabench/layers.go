@@ -30,7 +30,10 @@ import (
 //   - sdk: the arena's own bot process (`arena serve-bot random`, no sandbox) on a raw
 //     Match stream: the Go SDK's decoding of the view and the policy;
 //   - seat: the same through protocol.Seat (the clock's timers and reader goroutine);
-//   - sandbox: the same with the default sandbox, as `arena match` starts its bots.
+//   - sandbox: the same with the default sandbox, as `arena match` starts its bots;
+//   - two seats: two such bots, each asked its own seat's questions in the order of
+//     play, as a match alternates between them (the runner's layer is measured
+//     against this one: a bot asked after the other's turn was idle meanwhile).
 
 var structuredMethod = "/arena.bench.bare.Echo/Structured"
 
@@ -183,6 +186,38 @@ func (b *botLayer) seatRoundTrips(reqs []*botpb.DecideRequest) (time.Duration, e
 	defer func() { _ = seat.Close(nil, 0) }()
 	return timeEach(asMatch(reqs, id), func(r *botpb.DecideRequest) error {
 		_, _, err := seat.Decide(r, 5*time.Second)
+		return err
+	})
+}
+
+// twoSeatRoundTrips runs the requests through one protocol.Seat per seat, each on
+// its own bot process, in the order of play: what a match's decisions cost without
+// the runner.
+func twoSeatRoundTrips(bots [2]*botLayer, reqs []*botpb.DecideRequest) (time.Duration, error) {
+	var seats [2]*protocol.Seat
+	var ids [2]string
+	var asked [2]uint32
+	for i, b := range bots {
+		ids[i] = b.newID()
+		start := startRequest(ids[i])
+		start.Seat = int32(i)
+		seat, err := b.proc.OpenSeat(context.Background(), start, 10*time.Second)
+		if err != nil {
+			return 0, err
+		}
+		defer func() { _ = seat.Close(nil, 0) }()
+		seats[i] = seat
+	}
+	own := make([]*botpb.DecideRequest, len(reqs))
+	for i, r := range reqs {
+		s := r.Seat % 2
+		c := proto.Clone(r).(*botpb.DecideRequest)
+		asked[s]++
+		c.MatchId, c.Seat, c.SeatDecision = ids[s], s, asked[s]
+		own[i] = c
+	}
+	return timeEach(own, func(r *botpb.DecideRequest) error {
+		_, _, err := seats[r.Seat].Decide(r, 5*time.Second)
 		return err
 	})
 }

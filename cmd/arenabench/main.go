@@ -11,6 +11,10 @@
 //     the same with replays;
 //   - `arena ladder run` of as many games on a fresh SQLite ladder of the same two
 //     built-in bots, at -j 1 and -j 2 (ladder.go), each right beside its match run;
+//   - with a PostgreSQL URL (--postgres, default $ARENA_TEST_POSTGRES), `arena worker`
+//     at -j 1 and -j 2 on a fresh ladder of its own schema, `arena ladder serve`
+//     coordinating, as many games from the worker's exec (worker.go), right beside
+//     the ladder run;
 //   - a bare gRPC bidirectional stream (this program, served as a go-plugin process of
 //     its own: no sandbox, no SDK) carrying messages of the sizes the arena's two seats
 //     receive in random games, one stream and two at once, and the same server on one
@@ -31,6 +35,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"os"
@@ -60,6 +65,7 @@ func main() {
 
 type options struct {
 	arena, base string
+	postgres    string
 	reps, games int
 	trips       int
 	starts      int
@@ -69,6 +75,7 @@ func run() error {
 	var o options
 	flag.StringVar(&o.arena, "arena", "", "the arena binary to measure, with arena-sandbox beside it if it uses that and the Go SDK's random bot program (cmd/bots/random) beside it (default: build the three into a temporary folder, as the README's build command does)")
 	flag.StringVar(&o.base, "base", "", "another arena binary, measured in the same repetitions for new/base ratios")
+	flag.StringVar(&o.postgres, "postgres", os.Getenv("ARENA_TEST_POSTGRES"), "a PostgreSQL URL (as .ci/postgres.sh start prints) for the `arena worker` rows, each run in a schema of its own (default $ARENA_TEST_POSTGRES; none: no worker rows)")
 	flag.IntVar(&o.reps, "reps", 7, "interleaved repetitions")
 	flag.IntVar(&o.games, "games", 400, "games of each `arena match` run")
 	flag.IntVar(&o.trips, "round-trips", 4000, "round trips of each bare stream run (per stream)")
@@ -103,6 +110,12 @@ func run() error {
 		return err
 	}
 	defer os.RemoveAll(filepath.Dir(w.ladder))
+	if o.postgres != "" {
+		if w.pg, err = openPG(context.Background(), o.postgres); err != nil {
+			return err
+		}
+		defer w.pg.close()
+	}
 	if w.bare, err = startBare(payload(reply)); err != nil {
 		return fmt.Errorf("starting the bare stream's process: %v", err)
 	}
@@ -113,6 +126,13 @@ func run() error {
 		return fmt.Errorf("starting the bare stream's process: %v", err)
 	}
 	defer w.bareOneP.stop()
+	if w.bareOneP2, err = startBare(payload(reply), "GOMAXPROCS=1"); err != nil {
+		return fmt.Errorf("starting the bare stream's process: %v", err)
+	}
+	defer w.bareOneP2.stop()
+	for _, r := range w.reqs {
+		w.seats = append(w.seats, int(r.Seat%2))
+	}
 	w.sdkBare = sdkInBare(w.bare)
 	if w.plain, err = launchBot(o.arena, sandbox.None); err != nil {
 		return err
@@ -122,6 +142,10 @@ func run() error {
 		return err
 	}
 	defer w.boxed.stop()
+	if w.boxed2, err = launchBot(o.arena, sandbox.Auto); err != nil {
+		return err
+	}
+	defer w.boxed2.stop()
 	fmt.Printf("arenabench: %d repetitions; arena match: %d games of 2-player Ivanhoe, random vs random, default sandbox, --no-replays; bare stream: %d round trips, request %d-%d bytes, reply %d bytes\n",
 		o.reps, o.games, o.trips, minSize(w.msgs), maxSize(w.msgs), reply)
 	var reps []rep
@@ -133,7 +157,7 @@ func run() error {
 		reps = append(reps, r)
 		fmt.Fprintf(os.Stderr, "repetition %d/%d done (load %.2f)\n", i+1, o.reps, r.load)
 	}
-	printTable(os.Stdout, reps, o.base != "")
+	printTable(os.Stdout, reps, o.base != "", w.pg != nil)
 	return nil
 }
 
@@ -141,10 +165,14 @@ func run() error {
 type world struct {
 	bare         *bareProc
 	bareOneP     *bareProc // the bare server with GOMAXPROCS=1
+	bareOneP2    *bareProc // another, for two servers in turn as a match's two bots
+	seats        []int     // the seat each message is for
 	sdkBare      *botLayer // the SDK's service in the bare process
 	plain, boxed *botLayer // the arena's random bot without and with the sandbox
+	boxed2       *botLayer // a second boxed bot, for the two seats of a match
 	sdkBot       string    // the Go SDK's random bot as a program of its own, beside the arena
 	ladder       string    // the template ladder's database (ladder.go)
+	pg           *pgLadder // the worker rows' cluster (worker.go); nil for none
 	msgs         []*wrapperspb.BytesValue
 	reqs         []*botpb.DecideRequest
 	reply        int
@@ -155,9 +183,11 @@ type rep struct {
 	j1, j2       matchRun
 	r1, r2       matchRun  // with replays, as a ladder writes them
 	l1, l2       ladderRun // `arena ladder run` of as many games
+	w1, w2       workerRun // `arena worker` on PostgreSQL, as many games (with --postgres)
 	b1, b2       matchRun  // the base arena, with --base
 	bare1, bare2 time.Duration
 	bareOneP     time.Duration // a bare round trip, the server on one P
+	bareInTurn   time.Duration // a bare round trip, two one-P servers asked in turn by seat
 	lat2         time.Duration // a bare round trip's latency with two streams in flight
 	pluginStart  time.Duration
 	pluginStart2 time.Duration // two bare go-plugin starts at once, as a 2-seat match starts its bots
@@ -167,8 +197,8 @@ type rep struct {
 	// the whole `arena match` command of one deal, start to exit (medians of --starts)
 	oneDeal, baseOneDeal time.Duration
 	// the layers, per round trip (see layers.go)
-	structured, sdkBare, sdk, seat, boxed time.Duration
-	load, loadLast                        float64
+	structured, sdkBare, sdk, seat, boxed, twoSeats time.Duration
+	load, loadLast                                  float64
 }
 
 // measure runs one repetition; odd repetitions run their steps in reverse order, so
@@ -182,11 +212,19 @@ func measure(o options, w *world, i int) (rep, error) {
 		func() (err error) { r.r1, err = runMatchReplays(o.arena, o.games, 1, seed); return },
 		func() (err error) { r.bare1, err = bareRoundTrips(w.bare, w.msgs, 1); return },
 		func() (err error) { r.bareOneP, err = bareRoundTrips(w.bareOneP, w.msgs, 1); return },
+		func() (err error) {
+			r.bareInTurn, err = bareInTurn([2]*bareProc{w.bareOneP, w.bareOneP2}, w.msgs, w.seats)
+			return
+		},
 		func() (err error) { r.structured, err = structuredRoundTrips(w.bare, w.reqs); return },
 		func() (err error) { r.sdkBare, err = w.sdkBare.rawRoundTrips(w.reqs); return },
 		func() (err error) { r.sdk, err = w.plain.rawRoundTrips(w.reqs); return },
 		func() (err error) { r.seat, err = w.plain.seatRoundTrips(w.reqs); return },
 		func() (err error) { r.boxed, err = w.boxed.seatRoundTrips(w.reqs); return },
+		func() (err error) {
+			r.twoSeats, err = twoSeatRoundTrips([2]*botLayer{w.boxed, w.boxed2}, w.reqs)
+			return
+		},
 		func() (err error) { r.j2, err = runMatch(o.arena, "random", o.games, 2, seed); return },
 		func() (err error) { r.l2, err = runLadder(o.arena, w.ladder, o.games, 2, seed); return },
 		func() (err error) { r.r2, err = runMatchReplays(o.arena, o.games, 2, seed); return },
@@ -209,6 +247,12 @@ func measure(o options, w *world, i int) (rep, error) {
 			return
 		},
 		func() (err error) { r.firstSDK, _, err = firstDecision(o.arena, w.sdkBot, o.starts, seed); return },
+	}
+	if w.pg != nil {
+		// Each right beside its ladder run and its match run (steps 0-1 and 10-11);
+		// the later one first, so that the earlier index still holds.
+		steps = slices.Insert(steps, 12, func() (err error) { r.w2, err = runWorker(context.Background(), o.arena, w.pg, o.games, 2); return })
+		steps = slices.Insert(steps, 2, func() (err error) { r.w1, err = runWorker(context.Background(), o.arena, w.pg, o.games, 1); return })
 	}
 	if o.base != "" {
 		steps = append(steps,

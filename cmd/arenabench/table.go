@@ -14,7 +14,7 @@ type row struct {
 	num, den   func(r rep) string
 }
 
-func rows(base bool) []row {
+func rows(base, workers bool) []row {
 	us := func(f func(r rep) time.Duration) func(r rep) string {
 		return func(r rep) string { return fmt.Sprintf("%.1f µs", float64(f(r))/1e3) }
 	}
@@ -37,6 +37,7 @@ func rows(base bool) []row {
 	bare1 := func(r rep) time.Duration { return r.bare1 }
 	bare2 := func(r rep) time.Duration { return r.bare2 }
 	oneP := func(r rep) time.Duration { return r.bareOneP }
+	inTurn := func(r rep) time.Duration { return r.bareInTurn }
 	lat2 := func(r rep) time.Duration { return r.lat2 }
 	first := func(r rep) time.Duration { return r.first }
 	plug := func(r rep) time.Duration { return r.pluginStart }
@@ -47,6 +48,8 @@ func rows(base bool) []row {
 		{"decision round trip, 1 match / bare stream Send+Recv", "<= 1.10", div(rt1, bare1), us(rt1), us(bare1)},
 		{"decision round trip, 1 match / bare stream, its server on one P", "", div(rt1, oneP), us(rt1), us(oneP)},
 		{"bare stream, its server on one P / bare stream", "", div(oneP, bare1), us(oneP), us(bare1)},
+		{"bare, two one-P servers in turn (as a match's two bots) / bare stream", "", div(inTurn, bare1), us(inTurn), us(bare1)},
+		{"decision round trip, 1 match / bare, two one-P servers in turn", "", div(rt1, inTurn), us(rt1), us(inTurn)},
 		{"decision round trip, 2 matches / bare, 2 streams", "", div(rt2, lat2), us(rt2), us(lat2)},
 		{"wall per decision, -j 1 / bare round trip", "", div(w1, bare1), us(w1), us(bare1)},
 		{"wall per decision, -j 2 / bare wall per round trip, 2 streams", "", div(w2, bare2), us(w2), us(bare2)},
@@ -58,6 +61,15 @@ func rows(base bool) []row {
 			perSec(func(r rep) float64 { return r.l1.gamesPerSec() }), perSec(func(r rep) float64 { return r.r1.gamesPerSec() })},
 		{"games/s, ladder run / arena match with replays, -j 2", "", gps(func(r rep) float64 { return r.l2.gamesPerSec() }, func(r rep) float64 { return r.r2.gamesPerSec() }),
 			perSec(func(r rep) float64 { return r.l2.gamesPerSec() }), perSec(func(r rep) float64 { return r.r2.gamesPerSec() })},
+	}
+	if workers {
+		out = append(out,
+			row{"games/s, arena worker (PostgreSQL) / arena match, -j 1", ">= 0.8", gps(func(r rep) float64 { return r.w1.gamesPerSec() }, func(r rep) float64 { return r.j1.gamesPerSec() }),
+				perSec(func(r rep) float64 { return r.w1.gamesPerSec() }), perSec(func(r rep) float64 { return r.j1.gamesPerSec() })},
+			row{"games/s, arena worker (PostgreSQL) / arena match, -j 2", ">= 0.8", gps(func(r rep) float64 { return r.w2.gamesPerSec() }, func(r rep) float64 { return r.j2.gamesPerSec() }),
+				perSec(func(r rep) float64 { return r.w2.gamesPerSec() }), perSec(func(r rep) float64 { return r.j2.gamesPerSec() })})
+	}
+	out = append(out, []row{
 		{"games/s, -j 2 / -j 1", ">= 1.8", func(r rep) float64 { return r.j2.gamesPerSec() / r.j1.gamesPerSec() },
 			func(r rep) string { return fmt.Sprintf("%.0f/s", r.j2.gamesPerSec()) },
 			func(r rep) string { return fmt.Sprintf("%.0f/s", r.j1.gamesPerSec()) }},
@@ -67,7 +79,7 @@ func rows(base bool) []row {
 		{"bare go-plugin starts, two at once / one", "", div(plug2, plug), msf(plug2), msf(plug)},
 		{"start to first decision / two bare go-plugin starts at once", "", div(first, plug2), msf(first), msf(plug2)},
 		{"start, the Go SDK's random program / two bare starts at once", "", div(sdk, plug2), msf(sdk), msf(plug2)},
-	}
+	}...)
 	// Each layer against the one below it, in the same repetition.
 	layers := []struct {
 		name string
@@ -79,6 +91,7 @@ func rows(base bool) []row {
 		{"arena's bot program (SDK, random, no sandbox)", func(r rep) time.Duration { return r.sdk }},
 		{"protocol.Seat", func(r rep) time.Duration { return r.seat }},
 		{"default sandbox", func(r rep) time.Duration { return r.boxed }},
+		{"two seats, two bots in turn", func(r rep) time.Duration { return r.twoSeats }},
 		{"the runner (-j 1 match)", rt1},
 	}
 	for i := 1; i < len(layers); i++ {
@@ -104,10 +117,10 @@ func rows(base bool) []row {
 
 // printTable prints each row's median ratio with its range, and the median of each
 // side's own figure.
-func printTable(w io.Writer, reps []rep, base bool) {
+func printTable(w io.Writer, reps []rep, base, workers bool) {
 	fmt.Fprintln(w, "| figure | ratio, median [min-max] | figures (medians) | goal |")
 	fmt.Fprintln(w, "|---|---|---|---|")
-	for _, rw := range rows(base) {
+	for _, rw := range rows(base, workers) {
 		var ratios []float64
 		for _, r := range reps {
 			ratios = append(ratios, rw.ratio(r))

@@ -59,9 +59,11 @@ type Coordinator struct {
 	// highest block ID seen (openBlocks).
 	known []int64
 	from  int64
-	// dry is set by a Fill that found no block waiting: the workers outran the
-	// refill, and the next comes sooner.
-	dry bool
+	// low is set by a Fill that found fewer than half the blocks the last one left
+	// waiting: the workers may outrun the refill, and the next comes sooner. waited
+	// is how long Run waited before this Fill (0: Fill called alone).
+	low    bool
+	waited time.Duration
 	// pace is the depth the workers' pace asks for (see paced); left and filled are
 	// the blocks left waiting by the last Fill and when it ended.
 	pace   int
@@ -114,14 +116,15 @@ func (w withJob) NewBlock(ctx context.Context, b store.Block) (store.Block, erro
 }
 
 // Run tops the queue up every Tick until ctx ends or the run lock is lost; after a
-// refill that found the queue empty (the workers take blocks faster than one refill a
-// Tick), the next comes at a tenth of Tick. A tick that fails (the database
+// refill that found the queue low (the workers took more than half of it within the
+// wait), the next comes at a tenth of Tick: waiting a whole Tick then left a worker
+// of 40 blocks a second idle for most of a second, several times a run. A tick that fails (the database
 // restarting) is retried at the next.
 func (c *Coordinator) Run(ctx context.Context) error {
 	t := time.NewTimer(c.cfg.Tick)
 	defer t.Stop()
 	for {
-		c.dry = false
+		c.low = false
 		if err := c.st.RunLockHeld(ctx); err != nil && ctx.Err() == nil {
 			if errors.Is(err, store.ErrInUse) {
 				return err
@@ -132,9 +135,10 @@ func (c *Coordinator) Run(ctx context.Context) error {
 		}
 		c.watchFleet(ctx)
 		next := c.cfg.Tick
-		if c.dry {
+		if c.low {
 			next /= 10
 		}
+		c.waited = next
 		t.Reset(next)
 		select {
 		case <-ctx.Done():
@@ -174,7 +178,7 @@ func (c *Coordinator) Fill(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	dry := waiting == 0
+	low := waiting == 0 || 2*waiting < c.left
 	depth = max(depth, c.paced(waiting))
 	for ; waiting < depth; waiting++ {
 		b, err := c.sched.NewBlock(ctx)
@@ -186,7 +190,7 @@ func (c *Coordinator) Fill(ctx context.Context) error {
 	c.left, c.filled = waiting, c.now()
 	// Only a refill that worked hurries the next: one that cannot choose a table
 	// (too few bots) waits a whole Tick.
-	c.dry = dry
+	c.low = low
 	return nil
 }
 
@@ -322,14 +326,19 @@ const maxPace = 1000
 // paced is the depth that lasts the workers two Ticks at the pace they took blocks
 // since the last Fill, which left c.left waiting: a fleet faster than Depth blocks a
 // Tick would otherwise find the queue empty before every refill. The pace is counted
-// over a Tick at least, so that a burst (workers starting together) asks for twice
-// the blocks it took, not that many per millisecond. When the pace drops, the depth
-// halves each Fill rather than at once.
+// over the wait before this Fill at least (a Tick, or a tenth after a low queue), so
+// that a burst (workers starting together) asks for twice the blocks it took, not
+// that many per millisecond. When the pace drops, the depth halves each Fill rather
+// than at once.
 func (c *Coordinator) paced(waiting int) int {
 	now := c.now()
 	want := 0
 	if !c.filled.IsZero() && c.left > waiting {
-		took := max(now.Sub(c.filled), c.cfg.Tick)
+		floor := c.cfg.Tick
+		if c.waited > 0 {
+			floor = c.waited
+		}
+		took := max(now.Sub(c.filled), floor)
 		want = int(math.Ceil(float64(c.left-waiting) * float64(2*c.cfg.Tick) / float64(took)))
 	}
 	c.pace = max(c.pace/2, min(want, maxPace))

@@ -193,13 +193,13 @@ func TestCoordinatorDepthFollowsTheFleet(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, co.Fill(ctx))
 	assert.Len(t, jobBlocks(t, pool, "available"), 2, "Depth with no worker alive")
-	assert.True(t, co.dry, "the queue was found empty: the next refill comes sooner")
+	assert.True(t, co.low, "the queue was found empty: the next refill comes sooner")
 
 	w, err := st.RegisterWorker(ctx, store.Worker{Host: "m1", PID: 1, Version: "dev", Engine: Version(), Slots: 5})
 	require.NoError(t, err)
 	require.NoError(t, co.Fill(ctx))
 	assert.Len(t, jobBlocks(t, pool, "available"), 5, "a block waits per slot alive")
-	assert.False(t, co.dry, "blocks were waiting")
+	assert.False(t, co.low, "all the blocks the last refill left were waiting")
 
 	_, err = pool.Exec(ctx, `UPDATE workers SET heartbeat = now() - interval '1 hour' WHERE id = $1`, w.ID)
 	require.NoError(t, err)
@@ -219,13 +219,14 @@ func TestCoordinatorDepthFollowsTheFleet(t *testing.T) {
 	require.NoError(t, err)
 	for range 2 { // the first builds the scheduler, the second asks it for a table
 		require.ErrorIs(t, short.Fill(ctx), ladder.ErrTooFewBots)
-		assert.False(t, short.dry)
+		assert.False(t, short.low)
 	}
 }
 
 // The queue keeps two Ticks of the workers' pace waiting when that is more than
 // Depth, so that fast workers do not find it empty before each refill; a burst counts
-// as taken over a whole Tick, and a slower pace lowers the depth by halves.
+// as taken over the wait before the refill (a Tick, or a tenth after a low queue), and
+// a slower pace lowers the depth by halves.
 func TestCoordinatorKeepsPaceWithTheWorkers(t *testing.T) {
 	st, pool, _ := ladderWithQueue(t)
 	ctx := context.Background()
@@ -253,6 +254,20 @@ func TestCoordinatorKeepsPaceWithTheWorkers(t *testing.T) {
 	assert.Equal(t, 8, co.pace, "the pace halves")
 	take()
 	assert.Equal(t, 4, fill(time.Hour), "16 taken in an hour: the pace halves again")
+	assert.True(t, co.low, "the queue was found empty")
+
+	// After a low queue, Run waits a tenth of a Tick; the pace is counted over that
+	// wait, or the depth would lag a fast fleet by a doubling per refill, each with an
+	// empty queue.
+	co.waited = time.Second / 10
+	take()
+	assert.Equal(t, 80, fill(time.Millisecond), "4 taken within a tenth of a Tick: 80 wait")
+	co.waited = time.Second
+	_, err = pool.Exec(ctx, `UPDATE river_job SET state = 'running', attempt = 1, attempted_at = now()
+		WHERE id IN (SELECT id FROM river_job WHERE state = 'available' ORDER BY id LIMIT 50)`)
+	require.NoError(t, err)
+	assert.Equal(t, 100, fill(time.Second), "50 taken in a Tick: 100 wait")
+	assert.True(t, co.low, "more than half the queue was taken: the next refill comes sooner")
 }
 
 // testCoordinator is a coordinator of an Ivanhoe ladder of players seats, keeping depth

@@ -166,6 +166,12 @@ const fetchCooldown = 2 * time.Millisecond
 const snooze = time.Minute
 
 func (w *blockWorker) Work(ctx context.Context, job *river.Job[BlockArgs]) (err error) {
+	// The block in hand reads its block and bots while it waits for a slot, so that
+	// a slot that frees starts it without those round trips (three; under load each
+	// waits for the server's process to be scheduled). A bot retired or suspended
+	// meanwhile still plays this block, as it would had the block started a moment
+	// sooner; the next block read sees the change.
+	play, err := w.prepare(ctx, job)
 	if err := w.slots.take(ctx); err != nil {
 		return err
 	}
@@ -173,9 +179,18 @@ func (w *blockWorker) Work(ctx context.Context, job *river.Job[BlockArgs]) (err 
 	if w.cfg.OnJob != nil {
 		defer func() { w.cfg.OnJob(job.Args, job.Attempt, err) }()
 	}
+	if err != nil || play == nil {
+		return err
+	}
+	return play()
+}
+
+// prepare reads what job's block needs to be played, and returns its play; nil for a
+// block with every rotation recorded.
+func (w *blockWorker) prepare(ctx context.Context, job *river.Job[BlockArgs]) (func() error, error) {
 	args := job.Args
 	if args.Version != Version() {
-		return river.JobSnooze(snooze)
+		return nil, river.JobSnooze(snooze)
 	}
 	player := *w.cfg.Player
 	player.Options = nil
@@ -183,46 +198,48 @@ func (w *blockWorker) Work(ctx context.Context, job *river.Job[BlockArgs]) (err 
 		player.Options = w.cfg.Options
 	}
 	if engine.Variant(engine.VariantGame(args.Game), player.Options) != args.Game {
-		return river.JobSnooze(snooze)
+		return nil, river.JobSnooze(snooze)
 	}
 	st := w.cfg.Store
 	b, err := st.Block(ctx, args.Block)
 	if errors.Is(err, store.ErrNotFound) {
-		return river.JobCancel(err)
+		return nil, river.JobCancel(err)
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
 	bots, err := blockBots(ctx, st, b)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if b.Rotations == len(b.Done) {
-		return nil
+		return nil, nil
 	}
 	fence := store.Fence{Job: job.ID, Attempt: job.Attempt}
 	done := map[int]bool{}
 	for _, r := range b.Done {
 		done[r] = true
 	}
-	return player.PlayBlock(ctx, b, bots, func(m store.Match) error {
-		if done[m.Rotation] {
+	return func() error {
+		return player.PlayBlock(ctx, b, bots, func(m store.Match) error {
+			if done[m.Rotation] {
+				return nil
+			}
+			m.Block, m.Game, m.Worker = b.ID, b.Game, w.cfg.Worker
+			// A game that ended is kept even when the job is being cancelled.
+			rec, err := st.RecordMatchFenced(context.WithoutCancel(ctx), m, fence)
+			if errors.Is(err, store.ErrDuplicate) {
+				return nil
+			}
+			if err != nil {
+				return fmt.Errorf("recording block %d rotation %d: %w", b.ID, m.Rotation, err)
+			}
+			if w.cfg.OnGame != nil {
+				w.cfg.OnGame(rec)
+			}
 			return nil
-		}
-		m.Block, m.Game, m.Worker = b.ID, b.Game, w.cfg.Worker
-		// A game that ended is kept even when the job is being cancelled.
-		rec, err := st.RecordMatchFenced(context.WithoutCancel(ctx), m, fence)
-		if errors.Is(err, store.ErrDuplicate) {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("recording block %d rotation %d: %w", b.ID, m.Rotation, err)
-		}
-		if w.cfg.OnGame != nil {
-			w.cfg.OnGame(rec)
-		}
-		return nil
-	})
+		})
+	}, nil
 }
 
 // blockBots are the entrants of b. A block with a bot retired or suspended since it

@@ -28,8 +28,8 @@ type Fence struct {
 // and woken up after the job went to someone else records nothing, and gets an error
 // wrapping ErrFenced.
 func (p *Postgres) RecordMatchFenced(ctx context.Context, m Match, f Fence) (Match, error) {
-	return p.recordMatch(ctx, m, func(tx pgx.Tx) error {
-		return jobtable.Hold(ctx, tx, f.Job, f.Attempt)
+	return p.recordMatch(ctx, m, func(b *pgx.Batch) func() error {
+		return jobtable.QueueHold(b, f.Job, f.Attempt)
 	})
 }
 

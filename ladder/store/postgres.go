@@ -564,9 +564,22 @@ func (p *Postgres) RecordMatch(ctx context.Context, m Match) (Match, error) {
 	return p.recordMatch(ctx, m, nil)
 }
 
-// recordMatch is RecordMatch with a check run first inside the transaction (a fence),
-// whose error, if any, is returned and nothing written.
-func (p *Postgres) recordMatch(ctx context.Context, m Match, check func(pgx.Tx) error) (Match, error) {
+// asynchronousGames lets a game's commit return before the server has flushed its
+// write-ahead log (about 1-2 ms per game, on the path of a block's last game). A
+// worker or coordinator killed at any moment loses nothing: the server has the
+// commit. A crash of the server itself can take back the games of its last fraction of
+// a second (wal_writer_delay, 200 ms by default): the log is written in order, so
+// what is lost is never older than what stays, and the job of a block, completed by
+// River with a synchronous commit after the block's games, is lost with them and
+// played again (its rotations are then missing, and the replays go with their games,
+// in the same transaction).
+const asynchronousGames = `SET LOCAL synchronous_commit = off`
+
+// recordMatch is RecordMatch with a check queued first inside the transaction (a
+// fence), whose error, if any, is returned and nothing written. The transaction is
+// three round trips to the server (begin, one batch, commit), not one per statement:
+// under load each round trip waits for the server's process to be scheduled.
+func (p *Postgres) recordMatch(ctx context.Context, m Match, check func(*pgx.Batch) func() error) (Match, error) {
 	if len(m.Seats) == 0 {
 		return Match{}, errors.New("a game needs seats")
 	}
@@ -579,51 +592,84 @@ func (p *Postgres) recordMatch(ctx context.Context, m Match, check func(pgx.Tx) 
 		return Match{}, err
 	}
 	defer tx.Rollback(ctx)
+	b := &pgx.Batch{}
+	// The commit returns without waiting for the server to flush its log
+	// (asynchronousGames says why that loses nothing a worker relies on).
+	b.Queue(asynchronousGames)
+	checked := func() error { return nil }
 	if check != nil {
-		if err := check(tx); err != nil {
-			return Match{}, err
+		checked = check(b)
+	}
+	inserted := false
+	b.Queue(insertGame, gameArgs(m, gz)...).QueryRow(func(row pgx.Row) error {
+		err := row.Scan(&m.ID)
+		inserted = err == nil
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil // no block, or a rotation out of its range: told below
 		}
-	}
-	var rotations int
-	err = tx.QueryRow(ctx, `SELECT rotations FROM blocks WHERE id = $1`, m.Block).Scan(&rotations)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return Match{}, fmt.Errorf("%w: block %d", ErrNotFound, m.Block)
-	}
-	if err != nil {
+		return err
+	})
+	err = tx.SendBatch(ctx, b).Close()
+	if err := checked(); err != nil {
 		return Match{}, err
 	}
-	if m.Rotation < 0 || m.Rotation >= rotations {
-		return Match{}, fmt.Errorf("rotation %d of block %d, which has rotations 0..%d", m.Rotation, m.Block, rotations-1)
-	}
-	err = tx.QueryRow(ctx, `INSERT INTO matches (block_id, rotation, game, seed, adjudicated, replay, started, finished, worker_id)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
-		m.Block, m.Rotation, m.Game, int64(m.Seed), m.Adjudicated, m.Replay, pgTime(m.Started), pgTime(m.Finished), pgWorker(m.Worker)).Scan(&m.ID)
-	if pgCode(err) == uniqueViolation {
+	switch {
+	case pgCode(err) == uniqueViolation:
 		// A racing writer may have committed it after our check could have run:
 		// the unique key is the judge. Give the connection back before asking which
 		// game holds the rotation, or racing writers could exhaust the pool.
 		_ = tx.Rollback(ctx)
 		return Match{}, p.duplicate(ctx, m)
-	}
-	if pgCode(err) == foreignKeyViolation && m.Worker != 0 {
+	case pgCode(err) == foreignKeyViolation && m.Worker != 0:
 		return Match{}, fmt.Errorf("%w: worker %d", ErrNotFound, m.Worker)
-	}
-	if err != nil {
+	case err != nil:
 		return Match{}, err
-	}
-	for i, st := range m.Seats {
-		if _, err := tx.Exec(ctx, `INSERT INTO match_seats (match_id, seat, bot_id, place, score, ending) VALUES ($1, $2, $3, $4, $5, $6)`,
-			m.ID, i, st.Bot, st.Place, st.Score, st.Ending); err != nil {
-			return Match{}, fmt.Errorf("seat %d: %w", i, err)
-		}
-	}
-	if gz != nil {
-		if _, err := tx.Exec(ctx, `INSERT INTO replays (match_id, gzip) VALUES ($1, $2)`, m.ID, gz); err != nil {
-			return Match{}, fmt.Errorf("replay: %w", err)
-		}
+	case !inserted:
+		_ = tx.Rollback(ctx)
+		return Match{}, p.notInBlock(ctx, m)
 	}
 	m.Started, m.Finished = m.Started.Truncate(time.Millisecond), m.Finished.Truncate(time.Millisecond)
 	return m, tx.Commit(ctx)
+}
+
+// insertGame writes a game with its seats and its replay (when $15 is not null) in
+// one statement, only when its block exists and has the rotation; it returns the
+// game's ID, or no row.
+const insertGame = `WITH m AS (
+		INSERT INTO matches (block_id, rotation, game, seed, adjudicated, replay, started, finished, worker_id)
+		SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9 FROM blocks WHERE id = $1 AND $2 >= 0 AND $2 < rotations
+		RETURNING id),
+	s AS (
+		INSERT INTO match_seats (match_id, seat, bot_id, place, score, ending)
+		SELECT m.id, t.seat, t.bot, t.place, t.score, t.ending
+		FROM m, unnest($10::integer[], $11::bigint[], $12::integer[], $13::integer[], $14::text[]) AS t (seat, bot, place, score, ending)),
+	r AS (
+		INSERT INTO replays (match_id, gzip) SELECT m.id, $15::bytea FROM m WHERE $15::bytea IS NOT NULL)
+	SELECT id FROM m`
+
+// gameArgs are insertGame's arguments for m, with its replay gz (nil for none).
+func gameArgs(m Match, gz []byte) []any {
+	n := len(m.Seats)
+	seats, bots, places, scores, endings := make([]int32, n), make([]int64, n), make([]int32, n), make([]int32, n), make([]string, n)
+	for i, st := range m.Seats {
+		seats[i], bots[i], places[i], scores[i], endings[i] = int32(i), st.Bot, int32(st.Place), int32(st.Score), st.Ending
+	}
+	return []any{m.Block, m.Rotation, m.Game, int64(m.Seed), m.Adjudicated, m.Replay, pgTime(m.Started), pgTime(m.Finished), pgWorker(m.Worker),
+		seats, bots, places, scores, endings, gz}
+}
+
+// notInBlock is the error of a game insertGame did not write: its block is missing,
+// or has no such rotation.
+func (p *Postgres) notInBlock(ctx context.Context, m Match) error {
+	var rotations int
+	err := p.pool.QueryRow(ctx, `SELECT rotations FROM blocks WHERE id = $1`, m.Block).Scan(&rotations)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return fmt.Errorf("%w: block %d", ErrNotFound, m.Block)
+	case err != nil:
+		return err
+	}
+	return fmt.Errorf("rotation %d of block %d, which has rotations 0..%d", m.Rotation, m.Block, rotations-1)
 }
 
 func (p *Postgres) duplicate(ctx context.Context, m Match) error {

@@ -57,6 +57,11 @@ const (
 
 func detect() *Probe {
 	p := &Probe{euid: os.Geteuid()}
+	// The cgroups are proved (each by making one) while the namespaces are: both wait
+	// on the kernel more than they run.
+	var cgroups sync.WaitGroup
+	cgroups.Go(func() { p.cgroupMem, p.CgroupMemoryReason = findCgroup("memory") })
+	cgroups.Go(func() { p.cgroupPids, p.CgroupPidsReason = findCgroup("pids") })
 	capEff := readCapEff()
 	p.HasCaps = capEff != 0
 	admin := capEff&(1<<capSysAdmin) != 0
@@ -73,12 +78,16 @@ func detect() *Probe {
 		p.LandlockABI = int(abi)
 	}
 
-	flags := uintptr(syscall.CLONE_NEWNET | syscall.CLONE_NEWPID)
-	if !admin {
+	var nsErr error
+	if admin {
+		// Making them is the test; the network namespaces made are kept for the first
+		// bots (netns.go).
+		nsErr = probeNamespaces()
+	} else {
 		p.userNS = true
-		flags |= syscall.CLONE_NEWUSER
+		nsErr = tryClone(syscall.CLONE_NEWNET | syscall.CLONE_NEWPID | syscall.CLONE_NEWUSER)
 	}
-	if err := tryClone(flags, p.userNS); err != nil {
+	if err := nsErr; err != nil {
 		if admin {
 			p.NamespaceReason = "cannot create network and PID namespaces: " + err.Error()
 		} else {
@@ -95,8 +104,7 @@ func detect() *Probe {
 		p.SeccompReason = "the kernel has no seccomp: " + errno.Error()
 	}
 
-	p.cgroupMem, p.CgroupMemoryReason = findCgroup("memory")
-	p.cgroupPids, p.CgroupPidsReason = findCgroup("pids")
+	cgroups.Wait()
 	return p
 }
 
@@ -114,8 +122,9 @@ func readCapEff() uint64 {
 	return 0
 }
 
-// tryClone starts `true` in new namespaces: the only sure test of whether it works.
-func tryClone(flags uintptr, userNS bool) error {
+// tryClone starts `true` in new namespaces, a user namespace among them: the only
+// sure test of whether it works (a process with other threads may not unshare one).
+func tryClone(flags uintptr) error {
 	path := ""
 	for _, p := range []string{"/bin/true", "/usr/bin/true"} {
 		if _, err := os.Stat(p); err == nil {
@@ -127,11 +136,9 @@ func tryClone(flags uintptr, userNS bool) error {
 		return fmt.Errorf("no /bin/true to try them with")
 	}
 	cmd := exec.Command(path)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: flags}
-	if userNS {
-		cmd.SysProcAttr.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getuid(), Size: 1}}
-		cmd.SysProcAttr.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getgid(), Size: 1}}
-	}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: flags,
+		UidMappings: []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getuid(), Size: 1}},
+		GidMappings: []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getgid(), Size: 1}}}
 	return cmd.Run()
 }
 

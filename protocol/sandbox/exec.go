@@ -92,6 +92,14 @@ func Exec(argv []string) error {
 	// thread; the exec below (or, as a subreaper, the fork of the bot) happens on this
 	// same thread, and the bot keeps what it had.
 	runtime.LockOSThread()
+	if p.NetNS != 0 {
+		// The bot's network namespace, made ahead by the arena: this thread, which
+		// starts the bot, enters it; the bot does not inherit the descriptor.
+		if err := unix.Setns(p.NetNS, unix.CLONE_NEWNET); err != nil {
+			return fmt.Errorf("entering the bot's network namespace: %w", err)
+		}
+		unix.Close(p.NetNS)
+	}
 	arena := os.Getppid()
 	if p.Subreaper {
 		// Before the plan: the bot's leftovers must be re-parented here from its start.

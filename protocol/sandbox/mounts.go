@@ -27,8 +27,14 @@ func (p *plan) isolate() error {
 		return err
 	}
 	defer unix.Close(fd)
-	if err := detachOtherQuotas(p.HideRoot, p.Own); err != nil {
+	others, err := otherQuotas(p.HideRoot, p.Own)
+	if err != nil {
 		return err
+	}
+	if p.Subreaper {
+		otherBotsQuotas = others // unmounted once the bot is started
+	} else {
+		defer detachQuotas(others) // before the exec: nothing stays to do it
 	}
 	read, err := p.coveredReads()
 	defer func() {
@@ -67,6 +73,10 @@ func (p *plan) isolate() error {
 	// The working directory was the covered one: the same directory, but not the path.
 	return os.Chdir(p.Own)
 }
+
+// otherBotsQuotas are the copies of the other bots' tmpfs mounts (otherQuotas) that
+// the subreaping helper unmounts once the bot is started.
+var otherBotsQuotas []int
 
 type openPath struct {
 	path string

@@ -49,6 +49,7 @@ func commandInBox(t *testing.T, box *Box, path string, env ...string) *exec.Cmd 
 	require.NoError(t, err)
 	cmd := exec.Command(name, args...)
 	cmd.Env, cmd.Dir, cmd.SysProcAttr = env, box.Dir, box.SysProcAttr()
+	cmd.ExtraFiles = box.ExtraFiles()
 	return cmd
 }
 

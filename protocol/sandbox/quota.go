@@ -68,22 +68,37 @@ func (b *Box) unmountDisk() {
 // root): nothing to do.
 func unmountStale(dir string) { _ = unix.Unmount(dir, unix.MNT_DETACH) }
 
-// detachOtherQuotas unmounts, in the bot's own mount namespace, the copies it was made
-// with of the other bots' tmpfs mounts below the scratch root: hidden under the cover,
-// a copy would still keep the other bot's files in memory, after that bot ended, for
-// as long as this one lives. The bot's own stays (its directory is bound back from
-// it). A copy that cannot be unmounted is left to the cover.
-func detachOtherQuotas(root, own string) error {
+// otherQuotas opens, in the bot's own mount namespace, the copies it was made with of
+// the other bots' tmpfs mounts below the scratch root (every bot of every arena on the
+// machine): hidden under the cover, a copy would still keep the other bot's files in
+// memory, after that bot ended, for as long as this one lives. The bot's own stays
+// (its directory is bound back from it). detachQuotas unmounts them.
+func otherQuotas(root, own string) ([]int, error) {
 	points, err := mountPoints()
 	if err != nil {
-		return err
+		return nil, err
 	}
+	var fds []int
 	for _, p := range points {
 		if p != own && strings.HasPrefix(p, root+"/") {
-			_ = unix.Unmount(p, unix.MNT_DETACH)
+			if fd, err := unix.Open(p, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0); err == nil {
+				fds = append(fds, fd)
+			}
 		}
 	}
-	return nil
+	return fds, nil
+}
+
+// detachQuotas unmounts the copies open as fds (by the descriptor's path, which
+// reaches a copy under the cover too) and closes them. Each unmount waits for an RCU
+// grace period, which on a machine with a few dozen bots took a start 4-6 ms: the
+// helper that stays as the bot's parent unmounts them once the bot is started (see
+// reap). A copy that cannot be unmounted is left to the cover.
+func detachQuotas(fds []int) {
+	for _, fd := range fds {
+		_ = unix.Unmount(fmt.Sprintf("/proc/self/fd/%d", fd), unix.MNT_DETACH)
+		unix.Close(fd)
+	}
 }
 
 // mountPoints lists the mount points of this mount namespace.

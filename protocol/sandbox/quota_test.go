@@ -73,6 +73,7 @@ func startFiller(t *testing.T, box *Box, target int64, wait bool) (*exec.Cmd, *s
 	require.NoError(t, err)
 	cmd := exec.Command(name, args...)
 	cmd.Env, cmd.Dir, cmd.SysProcAttr = env, box.Dir, box.SysProcAttr()
+	cmd.ExtraFiles = box.ExtraFiles()
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out
 	require.NoError(t, cmd.Start())
@@ -124,11 +125,12 @@ func TestTheNoneLevelHasNoDiskQuota(t *testing.T) {
 
 // A bot's mount namespace starts as a copy of the host's, with every other bot's
 // tmpfs in it: hidden, but kept, with its memory, for as long as the bot lives, after
-// the other bot has ended. The helper unmounts those copies.
+// the other bot has ended. The helper unmounts those copies (once the bot is
+// started: the probe waits for it, within poll's limit).
 func TestABotsNamespaceKeepsNoOtherBotsQuota(t *testing.T) {
 	other := quotaBox(t, Auto, 8<<20)
 	requireLayer(t, other, DiskQuota)
-	box, f := runProbe(t, Auto)
+	box, f := runProbe(t, Auto, "PROBE_MOUNT_GOES="+other.Dir)
 	requireLayer(t, box, MountNamespace)
 	assert.Contains(t, f.Mounts, box.Dir, "its own tmpfs, bound back")
 	assert.NotContains(t, f.Mounts, other.Dir)

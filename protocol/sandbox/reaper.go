@@ -31,6 +31,8 @@ func reap(prog string, argv, env []string) error {
 	if err := cmd.Start(); err != nil {
 		return err
 	}
+	// The bot starts meanwhile: its view has them covered already.
+	go detachQuotas(otherBotsQuotas)
 	go func() {
 		<-stop
 		_ = cmd.Process.Signal(syscall.SIGKILL)

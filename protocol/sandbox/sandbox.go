@@ -210,6 +210,11 @@ type Box struct {
 	plan   plan
 	clone  uintptr
 	helper []string
+	// ahead: the helper may enter a network namespace made ahead (netns.go) in place
+	// of the clone making one; netns is the one taken, passed to the helper as its
+	// file descriptor 3.
+	ahead bool
+	netns *os.File
 	// mu guards cg: the host kills and cleans up from more than one goroutine.
 	mu  sync.Mutex
 	cg  []*cgroupDir
@@ -255,6 +260,9 @@ type plan struct {
 	// parent and child subreaper, killing whatever the bot leaves behind.
 	Seccomp   bool `json:"seccomp,omitempty"`
 	Subreaper bool `json:"subreaper,omitempty"`
+	// NetNS, when not 0, is the file descriptor of the network namespace made ahead
+	// for the bot, which the helper enters (and closes) first.
+	NetNS int `json:"netns,omitempty"`
 	// Code is the digest of the sandbox code the arena was built from (codeDigest):
 	// the helper applies only a plan of its own code.
 	Code string `json:"code"`
@@ -466,6 +474,7 @@ func (s *layerSet) namespaces() error {
 	b, probe, helper := s.b, s.probe, s.helper
 	if s.add(NetNamespace, probe.NamespaceReason == "", probe.NamespaceReason) {
 		b.clone |= syscall.CLONE_NEWNET
+		b.ahead = helper && !probe.userNS
 	}
 	if s.add(PIDNamespace, probe.NamespaceReason == "", probe.NamespaceReason) {
 		b.clone |= syscall.CLONE_NEWPID
@@ -577,6 +586,13 @@ func (b *Box) Command(path string, args, env []string) (string, []string, []stri
 			b.plan.Read = append(b.plan.Read, tree)
 		}
 	}
+	if b.ahead && b.netns == nil {
+		// Taken here, once the bot is about to start: a box prepared only for its
+		// layers (Config.Layers) uses none up.
+		if b.netns = takeNetNS(); b.netns != nil {
+			b.plan.NetNS = netnsFD
+		}
+	}
 	p, err := encodePlan(b.plan)
 	if err != nil {
 		return "", nil, nil, err
@@ -588,13 +604,30 @@ func (b *Box) Command(path string, args, env []string) (string, []string, []stri
 // SysProcAttr is how the process must be started: its own process group, killed when
 // the thread that started it ends (see Start), and the namespaces.
 func (b *Box) SysProcAttr() *syscall.SysProcAttr {
-	a := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL, Cloneflags: b.clone}
+	clone := b.clone
+	if b.netns != nil {
+		clone &^= syscall.CLONE_NEWNET // the helper enters the one made ahead
+	}
+	a := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL, Cloneflags: clone}
 	if b.clone&syscall.CLONE_NEWUSER != 0 {
 		a.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getuid(), Size: 1}}
 		a.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getgid(), Size: 1}}
 	}
 	return a
 }
+
+// ExtraFiles are the files the process must be started with (exec.Cmd.ExtraFiles):
+// the network namespace made ahead for the helper to enter, if there is one.
+func (b *Box) ExtraFiles() []*os.File {
+	if b.netns == nil {
+		return nil
+	}
+	return []*os.File{b.netns}
+}
+
+// netnsFD is the descriptor the helper finds the namespace at: the first of
+// exec.Cmd.ExtraFiles.
+const netnsFD = 3
 
 // Reaps reports whether the helper stays as the bot's parent and child subreaper: the
 // host then asks it (SIGTERM) to end the bot and everything the bot left behind.
@@ -622,6 +655,10 @@ func (b *Box) Cleanup() {
 		cg.remove()
 	}
 	b.cg = nil
+	if b.netns != nil {
+		b.netns.Close()
+		b.netns = nil
+	}
 	b.unmountDisk()
 	if b.Dir != "" {
 		_ = os.RemoveAll(b.Dir)

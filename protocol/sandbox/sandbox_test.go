@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -18,6 +19,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/arena-games/arena/internal/attack"
+	"github.com/arena-games/arena/internal/poll"
 	"github.com/arena-games/arena/internal/testkit"
 	"github.com/arena-games/arena/internal/testlock"
 )
@@ -90,6 +92,10 @@ type facts struct {
 	PrivateEtc string           `json:"private_etc"`
 	// Mounts are the mount points of the bot's mount namespace.
 	Mounts []string `json:"mounts"`
+	// NetNS names the bot's network namespace; FD3 is what its descriptor 3 is (the
+	// helper's made-ahead namespace must not reach it).
+	NetNS string `json:"netns"`
+	FD3   string `json:"fd3"`
 }
 
 func probeSelf() {
@@ -157,6 +163,9 @@ func probeIdentityAndWorld(f *facts) {
 			f.Groups = strings.TrimSpace(v)
 		}
 	}
+	f.NetNS, _ = os.Readlink("/proc/self/ns/net")
+	fd3, err := os.Readlink("/proc/self/fd/3")
+	f.FD3 = errText(err, fd3)
 	// Interfaces as the bot's own network namespace has them (no netlink needed).
 	dev, _ := os.ReadFile("/proc/self/net/dev")
 	for _, line := range strings.Split(string(dev), "\n") {
@@ -184,6 +193,13 @@ func probeIdentityAndWorld(f *facts) {
 	}
 	f.Sockets = attack.Sockets("")
 	f.Mounts, _ = mountPoints()
+	if gone := os.Getenv("PROBE_MOUNT_GOES"); gone != "" {
+		// The helper unmounts the other bots' copies once this bot is started.
+		poll.Eventually(func() bool {
+			f.Mounts, _ = mountPoints()
+			return !slices.Contains(f.Mounts, gone)
+		})
+	}
 	probeTheHost(f)
 }
 
@@ -403,6 +419,28 @@ func TestEveryLayerDoesWhatItSays(t *testing.T) {
 		requireLayer(t, box, CgroupProcesses)
 		assert.Regexp(t, `pids[^\n]*/arena-bot-`, f.Cgroup)
 	})
+}
+
+func TestEachBotEntersANetworkNamespaceMadeAheadForItAlone(t *testing.T) {
+	if Detect().userNS {
+		t.Skip("in a user namespace of its own the clone makes the bot's network namespace")
+	}
+	host, err := os.Readlink("/proc/self/ns/net")
+	require.NoError(t, err)
+	var seen []string
+	for range aheadNetNS + 1 { // one more than are held: the pool is refilled
+		poll.Until(t, "the made-ahead namespaces are ready", func() bool { return len(aheadNS) == aheadNetNS })
+		box, f := runProbe(t, Auto)
+		requireLayer(t, box, NetNamespace)
+		assert.Equal(t, netnsFD, box.plan.NetNS, "the helper entered one made ahead")
+		assert.Zero(t, box.SysProcAttr().Cloneflags&syscall.CLONE_NEWNET, "and the clone made none")
+		assert.Equal(t, []string{"lo"}, f.Interfaces, "only a loopback of its own")
+		assert.NotEmpty(t, f.NetNS)
+		assert.NotEqual(t, host, f.NetNS, "not the host's")
+		assert.NotContains(t, seen, f.NetNS, "nor another bot's")
+		assert.NotContains(t, f.FD3, "net:", "the bot holds no descriptor of a namespace")
+		seen = append(seen, f.NetNS)
+	}
 }
 
 func TestTheNoneLevelKeepsOnlyTheHostLayers(t *testing.T) {
@@ -630,6 +668,7 @@ func BenchmarkStart(b *testing.B) {
 				require.NoError(b, err)
 				cmd := exec.Command(name, args...)
 				cmd.Env, cmd.Dir, cmd.SysProcAttr = env, box.Dir, box.SysProcAttr()
+				cmd.ExtraFiles = box.ExtraFiles()
 				out, err := cmd.CombinedOutput()
 				require.NoError(b, err, string(out))
 				box.Cleanup()
@@ -690,6 +729,7 @@ func TestABotReadsItsFolderButNotTheStoresOtherPrograms(t *testing.T) {
 				require.NoError(t, err)
 				cmd := exec.Command(name, args...)
 				cmd.Env, cmd.Dir, cmd.SysProcAttr = env, box.Dir, box.SysProcAttr()
+				cmd.ExtraFiles = box.ExtraFiles()
 				out, err := cmd.CombinedOutput()
 				require.NoError(t, err, "%s", out)
 				if !stored {
@@ -718,6 +758,7 @@ func TestAPrivateProgramRunsAsTheBotsUser(t *testing.T) {
 	require.NoError(t, err)
 	cmd := exec.Command(name, args...)
 	cmd.Env, cmd.Dir, cmd.SysProcAttr = env, box.Dir, box.SysProcAttr()
+	cmd.ExtraFiles = box.ExtraFiles()
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, string(out))
 	assert.Equal(t, strconv.Itoa(box.UID()), strings.TrimSpace(string(out)))
@@ -788,6 +829,7 @@ func TestTheHelperRefusesAPlanOfOtherSandboxCode(t *testing.T) {
 	}
 	cmd := exec.Command(name, args...)
 	cmd.Env, cmd.Dir, cmd.SysProcAttr = env, box.Dir, box.SysProcAttr()
+	cmd.ExtraFiles = box.ExtraFiles()
 	out, err := cmd.CombinedOutput()
 	var exit *exec.ExitError
 	require.ErrorAs(t, err, &exit, "%s", out)

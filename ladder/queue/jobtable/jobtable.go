@@ -43,7 +43,33 @@ var ErrNotHeld = errors.New("the job is no longer this worker's")
 func Hold(ctx context.Context, tx pgx.Tx, job int64, attempt int) error {
 	var state rivertype.JobState
 	var now int
-	err := tx.QueryRow(ctx, `SELECT state::text, attempt FROM river_job WHERE id = $1 FOR SHARE`, job).Scan(&state, &now)
+	err := tx.QueryRow(ctx, holdQuery, job).Scan(&state, &now)
+	return held(err, job, attempt, state, now)
+}
+
+// QueueHold is Hold queued in a batch b sent in a transaction, so that the hold costs
+// no round trip of its own: the function it returns gives Hold's verdict once b's
+// results are read (nil before). Statements queued after it run whatever the verdict,
+// so the caller must not commit unless the verdict is nil.
+func QueueHold(b *pgx.Batch, job int64, attempt int) func() error {
+	verdict := error(nil)
+	b.Queue(holdQuery, job).QueryRow(func(row pgx.Row) error {
+		var state rivertype.JobState
+		var now int
+		err := row.Scan(&state, &now)
+		verdict = held(err, job, attempt, state, now)
+		if errors.Is(verdict, ErrNotHeld) {
+			return nil // a verdict, not a failure of the batch
+		}
+		return verdict
+	})
+	return func() error { return verdict }
+}
+
+const holdQuery = `SELECT state::text, attempt FROM river_job WHERE id = $1 FOR SHARE`
+
+// held is Hold's verdict on what its query found.
+func held(err error, job int64, attempt int, state rivertype.JobState, now int) error {
 	if errors.Is(err, pgx.ErrNoRows) {
 		return fmt.Errorf("%w: job %d is gone", ErrNotHeld, job)
 	}
