@@ -51,7 +51,7 @@ var throughput = spec{
 				legend: "{{game}}"}}},
 		{kind: "bargauge", title: "Runs stopped, by reason", unit: "short", w: 12, h: 8, steps: []step{base("green"), from(1, "orange")}, min: ptr(0),
 			desc:    "Why runs ended in the dashboard's time range: done, interrupted, sprt (the test decided), disqualified (a bot forfeited too often), restart_limit (a bot kept crashing), error. Orange: at least one.",
-			queries: []target{{expr: `sum by (job, reason) (increase(arena_runs_stopped_total{job=~"$job", instance=~"$instance"}[$__range]))`, legend: "{{job}} {{reason}}", instant: true}}},
+			queries: []target{{expr: `sum by (job, reason) (` + bornInRange(`arena_runs_stopped_total{job=~"$job", instance=~"$instance"}`) + `)`, legend: "{{job}} {{reason}}", instant: true}}},
 		{kind: "table", title: "Arena processes", unit: "short", w: 12, h: 8, steps: []step{base("red"), from(1, "green")},
 			mappings: map[string]string{"0": "down", "1": "up"},
 			desc:     "Every target Prometheus scrapes: up (1) while it answers, down (0) once it stopped answering, so a dead process stays listed; the second query gives a live one's mode (match, ladder, worker), ladder, version and VCS revision.",
@@ -109,7 +109,7 @@ var botHealth = spec{
 				legend: "{{bot}} {{ladder}}"}}},
 		{kind: "bargauge", title: "Disqualifications", unit: "short", w: 24, h: 6, min: ptr(0), steps: []step{base("green"), from(1, "red")},
 			desc:    "Times a bot was disqualified in the dashboard's time range for forfeiting more than the run's --max-forfeit-share of its matches.",
-			queries: []target{{expr: `sum by (bot) (increase(arena_bot_disqualified_total{job=~"$job", instance=~"$instance", bot=~"$bot"}[$__range]))`, legend: "{{bot}}", instant: true}}},
+			queries: []target{{expr: `sum by (bot) (` + bornInRange(`arena_bot_disqualified_total{job=~"$job", instance=~"$instance", bot=~"$bot"}`) + `)`, legend: "{{bot}}", instant: true}}},
 	},
 }
 
@@ -272,4 +272,12 @@ var ladderWeb = spec{
 			desc:    "Requests each ladder's web service is answering at the scrape (past the read of their headers and body).",
 			queries: []target{{expr: `sum by (ladder, instance) (arena_http_requests_in_flight{job=~"$job", instance=~"$instance", ladder=~"$ladder"})`, legend: "{{ladder}} {{instance}}"}}},
 	},
+}
+
+// bornInRange is the increase of counter over the dashboard's range, counting the
+// series born in it from zero: increase() takes a series' first sample as its start, so
+// a run that stopped (or disqualified a bot) before its first scrape, as a short run
+// can, would add nothing. A series absent at the range's start counts its whole value.
+func bornInRange(counter string) string {
+	return `(` + counter + ` unless ` + counter + ` offset $__range) or increase(` + counter + `[$__range])`
 }
