@@ -31,14 +31,23 @@ func newLadderTemplate(arenaBin string) (string, error) {
 		return "", err
 	}
 	db := filepath.Join(dir, "ladder.db")
+	if err := addBenchBots(arenaBin, db); err != nil {
+		os.RemoveAll(dir)
+		return "", err
+	}
+	return db, nil
+}
+
+// addBenchBots adds the two built-in random bots (random and random2) that every
+// ladder and worker row plays to the ladder at db.
+func addBenchBots(arenaBin, db string) error {
 	for _, add := range [][]string{{"random"}, {"random", "--name", "random2"}} {
 		cmd := exec.Command(arenaBin, append(append([]string{"bot", "add"}, add...), "--db", db)...)
 		if out, err := cmd.CombinedOutput(); err != nil {
-			os.RemoveAll(dir)
-			return "", fmt.Errorf("%s: %v: %s", cmd, err, out)
+			return fmt.Errorf("%s: %v: %s", cmd, err, out)
 		}
 	}
-	return db, nil
+	return nil
 }
 
 // runLadder plays games games at -j jobs on a copy of the template ladder.

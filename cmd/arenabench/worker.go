@@ -67,11 +67,8 @@ func runWorker(ctx context.Context, arenaBin string, pg *pgLadder, games, jobs i
 	if err != nil {
 		return workerRun{}, err
 	}
-	for _, add := range [][]string{{"random"}, {"random", "--name", "random2"}} {
-		cmd := exec.Command(arenaBin, append(append([]string{"bot", "add"}, add...), "--db", db)...)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return workerRun{}, fmt.Errorf("%s: %v: %s", cmd, err, out)
-		}
+	if err := addBenchBots(arenaBin, db); err != nil {
+		return workerRun{}, err
 	}
 	coord, err := startQuiet(arenaBin, "ladder", "serve", "--db", db, "--game", "ivanhoe", "--addr", "127.0.0.1:0")
 	if err != nil {
