@@ -80,6 +80,11 @@ type Config struct {
 	// win, for the option the heuristic bot would choose: the search leaves the
 	// heuristic's move only for one it finds better after that many iterations.
 	Prior int
+	// Reuse, when positive, starts a decision's search from the subtree the last
+	// search grew under the moves made since, where the tree holds them (see
+	// reuse.go); negative never does; 0 is the table's default (tableDefaults).
+	// Ignored with Prior.
+	Reuse int
 }
 
 // Defaults of Config.

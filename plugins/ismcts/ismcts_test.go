@@ -122,6 +122,8 @@ func TestSettings(t *testing.T) {
 		"model=ucb":                  {},
 		"cutoff=0":                   {Cutoff: -1},
 		"others=0.5":                 {Others: 0.5},
+		"reuse=yes":                  {Reuse: 1},
+		"reuse=no":                   {Reuse: -1},
 	} {
 		got, err := ParseSettings(in)
 		require.NoError(t, err, in)
@@ -130,7 +132,7 @@ func TestSettings(t *testing.T) {
 	}
 	for _, bad := range []string{"iterations=0", "iterations=x", "time=-1s", "time=soon", "c=0", "epsilon=2",
 		"rollout=magic", "speed=9", "time", "soft=-1", "prior=-1", "eval=magic", "model=magic",
-		"others=0", "others=1.5"} {
+		"others=0", "others=1.5", "reuse=maybe"} {
 		_, err := ParseSettings(bad)
 		assert.Error(t, err, bad)
 	}

@@ -18,6 +18,8 @@ import (
 // ismcts with SETTINGS against the heuristic (FIELD random: against random players)
 // in-process, for tuning (the arena measures the published figures). SETTINGS
 // "heuristic" seats the heuristic bot instead of ismcts, on the same deals.
+// ISMCTS_MEASURE_OUT=FILE also writes each game's score, a line each in the order
+// played, so that two settings can be compared game by game.
 func TestMeasure(t *testing.T) {
 	spec := strings.Fields(os.Getenv("ISMCTS_MEASURE"))
 	if len(spec) < 3 {
@@ -41,6 +43,13 @@ func TestMeasure(t *testing.T) {
 		bot = func(d, seat int) (engine.Policy, error) { return New(spec[0], uint64(d*10+seat), cfg) }
 	}
 	scores := versusField(t, spec[0], players, deals, bot, field)
+	if out := os.Getenv("ISMCTS_MEASURE_OUT"); out != "" { // per-game scores, for paired comparisons
+		var b strings.Builder
+		for _, x := range scores {
+			b.WriteString(strconv.FormatFloat(x, 'f', 4, 64) + "\n")
+		}
+		require.NoError(t, os.WriteFile(out, []byte(b.String()), 0o644))
+	}
 	mean, sq := 0.0, 0.0
 	for _, x := range scores {
 		mean += x / float64(len(scores))

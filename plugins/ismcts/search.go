@@ -26,6 +26,8 @@ type Search struct {
 	path    []int32
 	self    int // the seat searching its decision
 	reward  []float64
+	root    rooted // where the tree's root stands, for Config.Reuse
+	moves   []move
 	// Iterations counts the iterations of the last decision; Cut is set when the
 	// clock, not the iteration budget, ended it.
 	Iterations int
@@ -80,6 +82,7 @@ type tableDefault struct {
 	cutoff  int
 	c       float64
 	rollout Rollout
+	reuse   bool
 }
 
 // tableDefaults are the defaults that won through the arena (see docs/performance.md); what a
@@ -102,6 +105,9 @@ func (c Config) withTable(game string, players int) Config {
 	}
 	if d.rollout != nil && c.Rollout == nil && c.Policy == nil {
 		c.Rollout = d.rollout
+	}
+	if d.reuse && c.Reuse == 0 {
+		c.Reuse = 1
 	}
 	if (game == "ivanhoe" || game == "ninjas") && c.Evaluate == nil && c.Cutoff > 0 {
 		if c.Soft == 0 {
@@ -129,9 +135,10 @@ func hiddenQuestion(view engine.View) bool {
 func (s *Search) Choose(view engine.View, events []engine.Event, options []engine.Option, stop time.Time) (int, error) {
 	s.Iterations, s.self = 0, view.ViewSeat()
 	if len(options) <= 1 && !hiddenQuestion(view) {
+		s.root.own = append(s.root.own, move{seat: int8(s.self), opt: options[0]})
 		return 0, nil
 	}
-	s.tree.reset()
+	s.start(view, events)
 	if s.cfg.Prior > 0 {
 		h := s.cfg.Policy.Choose(view, events, options)
 		if h >= 0 && h < len(options) {
@@ -142,9 +149,28 @@ func (s *Search) Choose(view engine.View, events []engine.Event, options []engin
 		return 0, err
 	}
 	if i := s.tree.best(options); i >= 0 {
+		s.root.own = append(s.root.own, move{seat: int8(s.self), opt: options[i]})
 		return i, nil
 	}
 	return 0, fmt.Errorf("ismcts: no searched option is among the %d real ones", len(options))
+}
+
+// start readies the tree for a decision: with Config.Reuse, the subtree under the
+// moves made since the last root where the tree holds them; otherwise empty.
+func (s *Search) start(view engine.View, events []engine.Event) {
+	d := decisionCount(view)
+	var ok bool
+	s.moves, ok = s.root.playedSince(s.game, events, d, s.moves)
+	keep := int32(0)
+	if ok && s.cfg.Reuse > 0 && s.cfg.Prior <= 0 && d >= 0 {
+		keep = s.tree.follow(s.moves)
+	}
+	if keep > 0 {
+		s.tree.reroot(keep)
+	} else {
+		s.tree.reset()
+	}
+	s.root = rooted{valid: d >= 0, decisions: d, events: len(events), own: s.root.own[:0]}
 }
 
 // search iterates until the budget or hard, reading the wall clock after every

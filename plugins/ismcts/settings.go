@@ -31,7 +31,10 @@ eval=E         Kardinal: potential (default: the points if the game ended now,
                projection (the points alone)
 prior=N        N virtual wins for the heuristic's move at the root (default 0)
 model=M        how the other seats choose in the tree: ucb (default) or
-               rollout (as in play-outs: the search models them as that policy)`
+               rollout (as in play-outs: the search models them as that policy)
+reuse=R        yes: start each decision from the last decision's subtree for the
+               moves made since (Kardinal: the seat's own moves in a row;
+               Ninjas: every move); no: start empty (the default)`
 
 // ParseSettings reads a bot's settings, comma-separated KEY=VALUE pairs, as given after
 // the colon of a built-in bot's name (`ismcts:time=100ms`); SettingsHelp lists them.
@@ -49,7 +52,7 @@ func ParseSettings(s string) (Config, error) {
 		}
 		known, err := p.set(k, v)
 		if !known {
-			return Config{}, fmt.Errorf("unknown setting %q (iterations, time, c, rollout, epsilon, others, cutoff, soft, eval, prior, model)", k)
+			return Config{}, fmt.Errorf("unknown setting %q (iterations, time, c, rollout, epsilon, others, cutoff, soft, eval, prior, model, reuse)", k)
 		}
 		if err != nil {
 			return Config{}, fmt.Errorf("setting %s=%s: %v", k, v, err)
@@ -110,6 +113,13 @@ func (p *settings) set(k, v string) (known bool, err error) {
 		cfg.Plain, err = either(v, "projection", "potential")
 	case "model":
 		cfg.Model, err = either(v, "rollout", "ucb")
+	case "reuse":
+		var yes bool
+		yes, err = either(v, "yes", "no")
+		cfg.Reuse = -1
+		if yes {
+			cfg.Reuse = 1
+		}
 	case "prior":
 		cfg.Prior, err = strconv.Atoi(v)
 		if err == nil && cfg.Prior < 0 {

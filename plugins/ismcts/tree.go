@@ -21,6 +21,8 @@ type node struct {
 // tree is SO-ISMCTS's single tree over the searching seat's information sets.
 type tree struct {
 	nodes []node
+	spare []node     // the other buffer of reroot
+	stack []nodePair // reroot's work list
 	index optIndex
 	has   []bool
 }
