@@ -85,6 +85,11 @@ type Config struct {
 	// reuse.go); negative never does; 0 is the table's default (tableDefaults).
 	// Ignored with Prior.
 	Reuse int
+	// Infer, when positive, has each iteration try up to Infer times to sample the
+	// last decision's state and replay the moves made since, keeping a replay as
+	// likely as the opponent model makes the other seats' moves (see infer.go);
+	// Ninjas only, where the events name every move.
+	Infer int
 }
 
 // Defaults of Config.

@@ -124,6 +124,7 @@ func TestSettings(t *testing.T) {
 		"others=0.5":                 {Others: 0.5},
 		"reuse=yes":                  {Reuse: 1},
 		"reuse=no":                   {Reuse: -1},
+		"infer=8":                    {Infer: 8},
 	} {
 		got, err := ParseSettings(in)
 		require.NoError(t, err, in)
@@ -132,7 +133,7 @@ func TestSettings(t *testing.T) {
 	}
 	for _, bad := range []string{"iterations=0", "iterations=x", "time=-1s", "time=soon", "c=0", "epsilon=2",
 		"rollout=magic", "speed=9", "time", "soft=-1", "prior=-1", "eval=magic", "model=magic",
-		"others=0", "others=1.5", "reuse=maybe"} {
+		"others=0", "others=1.5", "reuse=maybe", "infer=-1", "infer=65"} {
 		_, err := ParseSettings(bad)
 		assert.Error(t, err, bad)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/arena-games/arena/engine"
 	"github.com/arena-games/arena/engine/ivanhoe"
 	"github.com/arena-games/arena/engine/kardinal"
+	"github.com/arena-games/arena/engine/ninjas"
 	_ "github.com/arena-games/arena/games" // every game and its sampler, for bot processes too
 )
 
@@ -28,6 +29,15 @@ type Search struct {
 	reward  []float64
 	root    rooted // where the tree's root stands, for Config.Reuse
 	moves   []move
+	// For Config.Infer: the last searched decision, the moves since, the present
+	// view, the replays kept and tried this decision, and whether it still tries.
+	past        past
+	replay      []move
+	pastEvents  []engine.Event // the events of past, and the cards proven held since
+	present     ninjas.View
+	kept, tried int
+	inferring   bool
+	views       viewBuffer
 	// Iterations counts the iterations of the last decision; Cut is set when the
 	// clock, not the iteration budget, ended it.
 	Iterations int
@@ -139,6 +149,8 @@ func (s *Search) Choose(view engine.View, events []engine.Event, options []engin
 		return 0, nil
 	}
 	s.start(view, events)
+	s.inferring = s.inference(view, events)
+	defer s.past.remember(view, events)
 	if s.cfg.Prior > 0 {
 		h := s.cfg.Policy.Choose(view, events, options)
 		if h >= 0 && h < len(options) {
@@ -219,7 +231,13 @@ const stallHalfLife = 10 * time.Second
 
 // iterate is one SO-ISMCTS iteration: sample, select and expand, play out, back up.
 func (s *Search) iterate(view engine.View, events []engine.Event) error {
-	g, err := s.sampler.Sample(s.sample, view, events, &s.rnd)
+	var g engine.Game
+	var err error
+	if s.inferring {
+		g, err = s.sampleInferred(view, events)
+	} else {
+		g, err = s.sampler.Sample(s.sample, view, events, &s.rnd)
+	}
 	if err != nil {
 		return err
 	}

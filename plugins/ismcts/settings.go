@@ -34,7 +34,10 @@ model=M        how the other seats choose in the tree: ucb (default) or
                rollout (as in play-outs: the search models them as that policy)
 reuse=R        yes: start each decision from the last decision's subtree for the
                moves made since (Kardinal: the seat's own moves in a row;
-               Ninjas: every move); no: start empty (the default)`
+               Ninjas: every move); no: start empty (the default)
+infer=N        Ninjas: up to N tries an iteration to sample the last decision's
+               state and replay the moves since, kept as likely as the opponent
+               model makes the others' moves (default 0: sample the present)`
 
 // ParseSettings reads a bot's settings, comma-separated KEY=VALUE pairs, as given after
 // the colon of a built-in bot's name (`ismcts:time=100ms`); SettingsHelp lists them.
@@ -52,7 +55,7 @@ func ParseSettings(s string) (Config, error) {
 		}
 		known, err := p.set(k, v)
 		if !known {
-			return Config{}, fmt.Errorf("unknown setting %q (iterations, time, c, rollout, epsilon, others, cutoff, soft, eval, prior, model, reuse)", k)
+			return Config{}, fmt.Errorf("unknown setting %q (iterations, time, c, rollout, epsilon, others, cutoff, soft, eval, prior, model, reuse, infer)", k)
 		}
 		if err != nil {
 			return Config{}, fmt.Errorf("setting %s=%s: %v", k, v, err)
@@ -119,6 +122,11 @@ func (p *settings) set(k, v string) (known bool, err error) {
 		cfg.Reuse = -1
 		if yes {
 			cfg.Reuse = 1
+		}
+	case "infer":
+		cfg.Infer, err = strconv.Atoi(v)
+		if err == nil && (cfg.Infer < 0 || cfg.Infer > 64) {
+			err = fmt.Errorf("must be between 0 and 64")
 		}
 	case "prior":
 		cfg.Prior, err = strconv.Atoi(v)
