@@ -21,6 +21,9 @@ import (
 func heuristicField(_, _ int) engine.Policy { return heuristic.New() }
 func randomField(d, s int) engine.Policy    { return random.New(uint64(7000 + d*10 + s)) }
 
+// eachGame, when set, hears each game's score as versusField finishes it.
+var eachGame func(score float64)
+
 // versusField plays deals of game in-process (deal d from seed 1000+d), the player
 // bot makes in one seat of every rotation and field's in the others, and returns the
 // player's match score in each game.
@@ -44,6 +47,9 @@ func versusField(t testing.TB, game string, players, deals int, bot func(d, seat
 			}
 			MatchScore(g, reward)
 			scores = append(scores, reward[seat])
+			if eachGame != nil {
+				eachGame(reward[seat])
+			}
 		}
 	}
 	return scores

@@ -1,6 +1,7 @@
 package ismcts
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"slices"
@@ -18,8 +19,8 @@ import (
 // ismcts with SETTINGS against the heuristic (FIELD random: against random players)
 // in-process, for tuning (the arena measures the published figures). SETTINGS
 // "heuristic" seats the heuristic bot instead of ismcts, on the same deals.
-// ISMCTS_MEASURE_OUT=FILE also writes each game's score, a line each in the order
-// played, so that two settings can be compared game by game.
+// ISMCTS_MEASURE_OUT=FILE also writes each game's score as it ends, a line each in
+// the order played, so that two settings can be compared game by game.
 func TestMeasure(t *testing.T) {
 	spec := strings.Fields(os.Getenv("ISMCTS_MEASURE"))
 	if len(spec) < 3 {
@@ -42,14 +43,14 @@ func TestMeasure(t *testing.T) {
 		}
 		bot = func(d, seat int) (engine.Policy, error) { return New(spec[0], uint64(d*10+seat), cfg) }
 	}
-	scores := versusField(t, spec[0], players, deals, bot, field)
 	if out := os.Getenv("ISMCTS_MEASURE_OUT"); out != "" { // per-game scores, for paired comparisons
-		var b strings.Builder
-		for _, x := range scores {
-			b.WriteString(strconv.FormatFloat(x, 'f', 4, 64) + "\n")
-		}
-		require.NoError(t, os.WriteFile(out, []byte(b.String()), 0o644))
+		f, err := os.Create(out)
+		require.NoError(t, err)
+		defer f.Close()
+		eachGame = func(x float64) { fmt.Fprintf(f, "%.4f\n", x) }
+		defer func() { eachGame = nil }()
 	}
+	scores := versusField(t, spec[0], players, deals, bot, field)
 	mean, sq := 0.0, 0.0
 	for _, x := range scores {
 		mean += x / float64(len(scores))
