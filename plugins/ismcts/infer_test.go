@@ -2,6 +2,8 @@ package ismcts
 
 import (
 	"fmt"
+	"os"
+	"strconv"
 	"testing"
 	"time"
 
@@ -86,4 +88,85 @@ func handsMatch(g, x engine.Game) float64 {
 		}
 	}
 	return float64(n)
+}
+
+// BenchmarkInferredIterations measures iterations per CPU second in Ninjas at a
+// decision with moves to replay (seat 0 after an answered attack of its own), with
+// infer=N (ISMCTS_BENCH_INFER, default 4) and without, for the iteration budget of
+// "100 ms": run it with -cpu 1.
+func BenchmarkInferredIterations(b *testing.B) {
+	tries := 4
+	if v, err := strconv.Atoi(os.Getenv("ISMCTS_BENCH_INFER")); err == nil {
+		tries = v
+	}
+	for _, players := range []int{2, 3} {
+		for _, infer := range []int{0, tries} {
+			b.Run(fmt.Sprintf("ninjas/%dp/infer=%d", players, infer), func(b *testing.B) {
+				s, view, events := inferringDecision(b, players, infer)
+				b.ReportAllocs()
+				cpu0 := cpuTime()
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					if i%1000 == 0 {
+						s.tree.reset()
+					}
+					if err := s.iterate(view, events); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(b.N)/(cpuTime()-cpu0).Seconds(), "iterations/cpu-s")
+				if infer > 0 {
+					b.ReportMetric(float64(s.kept)/float64(s.tried), "kept/tried")
+				}
+			})
+		}
+	}
+}
+
+// inferringDecision plays a seeded Ninjas game, ismcts in seat 0 and the heuristic
+// elsewhere, to seat 0's first decision with moves to replay, and returns the search
+// readied for it (with inference whatever infer is, so that both runs start alike).
+func inferringDecision(b *testing.B, players, infer int) (*Search, engine.View, []engine.Event) {
+	cfg, err := ParseSettings(fmt.Sprintf("iterations=300,infer=%d", max(infer, 1)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := NewSearch("ninjas", nil, 3, cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	h := heuristic.New()
+	for seed := uint64(1); seed < 100; seed++ {
+		g, err := engine.New("ninjas", seed, players)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for !g.Terminal() {
+			seat, opts := g.ToMove(), g.Options()
+			i := h.Choose(g.View(seat), nil, opts)
+			if seat == 0 && len(opts) > 1 {
+				view, events := g.View(0), engine.EventsFor(nil, g.Log(), 0, 0)
+				s.self = 0
+				s.start(view, events)
+				if s.inference(view, events) {
+					s.inferring, s.cfg.Infer = infer > 0, infer
+					for k := 0; k < 1000; k++ { // warm up: grow every buffer
+						if err := s.iterate(view, events); err != nil {
+							b.Fatal(err)
+						}
+					}
+					s.kept, s.tried = 0, 0
+					return s, view, events
+				}
+				if i, err = s.Choose(view, events, opts, time.Time{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if err := g.Apply(i); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.Fatal("no decision with moves to replay")
+	return nil, nil, nil
 }
