@@ -21,8 +21,12 @@ import (
 func heuristicField(_, _ int) engine.Policy { return heuristic.New() }
 func randomField(d, s int) engine.Policy    { return random.New(uint64(7000 + d*10 + s)) }
 
-// eachGame, when set, hears each game's score as versusField finishes it.
-var eachGame func(score float64)
+// eachGame, when set, hears each game's score as versusField finishes it;
+// firstDeal is the first deal versusField plays (0: seed 1000).
+var (
+	eachGame  func(score float64)
+	firstDeal int
+)
 
 // versusField plays deals of game in-process (deal d from seed 1000+d), the player
 // bot makes in one seat of every rotation and field's in the others, and returns the
@@ -30,7 +34,7 @@ var eachGame func(score float64)
 func versusField(t testing.TB, game string, players, deals int, bot func(d, seat int) (engine.Policy, error), field func(d, seat int) engine.Policy) []float64 {
 	var scores []float64
 	reward := make([]float64, players)
-	for d := 0; d < deals; d++ {
+	for d := firstDeal; d < firstDeal+deals; d++ {
 		for seat := 0; seat < players; seat++ {
 			g, err := engine.New(game, uint64(1000+d), players)
 			require.NoError(t, err)

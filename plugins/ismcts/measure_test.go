@@ -19,6 +19,7 @@ import (
 // ismcts with SETTINGS against the heuristic (FIELD random: against random players)
 // in-process, for tuning (the arena measures the published figures). SETTINGS
 // "heuristic" seats the heuristic bot instead of ismcts, on the same deals.
+// ISMCTS_MEASURE_FIRST=D starts at deal D instead of 0 (seed 1000+D).
 // ISMCTS_MEASURE_OUT=FILE also writes each game's score as it ends, a line each in
 // the order played, so that two settings can be compared game by game.
 func TestMeasure(t *testing.T) {
@@ -42,6 +43,10 @@ func TestMeasure(t *testing.T) {
 			t.Fatal(err)
 		}
 		bot = func(d, seat int) (engine.Policy, error) { return New(spec[0], uint64(d*10+seat), cfg) }
+	}
+	if first, err := strconv.Atoi(os.Getenv("ISMCTS_MEASURE_FIRST")); err == nil {
+		firstDeal = first
+		defer func() { firstDeal = 0 }()
 	}
 	if out := os.Getenv("ISMCTS_MEASURE_OUT"); out != "" { // per-game scores, for paired comparisons
 		f, err := os.Create(out)
