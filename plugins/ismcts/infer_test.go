@@ -16,11 +16,11 @@ import (
 
 // TestInferenceFindsTheOthersCards plays Ninjas games, ismcts with infer=8 in seat 0
 // and the heuristic elsewhere, and at every decision where inference has moves to
-// replay compares its samples with the present sampler's: the cards its samples put in
-// the other seats' hands must match the real hands better (the heuristic's moves tell
-// what it holds: with two players 1.11 times as many cards placed right, 1.02 when
-// every replay is kept whatever the moves), and every sample must show seat 0 exactly
-// its present view.
+// replay compares its samples with the present sampler's: the cards its kept samples
+// put in the other seats' hands must match the real hands better (the heuristic's
+// moves tell what it holds: with two players 1.11 times as many cards placed right,
+// 1.02 when every replay is kept whatever the moves), and every sample must show seat
+// 0 exactly its present view.
 func TestInferenceFindsTheOthersCards(t *testing.T) {
 	for _, players := range []int{2, 3} {
 		t.Run(fmt.Sprintf("%dp", players), func(t *testing.T) {
@@ -30,43 +30,28 @@ func TestInferenceFindsTheOthersCards(t *testing.T) {
 			require.NoError(t, err)
 			plain, err := engine.SamplerFor("ninjas", nil)
 			require.NoError(t, err)
-			var nk float64
-			var inferred, uninformed, kept, tried, decisions float64
-			for seed := uint64(1); seed <= 12; seed++ {
-				g, err := engine.New("ninjas", seed, players)
-				require.NoError(t, err)
-				h, r := heuristic.New(), engine.NewRand(seed)
-				for !g.Terminal() {
-					seat, opts := g.ToMove(), g.Options()
-					i := h.Choose(g.View(seat), nil, opts)
-					if seat == 0 && len(opts) > 1 {
-						view, events := g.View(0), engine.EventsFor(nil, g.Log(), 0, 0)
-						s.self = 0
-						s.start(view, events)
-						if s.inferring = s.inference(view, events); s.inferring {
-							decisions++
-							keptBefore := s.kept
-							for k := 0; k < 50; k++ {
-								x, err := s.sampleInferred(view, events)
-								require.NoError(t, err)
-								require.Equal(t, view, x.View(0), "a sample the seat could tell from the present")
-								if s.kept > keptBefore {
-									inferred += handsMatch(g, x)
-									nk++
-								}
-								keptBefore = s.kept
-								y, err := plain.Sample(nil, view, events, &r)
-								require.NoError(t, err)
-								uninformed += handsMatch(g, y)
-							}
-							kept, tried = kept+float64(s.kept), tried+float64(s.tried)
-						}
-						i, err = s.Choose(view, events, opts, time.Time{})
-						require.NoError(t, err)
+			r := engine.NewRand(5)
+			var inferred, uninformed, kept, tried, decisions, nk float64
+			inferringDecisions(t, s, players, 12, func(g engine.Game, view engine.View, events []engine.Event) bool {
+				decisions++
+				s.inferring = true
+				keptBefore := s.kept
+				for k := 0; k < 50; k++ {
+					x, err := s.sampleInferred(view, events)
+					require.NoError(t, err)
+					require.Equal(t, view, x.View(0), "a sample the seat could tell from the present")
+					if s.kept > keptBefore {
+						inferred += handsMatch(g, x)
+						nk++
 					}
-					require.NoError(t, g.Apply(i))
+					keptBefore = s.kept
+					y, err := plain.Sample(nil, view, events, &r)
+					require.NoError(t, err)
+					uninformed += handsMatch(g, y)
 				}
-			}
+				kept, tried = kept+float64(s.kept), tried+float64(s.tried)
+				return true
+			})
 			t.Logf("%v decisions with moves to replay; %.0f of %.0f replays kept; cards of the others' hands placed right: inferred %.3f, present sampler %.3f",
 				decisions, kept, tried, inferred/nk, uninformed/decisions/50)
 			require.Greater(t, decisions, 20.0)
@@ -74,6 +59,33 @@ func TestInferenceFindsTheOthersCards(t *testing.T) {
 				assert.Greater(t, inferred/nk, 1.07*uninformed/decisions/50, "cards placed right, a kept replay against a present sample")
 			}
 		})
+	}
+}
+
+// inferringDecisions plays seeded Ninjas games (seeds 1 to games), search s in seat 0
+// (searching every decision as it would) and the heuristic elsewhere, and calls at
+// every decision of seat 0 where inference has moves to replay, before it searches,
+// until at returns false.
+func inferringDecisions(tb testing.TB, s *Search, players, games int, at func(g engine.Game, view engine.View, events []engine.Event) bool) {
+	h := heuristic.New()
+	for seed := uint64(1); seed <= uint64(games); seed++ {
+		g, err := engine.New("ninjas", seed, players)
+		require.NoError(tb, err)
+		for !g.Terminal() {
+			seat, opts := g.ToMove(), g.Options()
+			i := h.Choose(g.View(seat), nil, opts)
+			if seat == 0 && len(opts) > 1 {
+				view, events := g.View(0), engine.EventsFor(nil, g.Log(), 0, 0)
+				s.self = 0
+				s.start(view, events)
+				if s.inference(view, events) && !at(g, view, events) {
+					return
+				}
+				i, err = s.Choose(view, events, opts, time.Time{})
+				require.NoError(tb, err)
+			}
+			require.NoError(tb, g.Apply(i))
+		}
 	}
 }
 
@@ -90,83 +102,39 @@ func handsMatch(g, x engine.Game) float64 {
 	return float64(n)
 }
 
-// BenchmarkInferredIterations measures iterations per CPU second in Ninjas at a
-// decision with moves to replay (seat 0 after an answered attack of its own), with
-// infer=N (ISMCTS_BENCH_INFER, default 4) and without, for the iteration budget of
-// "100 ms": run it with -cpu 1.
+// BenchmarkInferredIterations measures iterations per CPU second in two-player Ninjas
+// at a decision with moves to replay (seat 0's first), with infer=N
+// (ISMCTS_BENCH_INFER, default 4) and without, for the iteration budget of "100 ms":
+// run it with -cpu 1.
 func BenchmarkInferredIterations(b *testing.B) {
 	tries := 4
 	if v, err := strconv.Atoi(os.Getenv("ISMCTS_BENCH_INFER")); err == nil {
 		tries = v
 	}
-	for _, players := range []int{2, 3} {
+	for _, players := range []int{2} {
 		for _, infer := range []int{0, tries} {
 			b.Run(fmt.Sprintf("ninjas/%dp/infer=%d", players, infer), func(b *testing.B) {
-				s, view, events := inferringDecision(b, players, infer)
-				b.ReportAllocs()
-				cpu0 := cpuTime()
-				b.ResetTimer()
-				for i := 0; i < b.N; i++ {
-					if i%1000 == 0 {
-						s.tree.reset()
-					}
-					if err := s.iterate(view, events); err != nil {
-						b.Fatal(err)
-					}
+				cfg, err := ParseSettings(fmt.Sprintf("iterations=300,infer=%d", max(infer, 1)))
+				require.NoError(b, err)
+				s, err := NewSearch("ninjas", nil, 3, cfg)
+				require.NoError(b, err)
+				var view engine.View
+				var events []engine.Event
+				inferringDecisions(b, s, players, 100, func(_ engine.Game, v engine.View, e []engine.Event) bool {
+					view, events = v, e
+					return false
+				})
+				require.NotNil(b, view, "no decision with moves to replay")
+				s.inferring, s.cfg.Infer = infer > 0, infer
+				for k := 0; k < 1000; k++ { // warm up: grow every buffer
+					require.NoError(b, s.iterate(view, events))
 				}
-				b.ReportMetric(float64(b.N)/(cpuTime()-cpu0).Seconds(), "iterations/cpu-s")
+				s.kept, s.tried = 0, 0
+				timeIterations(b, s, view, events)
 				if infer > 0 {
 					b.ReportMetric(float64(s.kept)/float64(s.tried), "kept/tried")
 				}
 			})
 		}
 	}
-}
-
-// inferringDecision plays a seeded Ninjas game, ismcts in seat 0 and the heuristic
-// elsewhere, to seat 0's first decision with moves to replay, and returns the search
-// readied for it (with inference whatever infer is, so that both runs start alike).
-func inferringDecision(b *testing.B, players, infer int) (*Search, engine.View, []engine.Event) {
-	cfg, err := ParseSettings(fmt.Sprintf("iterations=300,infer=%d", max(infer, 1)))
-	if err != nil {
-		b.Fatal(err)
-	}
-	s, err := NewSearch("ninjas", nil, 3, cfg)
-	if err != nil {
-		b.Fatal(err)
-	}
-	h := heuristic.New()
-	for seed := uint64(1); seed < 100; seed++ {
-		g, err := engine.New("ninjas", seed, players)
-		if err != nil {
-			b.Fatal(err)
-		}
-		for !g.Terminal() {
-			seat, opts := g.ToMove(), g.Options()
-			i := h.Choose(g.View(seat), nil, opts)
-			if seat == 0 && len(opts) > 1 {
-				view, events := g.View(0), engine.EventsFor(nil, g.Log(), 0, 0)
-				s.self = 0
-				s.start(view, events)
-				if s.inference(view, events) {
-					s.inferring, s.cfg.Infer = infer > 0, infer
-					for k := 0; k < 1000; k++ { // warm up: grow every buffer
-						if err := s.iterate(view, events); err != nil {
-							b.Fatal(err)
-						}
-					}
-					s.kept, s.tried = 0, 0
-					return s, view, events
-				}
-				if i, err = s.Choose(view, events, opts, time.Time{}); err != nil {
-					b.Fatal(err)
-				}
-			}
-			if err := g.Apply(i); err != nil {
-				b.Fatal(err)
-			}
-		}
-	}
-	b.Fatal("no decision with moves to replay")
-	return nil, nil, nil
 }
