@@ -64,6 +64,10 @@ type Config struct {
 	// the run that started them, so Sandbox.Hide must hide ReplayDir already (a
 	// directory above it): every run's replays stay out of a kept process's sight.
 	Pool *Pool
+	// Tag, when set, names the run in the match ids its bots are told (TAG/d0000-r0,
+	// not d0000-r0): a pool shares a process between runs at once only when each
+	// has a tag of its own, since a bot tells its matches apart by their ids.
+	Tag string
 	// Games is rounded up to a whole number of deals, each played in every rotation;
 	// 0 plays until Stop decides (or ctx ends).
 	Games int
