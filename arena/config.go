@@ -92,7 +92,8 @@ type Config struct {
 	// StderrPerSeat keeps each entrant's stderr per seat, in stderr-E-NAME-seat-S.log,
 	// instead of in one stderr-E-NAME.log: a run of one deal (a ladder's block) plays
 	// each entrant once in each seat, with a process of its own, so a seat's file is
-	// what the bot wrote in one game.
+	// what the bot wrote in one game (a process a Pool shares with other runs marks
+	// the parts written while it was shared: see Pool).
 	StderrPerSeat bool
 	Logger        hclog.Logger
 	// Sandbox confines every bot process (see package sandbox); the zero value is the
