@@ -137,6 +137,9 @@ func TestKeptBotsLearnNothingHiddenAcrossBlocks(t *testing.T) {
 
 	hoards, shared := readHoards(t, replays)
 	t.Logf("%d of %d seat files have parts written while their process served another block", shared, len(hoards))
+	// Any two tables of two out of three bots have a bot in common, and each block
+	// holds its bots' processes of both seats: the two blocks in flight share one.
+	assert.Positive(t, shared, "processes serve the two blocks played at once")
 	require.Len(t, hoards, sum.Recorded*2, "one line per seat of every game")
 	byToken := map[string][]hoarded{}
 	for _, h := range hoards {
