@@ -68,15 +68,26 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 		sb.Limits.CPUTime = defaultCPUTime(matches, cfg.Clock)
 	}
-	layers, err := cfg.Pool.sandboxLayers(sb)
-	if err != nil {
+	// The layers are found with a trial box, made and removed, which costs as much as
+	// a bot's own box: it is made while the bots start, and only the report needs it.
+	// A level the machine lacks fails the trial as it fails every bot's box; the run
+	// then ends as a bad configuration, its bots stopped.
+	trial := make(chan error, 1)
+	var layers []sandbox.Status
+	go func() {
+		var err error
+		layers, err = cfg.Pool.sandboxLayers(sb)
+		trial <- err
+	}()
+	started := time.Now()
+	defer r.stopBots(ctx)
+	startErr := r.startBots(ctx, sb)
+	if err := <-trial; err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrConfig, err)
 	}
 	r.sandbox = sandboxJSON(sb.Level, layers)
 	cfg.Logger.Debug("sandbox", "level", sb.Level, "active", strings.Join(r.sandbox.Active, ","), "missing", r.sandbox.Missing)
-	started := time.Now()
-	defer r.stopBots(ctx)
-	if err := r.startBots(ctx, sb); err != nil {
+	if err := startErr; err != nil {
 		return r.partial(newTally(len(cfg.Entrants), r.dealSize(), false), time.Since(started), err), err
 	}
 	results, stopped, err := r.playAll(ctx)

@@ -855,3 +855,14 @@ func TestTheDigestCoversTheCode(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, code, embedded)
 }
+
+// BenchmarkLayers is the trial box a run prepares to list its layers (Config.Layers):
+// a bot's scratch directory, tmpfs, user and cgroups, made and removed.
+func BenchmarkLayers(b *testing.B) {
+	exe, _ := os.Executable()
+	Detect()
+	for range b.N {
+		_, err := Config{Level: Auto, Helper: []string{exe, HelperArg}}.Layers()
+		require.NoError(b, err)
+	}
+}
