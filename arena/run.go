@@ -68,21 +68,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 		sb.Limits.CPUTime = defaultCPUTime(matches, cfg.Clock)
 	}
-	// The layers are found with a trial box, made and removed, which costs as much as
-	// a bot's own box: it is made while the bots start, and only the report needs it.
-	// A level the machine lacks fails the trial as it fails every bot's box; the run
-	// then ends as a bad configuration, its bots stopped.
-	trial := make(chan error, 1)
-	var layers []sandbox.Status
-	go func() {
-		var err error
-		layers, err = cfg.Pool.sandboxLayers(sb)
-		trial <- err
-	}()
 	started := time.Now()
 	defer r.stopBots(ctx)
 	startErr := r.startBots(ctx, sb)
-	if err := <-trial; err != nil {
+	layers, err := r.layers(sb)
+	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrConfig, err)
 	}
 	r.sandbox = sandboxJSON(sb.Level, layers)
@@ -127,6 +117,23 @@ func (r *runner) startBots(ctx context.Context, sb sandbox.Config) error {
 		return err
 	}
 	return errors.Join(errs...)
+}
+
+// layers are the sandbox layers of the run's bot processes, for its report: those of
+// a bot that started, since every bot's box is made from the same configuration.
+// When none started, or with a pool (which finds them once), they come from a trial
+// box, made and removed, which fails as every bot's box did for a level the machine
+// lacks. (A trial box costs as much as a bot's: made before the bots, it delayed their
+// start by 1-10 ms.)
+func (r *runner) layers(sb sandbox.Config) ([]sandbox.Status, error) {
+	if r.cfg.Pool == nil {
+		for _, b := range r.bots {
+			if p := b.anyProcess(); p != nil {
+				return p.Sandbox(), nil
+			}
+		}
+	}
+	return r.cfg.Pool.sandboxLayers(sb)
 }
 
 // partial is the report of a run that stopped before it played anything.

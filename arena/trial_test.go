@@ -27,3 +27,16 @@ func TestASandboxNoBoxCanBeMadeOfIsABadConfiguration(t *testing.T) {
 	assert.Contains(t, err.Error(), "must not see")
 	requireNoLeftovers(t)
 }
+
+// TestARunReportsTheLayersOfItsBots: the report's sandbox is what a box of the run's
+// configuration gets on this machine, taken from a bot that started.
+func TestARunReportsTheLayersOfItsBots(t *testing.T) {
+	cfg := testConfig(t, 2, testEntrant(t, "a", "first"), testEntrant(t, "b", "first"))
+	rep, err := Run(context.Background(), cfg)
+	require.NoError(t, err)
+	requireNoLeftovers(t)
+	want, err := cfg.Sandbox.Layers()
+	require.NoError(t, err)
+	assert.Equal(t, sandboxJSON(cfg.Sandbox.Level, want), rep.Sandbox)
+	assert.NotEmpty(t, rep.Sandbox.Active)
+}
