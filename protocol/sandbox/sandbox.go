@@ -646,10 +646,21 @@ func (b *Box) Kill() {
 	}
 }
 
+// Started tells the box that its bot has started (go-plugin's handshake is done): the
+// network namespaces of the next bots are made now (netns.go).
+func (b *Box) Started() {
+	if b.ahead {
+		refillNetNS()
+	}
+}
+
 // Cleanup kills what is left in the cgroups, removes them and the scratch directory.
+// It also makes the next bots' network namespaces, as Started does, in case the bot
+// never started.
 func (b *Box) Cleanup() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	defer b.Started()
 	for _, cg := range b.cg {
 		cg.kill()
 		cg.remove()

@@ -440,6 +440,10 @@ func TestEachBotEntersANetworkNamespaceMadeAheadForItAlone(t *testing.T) {
 		assert.NotContains(t, seen, f.NetNS, "nor another bot's")
 		assert.NotContains(t, f.FD3, "net:", "the bot holds no descriptor of a namespace")
 		seen = append(seen, f.NetNS)
+		// Nothing makes the next one while the bot starts; once it has started (as
+		// protocol.Launch says after the handshake), the pool is refilled.
+		assert.Len(t, aheadNS, aheadNetNS-1, "no namespace is made while a bot starts")
+		box.Started()
 	}
 }
 
