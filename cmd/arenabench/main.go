@@ -23,7 +23,10 @@
 //     two at once (a two-seat match starts two bots), and `arena match` runs of one
 //     deal, for the start of a run to its first decision (and the same runs with
 //     --sandbox none, for the sandbox's share of it, and with the Go SDK's random bot
-//     program in both seats, as a user's bots start);
+//     program in both seats, as a user's bots start), and the CPU time a bot program
+//     takes from its exec to its handshake (the arena's `serve-bot`, the Go SDK's
+//     random program, the bare process), which a busy machine blurs less than the
+//     wall clock (startcpu.go); --starts-only measures these rows alone;
 //   - the layers between the two: the same requests as structured messages, then
 //     through the Go SDK in the bare process, then through the arena's own bot
 //     process, then protocol.Seat, then the sandbox (layers.go).
@@ -207,6 +210,9 @@ type rep struct {
 	first, baseFirst, firstNone, firstSDK time.Duration
 	// the whole `arena match` command of one deal, start to exit (medians of --starts)
 	oneDeal, baseOneDeal time.Duration
+	// CPU time from exec to the handshake: `arena serve-bot random`, the Go SDK's
+	// random program, the bare process (startcpu.go)
+	cpuArena, cpuSDK, cpuBare time.Duration
 	// the layers, per round trip (see layers.go)
 	structured, sdkBare, sdk, seat, boxed, twoSeats time.Duration
 	load, loadLast                                  float64
@@ -232,6 +238,18 @@ func measure(o options, w *world, i int) (rep, error) {
 			return
 		},
 		func() (err error) { r.firstSDK, _, err = firstDecision(o.arena, w.sdkBot, o.starts, seed); return },
+		func() (err error) {
+			r.cpuArena, err = medianOf(o.starts, func() (time.Duration, error) { return botCPU(o.arena, "serve-bot", "random") })
+			return
+		},
+		func() (err error) {
+			r.cpuSDK, err = medianOf(o.starts, func() (time.Duration, error) { return botCPU(w.sdkBot) })
+			return
+		},
+		func() (err error) {
+			r.cpuBare, err = medianOf(o.starts, func() (time.Duration, error) { return bareCPU(payload(w.reply)) })
+			return
+		},
 	}
 	steps := []func() error{
 		func() (err error) { r.j1, err = runMatch(o.arena, "random", o.games, 1, seed); return },

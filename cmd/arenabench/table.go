@@ -101,6 +101,9 @@ func startRows(base bool) []row {
 	none := func(r rep) time.Duration { return r.firstNone }
 	plug2 := func(r rep) time.Duration { return r.pluginStart2 }
 	sdk := func(r rep) time.Duration { return r.firstSDK }
+	cpuArena := func(r rep) time.Duration { return r.cpuArena }
+	cpuSDK := func(r rep) time.Duration { return r.cpuSDK }
+	cpuBare := func(r rep) time.Duration { return r.cpuBare }
 	out := []row{
 		{"start to first decision / bare go-plugin start", "<= 2", div(first, plug), msf(first), msf(plug)},
 		{"start, --sandbox none / bare go-plugin start", "", div(none, plug), msf(none), msf(plug)},
@@ -108,6 +111,8 @@ func startRows(base bool) []row {
 		{"bare go-plugin starts, two at once / one", "", div(plug2, plug), msf(plug2), msf(plug)},
 		{"start to first decision / two bare go-plugin starts at once", "", div(first, plug2), msf(first), msf(plug2)},
 		{"start, the Go SDK's random program / two bare starts at once", "", div(sdk, plug2), msf(sdk), msf(plug2)},
+		{"CPU to the handshake: arena's bot program (serve-bot random) / Go SDK's random program", "", div(cpuArena, cpuSDK), msf(cpuArena), msf(cpuSDK)},
+		{"CPU to the handshake: Go SDK's random program / bare go-plugin process", "", div(cpuSDK, cpuBare), msf(cpuSDK), msf(cpuBare)},
 	}
 	if base {
 		bfirst := func(r rep) time.Duration { return r.baseFirst }
