@@ -30,7 +30,7 @@
 // would do it in fewer lines, but it restricts every thread through libcap's psx,
 // which wraps pthread_create when cgo is on, and the helper needs none of that: it
 // restricts the one thread that starts the bot. The seccomp filter is built with
-// github.com/elastic/go-seccomp-bpf.
+// github.com/elastic/go-seccomp-bpf (package seccomppolicy), ahead of time on amd64.
 package sandbox
 
 import (
