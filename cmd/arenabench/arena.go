@@ -24,7 +24,7 @@ import (
 // it: its own process, the default sandbox, no replays.
 type matchRun struct {
 	wall      time.Duration // of the whole command, from exec to exit
-	cpu       time.Duration // its user and system time, its bots' included (cpuOf)
+	cpu       time.Duration // its user and system time, its bots' included (commandCPU)
 	decisions int
 	games     int
 	meanRT    time.Duration // the report's mean decision time: send to answer received
@@ -36,10 +36,10 @@ func (m matchRun) gamesPerSec() float64       { return float64(m.games) / m.wall
 func (m matchRun) cpuPerGame() time.Duration  { return m.cpu / time.Duration(m.games) }
 func (m matchRun) coresBusy() float64         { return m.cpu.Seconds() / m.wall.Seconds() }
 
-// cpuOf is the user and system time of a command that ended, with that of every
+// commandCPU is the user and system time of a command that ended, with that of every
 // process it waited for: the bots (whose sandbox helper waits for them, and the
 // arena for the helper) and anything they started.
-func cpuOf(cmd *exec.Cmd) time.Duration {
+func commandCPU(cmd *exec.Cmd) time.Duration {
 	return cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 }
 
@@ -71,7 +71,7 @@ func runMatch(arenaBin, bot string, games, jobs int, seed uint64, extra ...strin
 	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 		return matchRun{}, fmt.Errorf("%s: its report: %v", cmd, err)
 	}
-	m := matchRun{wall: wall, cpu: cpuOf(cmd), games: rep.Games, first: ms(rep.FirstDecisionMs)}
+	m := matchRun{wall: wall, cpu: commandCPU(cmd), games: rep.Games, first: ms(rep.FirstDecisionMs)}
 	var sum float64
 	for _, b := range rep.Bots {
 		m.decisions += b.Decisions

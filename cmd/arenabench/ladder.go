@@ -18,7 +18,7 @@ import (
 // game with its replay.
 type ladderRun struct {
 	wall  time.Duration // of the whole command, from exec to exit
-	cpu   time.Duration // its user and system time, its bots' included (cpuOf)
+	cpu   time.Duration // its user and system time, its bots' included (commandCPU)
 	games int
 }
 
@@ -81,7 +81,7 @@ func runLadder(arenaBin, template string, games, jobs int, seed uint64) (ladderR
 	if n < games {
 		return ladderRun{}, fmt.Errorf("%s recorded %d games, not %d: %s", cmd, n, games, errb.String())
 	}
-	return ladderRun{wall: wall, cpu: cpuOf(cmd), games: n}, nil
+	return ladderRun{wall: wall, cpu: commandCPU(cmd), games: n}, nil
 }
 
 // recordedRe finds the count in `ladder run`'s summary line.
