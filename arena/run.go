@@ -39,7 +39,8 @@ type runner struct {
 // disqualified bot (ErrDisqualified), an engine error) returns that error together
 // with a partial report of the deals completed before it. Every bot process is gone
 // when it returns, whatever happened, but for those handed back to Config.Pool (which
-// keeps only healthy ones of a run that was not cancelled); once ctx ends, nothing
+// keeps only healthy ones of a run that was not cancelled, and stops the others once
+// no other run holds them); once ctx ends, nothing
 // more is started and the bots are killed without waiting for a polite exit. A bot
 // that does not start forfeits its seats (crash, timeout or protocol, as it failed)
 // and is tried again for the next match, as a restart.
@@ -68,15 +69,16 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 		sb.Limits.CPUTime = defaultCPUTime(matches, cfg.Clock)
 	}
-	layers, err := cfg.Pool.sandboxLayers(sb)
+	started := time.Now()
+	defer r.stopBots(ctx)
+	startErr := r.startBots(ctx, sb)
+	layers, err := r.layers(sb)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrConfig, err)
 	}
 	r.sandbox = sandboxJSON(sb.Level, layers)
 	cfg.Logger.Debug("sandbox", "level", sb.Level, "active", strings.Join(r.sandbox.Active, ","), "missing", r.sandbox.Missing)
-	started := time.Now()
-	defer r.stopBots(ctx)
-	if err := r.startBots(ctx, sb); err != nil {
+	if err := startErr; err != nil {
 		return r.partial(newTally(len(cfg.Entrants), r.dealSize(), false), time.Since(started), err), err
 	}
 	results, stopped, err := r.playAll(ctx)
@@ -100,7 +102,7 @@ func (r *runner) startBots(ctx context.Context, sb sandbox.Config) error {
 		if e.Launch.Logger == nil && cfg.Logger.IsTrace() {
 			e.Launch.Logger = cfg.Logger.Named("go-plugin")
 		}
-		r.bots = append(r.bots, &botProc{entrant: e, launcher: cfg.Launcher, pool: cfg.Pool, seed: cfg.Seed, maxRestarts: cfg.MaxRestarts, log: cfg.Logger, obs: cfg.Observer,
+		r.bots = append(r.bots, &botProc{entrant: e, launcher: cfg.Launcher, pool: cfg.Pool, seed: cfg.Seed, tag: cfg.Tag, maxRestarts: cfg.MaxRestarts, log: cfg.Logger, obs: cfg.Observer,
 			procs: make([]bot.Process, len(cfg.Entrants))})
 	}
 	for range r.bots {
@@ -116,6 +118,23 @@ func (r *runner) startBots(ctx context.Context, sb sandbox.Config) error {
 		return err
 	}
 	return errors.Join(errs...)
+}
+
+// layers are the sandbox layers of the run's bot processes, for its report: those of
+// a bot that started, since every bot's box is made from the same configuration.
+// When none started, or with a pool (which finds them once), they come from a trial
+// box, made and removed, which fails as every bot's box did for a level the machine
+// lacks. (A trial box costs as much as a bot's: made before the bots, it delayed their
+// start by 1-10 ms.)
+func (r *runner) layers(sb sandbox.Config) ([]sandbox.Status, error) {
+	if r.cfg.Pool == nil {
+		for _, b := range r.bots {
+			if p := b.anyProcess(); p != nil {
+				return p.Sandbox(), nil
+			}
+		}
+	}
+	return r.cfg.Pool.sandboxLayers(sb)
 }
 
 // partial is the report of a run that stopped before it played anything.

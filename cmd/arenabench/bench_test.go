@@ -146,3 +146,13 @@ func TestWorkerRunCountsItsGames(t *testing.T) {
 	require.NoError(t, pg.conn.QueryRow(ctx, `SELECT COUNT(*) FROM pg_namespace WHERE nspname LIKE 'arenabench\_%'`).Scan(&left))
 	assert.Zero(t, left, "the run's schema is dropped")
 }
+
+// The CPU of a start is taken from the started process itself, once its handshake is
+// read, and the process is gone after.
+func TestAStartsCPUIsTakenAtTheHandshake(t *testing.T) {
+	d, err := bareCPU(16)
+	require.NoError(t, err)
+	assert.Positive(t, d)
+	_, err = botCPU("/bin/true")
+	assert.ErrorContains(t, err, "no handshake")
+}

@@ -23,7 +23,10 @@
 //     two at once (a two-seat match starts two bots), and `arena match` runs of one
 //     deal, for the start of a run to its first decision (and the same runs with
 //     --sandbox none, for the sandbox's share of it, and with the Go SDK's random bot
-//     program in both seats, as a user's bots start);
+//     program in both seats, as a user's bots start), and the CPU time a bot program
+//     takes from its exec to its handshake (the arena's `serve-bot`, the Go SDK's
+//     random program, the bare process), which a busy machine blurs less than the
+//     wall clock (startcpu.go); --starts-only measures these rows alone;
 //   - the layers between the two: the same requests as structured messages, then
 //     through the Go SDK in the bare process, then through the arena's own bot
 //     process, then protocol.Seat, then the sandbox (layers.go).
@@ -69,6 +72,7 @@ type options struct {
 	reps, games int
 	trips       int
 	starts      int
+	startsOnly  bool
 }
 
 func run() error {
@@ -80,6 +84,7 @@ func run() error {
 	flag.IntVar(&o.games, "games", 400, "games of each `arena match` run")
 	flag.IntVar(&o.trips, "round-trips", 4000, "round trips of each bare stream run (per stream)")
 	flag.IntVar(&o.starts, "starts", 5, "starts measured per repetition, each side (their median is the repetition's figure)")
+	flag.BoolVar(&o.startsOnly, "starts-only", false, "measure only the start rows (bare go-plugin starts, and `arena match` of one deal to its first decision)")
 	flag.Parse()
 	if o.reps < 1 || o.games < 2 || o.trips < 1 || o.starts < 1 {
 		return fmt.Errorf("--reps, --games, --round-trips and --starts must be positive (games at least 2)")
@@ -106,10 +111,20 @@ func run() error {
 	if _, err := os.Stat(w.sdkBot); err != nil {
 		return fmt.Errorf("the Go SDK's random bot program is not beside the arena (go build -o DIR/ ./cmd/bots/random): %v", err)
 	}
+	if o.startsOnly {
+		fmt.Printf("arenabench: %d repetitions of the start rows, %d starts each\n", o.reps, o.starts)
+		return runReps(o, w, startRows(o.base != ""))
+	}
 	if w.ladder, err = newLadderTemplate(o.arena); err != nil {
 		return err
 	}
 	defer os.RemoveAll(filepath.Dir(w.ladder))
+	if o.base != "" {
+		if w.baseLadder, err = newLadderTemplate(o.base); err != nil {
+			return err
+		}
+		defer os.RemoveAll(filepath.Dir(w.baseLadder))
+	}
 	if o.postgres != "" {
 		if w.pg, err = openPG(context.Background(), o.postgres); err != nil {
 			return err
@@ -148,6 +163,11 @@ func run() error {
 	defer w.boxed2.stop()
 	fmt.Printf("arenabench: %d repetitions; arena match: %d games of 2-player Ivanhoe, random vs random, default sandbox, --no-replays; bare stream: %d round trips, request %d-%d bytes, reply %d bytes\n",
 		o.reps, o.games, o.trips, minSize(w.msgs), maxSize(w.msgs), reply)
+	return runReps(o, w, rows(o.base != "", w.pg != nil))
+}
+
+// runReps measures the repetitions and prints the table of these rows.
+func runReps(o options, w *world, table []row) error {
 	var reps []rep
 	for i := range o.reps {
 		r, err := measure(o, w, i)
@@ -157,7 +177,7 @@ func run() error {
 		reps = append(reps, r)
 		fmt.Fprintf(os.Stderr, "repetition %d/%d done (load %.2f)\n", i+1, o.reps, r.load)
 	}
-	printTable(os.Stdout, reps, o.base != "", w.pg != nil)
+	printTable(os.Stdout, reps, table)
 	return nil
 }
 
@@ -172,6 +192,7 @@ type world struct {
 	boxed2       *botLayer // a second boxed bot, for the two seats of a match
 	sdkBot       string    // the Go SDK's random bot as a program of its own, beside the arena
 	ladder       string    // the template ladder's database (ladder.go)
+	baseLadder   string    // the same, made by the base arena (with --base)
 	pg           *pgLadder // the worker rows' cluster (worker.go); nil for none
 	msgs         []*wrapperspb.BytesValue
 	reqs         []*botpb.DecideRequest
@@ -185,6 +206,7 @@ type rep struct {
 	l1, l2       ladderRun // `arena ladder run` of as many games
 	w1, w2       workerRun // `arena worker` on PostgreSQL, as many games (with --postgres)
 	b1, b2       matchRun  // the base arena, with --base
+	bl1, bl2     ladderRun // the base arena's ladder run, with --base
 	bare1, bare2 time.Duration
 	bareOneP     time.Duration // a bare round trip, the server on one P
 	bareInTurn   time.Duration // a bare round trip, two one-P servers asked in turn by seat
@@ -196,6 +218,9 @@ type rep struct {
 	first, baseFirst, firstNone, firstSDK time.Duration
 	// the whole `arena match` command of one deal, start to exit (medians of --starts)
 	oneDeal, baseOneDeal time.Duration
+	// CPU time from exec to the handshake: `arena serve-bot random`, the Go SDK's
+	// random program, the bare process (startcpu.go)
+	cpuArena, cpuSDK, cpuBare time.Duration
 	// the layers, per round trip (see layers.go)
 	structured, sdkBare, sdk, seat, boxed, twoSeats time.Duration
 	load, loadLast                                  float64
@@ -206,6 +231,34 @@ type rep struct {
 func measure(o options, w *world, i int) (rep, error) {
 	r := rep{load: loadAvg()}
 	seed := uint64(i + 1)
+	starts := []func() error{
+		func() (err error) {
+			r.pluginStart, err = medianOf(o.starts, func() (time.Duration, error) { return barePluginStarts(1, w.msgs[0], payload(w.reply)) })
+			return
+		},
+		func() (err error) {
+			r.pluginStart2, err = medianOf(o.starts, func() (time.Duration, error) { return barePluginStarts(2, w.msgs[0], payload(w.reply)) })
+			return
+		},
+		func() (err error) { r.first, r.oneDeal, err = firstDecision(o.arena, "random", o.starts, seed); return },
+		func() (err error) {
+			r.firstNone, _, err = firstDecision(o.arena, "random", o.starts, seed, "--sandbox", "none")
+			return
+		},
+		func() (err error) { r.firstSDK, _, err = firstDecision(o.arena, w.sdkBot, o.starts, seed); return },
+		func() (err error) {
+			r.cpuArena, err = medianOf(o.starts, func() (time.Duration, error) { return botCPU(o.arena, "serve-bot", "random") })
+			return
+		},
+		func() (err error) {
+			r.cpuSDK, err = medianOf(o.starts, func() (time.Duration, error) { return botCPU(w.sdkBot) })
+			return
+		},
+		func() (err error) {
+			r.cpuBare, err = medianOf(o.starts, func() (time.Duration, error) { return bareCPU(payload(w.reply)) })
+			return
+		},
+	}
 	steps := []func() error{
 		func() (err error) { r.j1, err = runMatch(o.arena, "random", o.games, 1, seed); return },
 		func() (err error) { r.l1, err = runLadder(o.arena, w.ladder, o.games, 1, seed); return },
@@ -233,20 +286,10 @@ func measure(o options, w *world, i int) (rep, error) {
 			r.lat2 = 2 * r.bare2
 			return
 		},
-		func() (err error) {
-			r.pluginStart, err = medianOf(o.starts, func() (time.Duration, error) { return barePluginStarts(1, w.msgs[0], payload(w.reply)) })
-			return
-		},
-		func() (err error) {
-			r.pluginStart2, err = medianOf(o.starts, func() (time.Duration, error) { return barePluginStarts(2, w.msgs[0], payload(w.reply)) })
-			return
-		},
-		func() (err error) { r.first, r.oneDeal, err = firstDecision(o.arena, "random", o.starts, seed); return },
-		func() (err error) {
-			r.firstNone, _, err = firstDecision(o.arena, "random", o.starts, seed, "--sandbox", "none")
-			return
-		},
-		func() (err error) { r.firstSDK, _, err = firstDecision(o.arena, w.sdkBot, o.starts, seed); return },
+	}
+	steps = append(steps, starts...)
+	if o.startsOnly {
+		steps = starts
 	}
 	if w.pg != nil {
 		// Each right beside its ladder run and its match run (steps 0-1 and 10-11);
@@ -254,14 +297,18 @@ func measure(o options, w *world, i int) (rep, error) {
 		steps = slices.Insert(steps, 12, func() (err error) { r.w2, err = runWorker(context.Background(), o.arena, w.pg, o.games, 2); return })
 		steps = slices.Insert(steps, 2, func() (err error) { r.w1, err = runWorker(context.Background(), o.arena, w.pg, o.games, 1); return })
 	}
-	if o.base != "" {
+	if o.base != "" && !o.startsOnly {
 		steps = append(steps,
 			func() (err error) { r.b1, err = runMatch(o.base, "random", o.games, 1, seed); return },
 			func() (err error) { r.b2, err = runMatch(o.base, "random", o.games, 2, seed); return },
-			func() (err error) {
-				r.baseFirst, r.baseOneDeal, err = firstDecision(o.base, "random", o.starts, seed)
-				return
-			})
+			func() (err error) { r.bl1, err = runLadder(o.base, w.baseLadder, o.games, 1, seed); return },
+			func() (err error) { r.bl2, err = runLadder(o.base, w.baseLadder, o.games, 2, seed); return })
+	}
+	if o.base != "" {
+		steps = append(steps, func() (err error) {
+			r.baseFirst, r.baseOneDeal, err = firstDecision(o.base, "random", o.starts, seed)
+			return
+		})
 	}
 	if i%2 == 1 {
 		slices.Reverse(steps)
