@@ -85,37 +85,46 @@ func (w wire) Choose(view engine.View, events []engine.Event, options []engine.O
 
 // TestPlaysEveryGameThroughTheWire: in every game and player count, a whole game with
 // ismcts in one seat and views and events as a bot process decodes them: every decision
-// is searched (the sampler accepts every view and event history) and legal.
+// is searched (the sampler accepts every view and event history, also the ones
+// inference replays from, and a kept tree) and legal.
 func TestPlaysEveryGameThroughTheWire(t *testing.T) {
 	for _, tc := range benchTables {
 		for _, n := range tc.players {
-			t.Run(fmt.Sprintf("%s/%dp", tc.game, n), func(t *testing.T) {
-				codec, err := protocol.CodecFor(tc.game)
-				require.NoError(t, err)
-				g, err := engine.New(tc.game, uint64(n), n)
-				require.NoError(t, err)
-				seats := make([]engine.Policy, n)
-				for s := range seats {
-					seats[s] = heuristic.New()
-				}
-				seat := n - 1
-				p, err := New(tc.game, 7, Config{Iterations: 20, Rollout: Uniform})
-				require.NoError(t, err)
-				searched := 0
-				seats[seat] = engine.PolicyFunc(func(v engine.View, e []engine.Event, o []engine.Option) int {
-					i := wire{codec, seat, p}.Choose(v, e, o)
-					if len(o) > 1 {
-						require.Equal(t, 20, p.Iterations(), "every decision with a choice is searched to its budget")
-						searched++
-					}
-					return i
+			for _, reuse := range []int{0, 1} {
+				t.Run(fmt.Sprintf("%s/%dp/reuse+infer=%d", tc.game, n, reuse), func(t *testing.T) {
+					playThroughTheWire(t, tc.game, n, Config{Iterations: 20, Rollout: Uniform, Reuse: reuse, Infer: 2 * reuse})
 				})
-				require.NoError(t, engine.PlayOut(g, seats))
-				require.Zero(t, p.Errors, "the search failed on some decisions")
-				require.Positive(t, searched)
-			})
+			}
 		}
 	}
+}
+
+// playThroughTheWire plays one seeded game of game with n seats, ismcts with cfg in the
+// last seat and the heuristic elsewhere, views and events passed through the wire.
+func playThroughTheWire(t *testing.T, game string, n int, cfg Config) {
+	codec, err := protocol.CodecFor(game)
+	require.NoError(t, err)
+	g, err := engine.New(game, uint64(n), n)
+	require.NoError(t, err)
+	seats := make([]engine.Policy, n)
+	for s := range seats {
+		seats[s] = heuristic.New()
+	}
+	seat := n - 1
+	p, err := New(game, 7, cfg)
+	require.NoError(t, err)
+	searched := 0
+	seats[seat] = engine.PolicyFunc(func(v engine.View, e []engine.Event, o []engine.Option) int {
+		i := wire{codec, seat, p}.Choose(v, e, o)
+		if len(o) > 1 {
+			require.Equal(t, cfg.Iterations, p.Iterations(), "every decision with a choice is searched to its budget")
+			searched++
+		}
+		return i
+	})
+	require.NoError(t, engine.PlayOut(g, seats))
+	require.Zero(t, p.Errors, "the search failed on some decisions")
+	require.Positive(t, searched)
 }
 
 func TestSettings(t *testing.T) {
