@@ -12,9 +12,10 @@
 //   - `arena ladder run` of as many games on a fresh SQLite ladder of the same two
 //     built-in bots, at -j 1 and -j 2 (ladder.go), each right beside its match run;
 //   - with a PostgreSQL URL (--postgres, default $ARENA_TEST_POSTGRES), `arena worker`
-//     at -j 1 and -j 2 on a fresh ladder of its own schema, `arena ladder serve`
+//     at -j 1, 2 and 4 on a fresh ladder of its own schema, `arena ladder serve`
 //     coordinating, as many games from the worker's exec (worker.go), right beside
-//     the ladder run;
+//     the ladder run (and `arena match` at -j 4, with and without replays); with
+//     --workers-only, only these;
 //   - a bare gRPC bidirectional stream (this program, served as a go-plugin process of
 //     its own: no sandbox, no SDK) carrying messages of the sizes the arena's two seats
 //     receive in random games, one stream and two at once, and the same server on one
@@ -69,18 +70,23 @@ type options struct {
 	reps, games int
 	trips       int
 	starts      int
+	workersOnly bool
 }
 
 func run() error {
 	var o options
 	flag.StringVar(&o.arena, "arena", "", "the arena binary to measure, with arena-sandbox beside it if it uses that and the Go SDK's random bot program (cmd/bots/random) beside it (default: build the three into a temporary folder, as the README's build command does)")
-	flag.StringVar(&o.base, "base", "", "another arena binary, measured in the same repetitions for new/base ratios")
+	flag.StringVar(&o.base, "base", "", "another arena binary, measured in the same repetitions for new/base ratios (with --workers-only: its worker)")
 	flag.StringVar(&o.postgres, "postgres", os.Getenv("ARENA_TEST_POSTGRES"), "a PostgreSQL URL (as .ci/postgres.sh start prints) for the `arena worker` rows, each run in a schema of its own (default $ARENA_TEST_POSTGRES; none: no worker rows)")
 	flag.IntVar(&o.reps, "reps", 7, "interleaved repetitions")
 	flag.IntVar(&o.games, "games", 400, "games of each `arena match` run")
 	flag.IntVar(&o.trips, "round-trips", 4000, "round trips of each bare stream run (per stream)")
 	flag.IntVar(&o.starts, "starts", 5, "starts measured per repetition, each side (their median is the repetition's figure)")
+	flag.BoolVar(&o.workersOnly, "workers-only", false, "measure only the `arena worker` rows (needs --postgres): the worker and `arena match` with and without replays at -j 1, 2 and 4")
 	flag.Parse()
+	if o.workersOnly && o.postgres == "" {
+		return fmt.Errorf("--workers-only needs a PostgreSQL URL (--postgres or $ARENA_TEST_POSTGRES)")
+	}
 	if o.reps < 1 || o.games < 2 || o.trips < 1 || o.starts < 1 {
 		return fmt.Errorf("--reps, --games, --round-trips and --starts must be positive (games at least 2)")
 	}
@@ -116,6 +122,9 @@ func run() error {
 		}
 		defer w.pg.close()
 	}
+	if o.workersOnly {
+		return measureAll(o, w, measureWorkers, rowsOf(workerRows(o.base != "")))
+	}
 	if w.bare, err = startBare(payload(reply)); err != nil {
 		return fmt.Errorf("starting the bare stream's process: %v", err)
 	}
@@ -148,16 +157,25 @@ func run() error {
 	defer w.boxed2.stop()
 	fmt.Printf("arenabench: %d repetitions; arena match: %d games of 2-player Ivanhoe, random vs random, default sandbox, --no-replays; bare stream: %d round trips, request %d-%d bytes, reply %d bytes\n",
 		o.reps, o.games, o.trips, minSize(w.msgs), maxSize(w.msgs), reply)
+	return measureAll(o, w, measure, func(reps []rep) { printTable(os.Stdout, reps, rows(o.base != "", w.pg != nil)) })
+}
+
+func rowsOf(rs []row) func([]rep) {
+	return func(reps []rep) { printTable(os.Stdout, reps, rs) }
+}
+
+// measureAll runs o.reps repetitions of one and prints their table.
+func measureAll(o options, w *world, one func(options, *world, int) (rep, error), print func([]rep)) error {
 	var reps []rep
 	for i := range o.reps {
-		r, err := measure(o, w, i)
+		r, err := one(o, w, i)
 		if err != nil {
 			return err
 		}
 		reps = append(reps, r)
 		fmt.Fprintf(os.Stderr, "repetition %d/%d done (load %.2f)\n", i+1, o.reps, r.load)
 	}
-	printTable(os.Stdout, reps, o.base != "", w.pg != nil)
+	print(reps)
 	return nil
 }
 
@@ -183,8 +201,11 @@ type rep struct {
 	j1, j2       matchRun
 	r1, r2       matchRun  // with replays, as a ladder writes them
 	l1, l2       ladderRun // `arena ladder run` of as many games
-	w1, w2       workerRun // `arena worker` on PostgreSQL, as many games (with --postgres)
-	b1, b2       matchRun  // the base arena, with --base
+	j4, r4       matchRun  // -j 4, without and with replays (for the worker rows)
+	w1, w2, w4   workerRun // `arena worker` on PostgreSQL, as many games (with --postgres)
+	bw1, bw2     workerRun // the base arena's worker (--workers-only --base)
+	bw4          workerRun
+	b1, b2       matchRun // the base arena, with --base
 	bare1, bare2 time.Duration
 	bareOneP     time.Duration // a bare round trip, the server on one P
 	bareInTurn   time.Duration // a bare round trip, two one-P servers asked in turn by seat
@@ -253,6 +274,10 @@ func measure(o options, w *world, i int) (rep, error) {
 		// the later one first, so that the earlier index still holds.
 		steps = slices.Insert(steps, 12, func() (err error) { r.w2, err = runWorker(context.Background(), o.arena, w.pg, o.games, 2); return })
 		steps = slices.Insert(steps, 2, func() (err error) { r.w1, err = runWorker(context.Background(), o.arena, w.pg, o.games, 1); return })
+		steps = append(steps,
+			func() (err error) { r.j4, err = runMatch(o.arena, "random", o.games, 4, seed); return },
+			func() (err error) { r.w4, err = runWorker(context.Background(), o.arena, w.pg, o.games, 4); return },
+			func() (err error) { r.r4, err = runMatchReplays(o.arena, o.games, 4, seed); return })
 	}
 	if o.base != "" {
 		steps = append(steps,
@@ -262,6 +287,36 @@ func measure(o options, w *world, i int) (rep, error) {
 				r.baseFirst, r.baseOneDeal, err = firstDecision(o.base, "random", o.starts, seed)
 				return
 			})
+	}
+	if i%2 == 1 {
+		slices.Reverse(steps)
+	}
+	for _, step := range steps {
+		if err := step(); err != nil {
+			return r, err
+		}
+	}
+	r.loadLast = loadAvg()
+	return r, nil
+}
+
+// measureWorkers is a repetition of the worker rows alone (--workers-only): at each
+// -j, `arena match` without and with replays and `arena worker`, each right beside
+// the others, in an order that alternates between repetitions as measure's does.
+func measureWorkers(o options, w *world, i int) (rep, error) {
+	r := rep{load: loadAvg()}
+	seed := uint64(i + 1)
+	var steps []func() error
+	for _, j := range []int{1, 2, 4} {
+		m, rp, wk := map[int]*matchRun{1: &r.j1, 2: &r.j2, 4: &r.j4}[j], map[int]*matchRun{1: &r.r1, 2: &r.r2, 4: &r.r4}[j], map[int]*workerRun{1: &r.w1, 2: &r.w2, 4: &r.w4}[j]
+		steps = append(steps,
+			func() (err error) { *m, err = runMatch(o.arena, "random", o.games, j, seed); return },
+			func() (err error) { *wk, err = runWorker(context.Background(), o.arena, w.pg, o.games, j); return },
+			func() (err error) { *rp, err = runMatchReplays(o.arena, o.games, j, seed); return })
+		if o.base != "" {
+			bw := map[int]*workerRun{1: &r.bw1, 2: &r.bw2, 4: &r.bw4}[j]
+			steps = append(steps, func() (err error) { *bw, err = runWorker(context.Background(), o.base, w.pg, o.games, j); return })
+		}
 	}
 	if i%2 == 1 {
 		slices.Reverse(steps)
