@@ -100,6 +100,18 @@ func (b *botProc) start(ctx context.Context, seat int) error {
 	return nil
 }
 
+// anyProcess is one of the bot's live processes, nil when none is.
+func (b *botProc) anyProcess() bot.Process {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, p := range b.procs {
+		if p != nil {
+			return p
+		}
+	}
+	return nil
+}
+
 // launch starts the process of seat, or takes one the pool kept from an earlier run;
 // fresh says it started.
 func (b *botProc) launch(ctx context.Context, seat int) (p bot.Process, fresh bool, err error) {

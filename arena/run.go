@@ -68,15 +68,16 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 		sb.Limits.CPUTime = defaultCPUTime(matches, cfg.Clock)
 	}
-	layers, err := cfg.Pool.sandboxLayers(sb)
+	started := time.Now()
+	defer r.stopBots(ctx)
+	startErr := r.startBots(ctx, sb)
+	layers, err := r.layers(sb)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrConfig, err)
 	}
 	r.sandbox = sandboxJSON(sb.Level, layers)
 	cfg.Logger.Debug("sandbox", "level", sb.Level, "active", strings.Join(r.sandbox.Active, ","), "missing", r.sandbox.Missing)
-	started := time.Now()
-	defer r.stopBots(ctx)
-	if err := r.startBots(ctx, sb); err != nil {
+	if err := startErr; err != nil {
 		return r.partial(newTally(len(cfg.Entrants), r.dealSize(), false), time.Since(started), err), err
 	}
 	results, stopped, err := r.playAll(ctx)
@@ -116,6 +117,23 @@ func (r *runner) startBots(ctx context.Context, sb sandbox.Config) error {
 		return err
 	}
 	return errors.Join(errs...)
+}
+
+// layers are the sandbox layers of the run's bot processes, for its report: those of
+// a bot that started, since every bot's box is made from the same configuration.
+// When none started, or with a pool (which finds them once), they come from a trial
+// box, made and removed, which fails as every bot's box did for a level the machine
+// lacks. (A trial box costs as much as a bot's: made before the bots, it delayed their
+// start by 1-10 ms.)
+func (r *runner) layers(sb sandbox.Config) ([]sandbox.Status, error) {
+	if r.cfg.Pool == nil {
+		for _, b := range r.bots {
+			if p := b.anyProcess(); p != nil {
+				return p.Sandbox(), nil
+			}
+		}
+	}
+	return r.cfg.Pool.sandboxLayers(sb)
 }
 
 // partial is the report of a run that stopped before it played anything.

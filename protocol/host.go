@@ -102,6 +102,7 @@ func Launch(ctx context.Context, cfg LaunchConfig) (*Process, error) {
 		return l.fail(stop, ctx.Err())
 	}
 	c := raw.(*botClient)
+	box.Started()
 	return &Process{bot: c.bot, conn: c.conn, client: l.client, run: l.runner(), box: box}, nil
 }
 

@@ -167,3 +167,13 @@ func TestWorkerRowsPairEachJobsWithItsMatch(t *testing.T) {
 		assert.Contains(t, buf.String(), want)
 	}
 }
+
+// The CPU of a start is taken from the started process itself, once its handshake is
+// read, and the process is gone after.
+func TestAStartsCPUIsTakenAtTheHandshake(t *testing.T) {
+	d, err := bareCPU(16)
+	require.NoError(t, err)
+	assert.Positive(t, d)
+	_, err = botCPU("/bin/true")
+	assert.ErrorContains(t, err, "no handshake")
+}

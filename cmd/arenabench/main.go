@@ -15,7 +15,7 @@
 //     at -j 1, 2 and 4 on a fresh ladder of its own schema, `arena ladder serve`
 //     coordinating, as many games from the worker's exec (worker.go), right beside
 //     the ladder run (and `arena match` at -j 4, with and without replays); with
-//     --workers-only, only these;
+//     --workers-only, only these (and with --base, the base arena's worker);
 //   - a bare gRPC bidirectional stream (this program, served as a go-plugin process of
 //     its own: no sandbox, no SDK) carrying messages of the sizes the arena's two seats
 //     receive in random games, one stream and two at once, and the same server on one
@@ -24,7 +24,10 @@
 //     two at once (a two-seat match starts two bots), and `arena match` runs of one
 //     deal, for the start of a run to its first decision (and the same runs with
 //     --sandbox none, for the sandbox's share of it, and with the Go SDK's random bot
-//     program in both seats, as a user's bots start);
+//     program in both seats, as a user's bots start), and the CPU time a bot program
+//     takes from its exec to its handshake (the arena's `serve-bot`, the Go SDK's
+//     random program, the bare process), which a busy machine blurs less than the
+//     wall clock (startcpu.go); --starts-only measures these rows alone;
 //   - the layers between the two: the same requests as structured messages, then
 //     through the Go SDK in the bare process, then through the arena's own bot
 //     process, then protocol.Seat, then the sandbox (layers.go).
@@ -70,6 +73,7 @@ type options struct {
 	reps, games int
 	trips       int
 	starts      int
+	startsOnly  bool
 	workersOnly bool
 }
 
@@ -82,6 +86,7 @@ func run() error {
 	flag.IntVar(&o.games, "games", 400, "games of each `arena match` run")
 	flag.IntVar(&o.trips, "round-trips", 4000, "round trips of each bare stream run (per stream)")
 	flag.IntVar(&o.starts, "starts", 5, "starts measured per repetition, each side (their median is the repetition's figure)")
+	flag.BoolVar(&o.startsOnly, "starts-only", false, "measure only the start rows (bare go-plugin starts, and `arena match` of one deal to its first decision)")
 	flag.BoolVar(&o.workersOnly, "workers-only", false, "measure only the `arena worker` rows (needs --postgres): the worker and `arena match` with and without replays at -j 1, 2 and 4")
 	flag.Parse()
 	if o.workersOnly && o.postgres == "" {
@@ -112,6 +117,10 @@ func run() error {
 	if _, err := os.Stat(w.sdkBot); err != nil {
 		return fmt.Errorf("the Go SDK's random bot program is not beside the arena (go build -o DIR/ ./cmd/bots/random): %v", err)
 	}
+	if o.startsOnly {
+		fmt.Printf("arenabench: %d repetitions of the start rows, %d starts each\n", o.reps, o.starts)
+		return runReps(o, w, measure, startRows(o.base != ""))
+	}
 	if w.ladder, err = newLadderTemplate(o.arena); err != nil {
 		return err
 	}
@@ -123,7 +132,8 @@ func run() error {
 		defer w.pg.close()
 	}
 	if o.workersOnly {
-		return measureAll(o, w, measureWorkers, rowsOf(workerRows(o.base != "")))
+		fmt.Printf("arenabench: %d repetitions of the worker rows, %d games each run\n", o.reps, o.games)
+		return runReps(o, w, measureWorkers, workerRows(o.base != ""))
 	}
 	if w.bare, err = startBare(payload(reply)); err != nil {
 		return fmt.Errorf("starting the bare stream's process: %v", err)
@@ -157,15 +167,11 @@ func run() error {
 	defer w.boxed2.stop()
 	fmt.Printf("arenabench: %d repetitions; arena match: %d games of 2-player Ivanhoe, random vs random, default sandbox, --no-replays; bare stream: %d round trips, request %d-%d bytes, reply %d bytes\n",
 		o.reps, o.games, o.trips, minSize(w.msgs), maxSize(w.msgs), reply)
-	return measureAll(o, w, measure, func(reps []rep) { printTable(os.Stdout, reps, rows(o.base != "", w.pg != nil)) })
+	return runReps(o, w, measure, rows(o.base != "", w.pg != nil))
 }
 
-func rowsOf(rs []row) func([]rep) {
-	return func(reps []rep) { printTable(os.Stdout, reps, rs) }
-}
-
-// measureAll runs o.reps repetitions of one and prints their table.
-func measureAll(o options, w *world, one func(options, *world, int) (rep, error), print func([]rep)) error {
+// runReps measures the repetitions with one and prints the table of these rows.
+func runReps(o options, w *world, one func(options, *world, int) (rep, error), table []row) error {
 	var reps []rep
 	for i := range o.reps {
 		r, err := one(o, w, i)
@@ -175,7 +181,7 @@ func measureAll(o options, w *world, one func(options, *world, int) (rep, error)
 		reps = append(reps, r)
 		fmt.Fprintf(os.Stderr, "repetition %d/%d done (load %.2f)\n", i+1, o.reps, r.load)
 	}
-	print(reps)
+	printTable(os.Stdout, reps, table)
 	return nil
 }
 
@@ -217,6 +223,9 @@ type rep struct {
 	first, baseFirst, firstNone, firstSDK time.Duration
 	// the whole `arena match` command of one deal, start to exit (medians of --starts)
 	oneDeal, baseOneDeal time.Duration
+	// CPU time from exec to the handshake: `arena serve-bot random`, the Go SDK's
+	// random program, the bare process (startcpu.go)
+	cpuArena, cpuSDK, cpuBare time.Duration
 	// the layers, per round trip (see layers.go)
 	structured, sdkBare, sdk, seat, boxed, twoSeats time.Duration
 	load, loadLast                                  float64
@@ -227,6 +236,34 @@ type rep struct {
 func measure(o options, w *world, i int) (rep, error) {
 	r := rep{load: loadAvg()}
 	seed := uint64(i + 1)
+	starts := []func() error{
+		func() (err error) {
+			r.pluginStart, err = medianOf(o.starts, func() (time.Duration, error) { return barePluginStarts(1, w.msgs[0], payload(w.reply)) })
+			return
+		},
+		func() (err error) {
+			r.pluginStart2, err = medianOf(o.starts, func() (time.Duration, error) { return barePluginStarts(2, w.msgs[0], payload(w.reply)) })
+			return
+		},
+		func() (err error) { r.first, r.oneDeal, err = firstDecision(o.arena, "random", o.starts, seed); return },
+		func() (err error) {
+			r.firstNone, _, err = firstDecision(o.arena, "random", o.starts, seed, "--sandbox", "none")
+			return
+		},
+		func() (err error) { r.firstSDK, _, err = firstDecision(o.arena, w.sdkBot, o.starts, seed); return },
+		func() (err error) {
+			r.cpuArena, err = medianOf(o.starts, func() (time.Duration, error) { return botCPU(o.arena, "serve-bot", "random") })
+			return
+		},
+		func() (err error) {
+			r.cpuSDK, err = medianOf(o.starts, func() (time.Duration, error) { return botCPU(w.sdkBot) })
+			return
+		},
+		func() (err error) {
+			r.cpuBare, err = medianOf(o.starts, func() (time.Duration, error) { return bareCPU(payload(w.reply)) })
+			return
+		},
+	}
 	steps := []func() error{
 		func() (err error) { r.j1, err = runMatch(o.arena, "random", o.games, 1, seed); return },
 		func() (err error) { r.l1, err = runLadder(o.arena, w.ladder, o.games, 1, seed); return },
@@ -254,20 +291,10 @@ func measure(o options, w *world, i int) (rep, error) {
 			r.lat2 = 2 * r.bare2
 			return
 		},
-		func() (err error) {
-			r.pluginStart, err = medianOf(o.starts, func() (time.Duration, error) { return barePluginStarts(1, w.msgs[0], payload(w.reply)) })
-			return
-		},
-		func() (err error) {
-			r.pluginStart2, err = medianOf(o.starts, func() (time.Duration, error) { return barePluginStarts(2, w.msgs[0], payload(w.reply)) })
-			return
-		},
-		func() (err error) { r.first, r.oneDeal, err = firstDecision(o.arena, "random", o.starts, seed); return },
-		func() (err error) {
-			r.firstNone, _, err = firstDecision(o.arena, "random", o.starts, seed, "--sandbox", "none")
-			return
-		},
-		func() (err error) { r.firstSDK, _, err = firstDecision(o.arena, w.sdkBot, o.starts, seed); return },
+	}
+	steps = append(steps, starts...)
+	if o.startsOnly {
+		steps = starts
 	}
 	if w.pg != nil {
 		// Each right beside its ladder run and its match run (steps 0-1 and 10-11);
@@ -279,14 +306,16 @@ func measure(o options, w *world, i int) (rep, error) {
 			func() (err error) { r.w4, err = runWorker(context.Background(), o.arena, w.pg, o.games, 4); return },
 			func() (err error) { r.r4, err = runMatchReplays(o.arena, o.games, 4, seed); return })
 	}
-	if o.base != "" {
+	if o.base != "" && !o.startsOnly {
 		steps = append(steps,
 			func() (err error) { r.b1, err = runMatch(o.base, "random", o.games, 1, seed); return },
-			func() (err error) { r.b2, err = runMatch(o.base, "random", o.games, 2, seed); return },
-			func() (err error) {
-				r.baseFirst, r.baseOneDeal, err = firstDecision(o.base, "random", o.starts, seed)
-				return
-			})
+			func() (err error) { r.b2, err = runMatch(o.base, "random", o.games, 2, seed); return })
+	}
+	if o.base != "" {
+		steps = append(steps, func() (err error) {
+			r.baseFirst, r.baseOneDeal, err = firstDecision(o.base, "random", o.starts, seed)
+			return
+		})
 	}
 	if i%2 == 1 {
 		slices.Reverse(steps)

@@ -18,12 +18,6 @@ func rows(base, workers bool) []row {
 	us := func(f func(r rep) time.Duration) func(r rep) string {
 		return func(r rep) string { return fmt.Sprintf("%.1f µs", float64(f(r))/1e3) }
 	}
-	msf := func(f func(r rep) time.Duration) func(r rep) string {
-		return func(r rep) string { return fmt.Sprintf("%.1f ms", float64(f(r))/1e6) }
-	}
-	div := func(a, b func(r rep) time.Duration) func(r rep) float64 {
-		return func(r rep) float64 { return float64(a(r)) / float64(b(r)) }
-	}
 	gps := func(a, b func(r rep) float64) func(r rep) float64 {
 		return func(r rep) float64 { return a(r) / b(r) }
 	}
@@ -39,11 +33,6 @@ func rows(base, workers bool) []row {
 	oneP := func(r rep) time.Duration { return r.bareOneP }
 	inTurn := func(r rep) time.Duration { return r.bareInTurn }
 	lat2 := func(r rep) time.Duration { return r.lat2 }
-	first := func(r rep) time.Duration { return r.first }
-	plug := func(r rep) time.Duration { return r.pluginStart }
-	none := func(r rep) time.Duration { return r.firstNone }
-	plug2 := func(r rep) time.Duration { return r.pluginStart2 }
-	sdk := func(r rep) time.Duration { return r.firstSDK }
 	out := []row{
 		{"decision round trip, 1 match / bare stream Send+Recv", "<= 1.10", div(rt1, bare1), us(rt1), us(bare1)},
 		{"decision round trip, 1 match / bare stream, its server on one P", "", div(rt1, oneP), us(rt1), us(oneP)},
@@ -69,13 +58,8 @@ func rows(base, workers bool) []row {
 		{"games/s, -j 2 / -j 1", ">= 1.8", func(r rep) float64 { return r.j2.gamesPerSec() / r.j1.gamesPerSec() },
 			func(r rep) string { return fmt.Sprintf("%.0f/s", r.j2.gamesPerSec()) },
 			func(r rep) string { return fmt.Sprintf("%.0f/s", r.j1.gamesPerSec()) }},
-		{"start to first decision / bare go-plugin start", "<= 2", div(first, plug), msf(first), msf(plug)},
-		{"start, --sandbox none / bare go-plugin start", "", div(none, plug), msf(none), msf(plug)},
-		{"start: default sandbox / --sandbox none", "", div(first, none), msf(first), msf(none)},
-		{"bare go-plugin starts, two at once / one", "", div(plug2, plug), msf(plug2), msf(plug)},
-		{"start to first decision / two bare go-plugin starts at once", "", div(first, plug2), msf(first), msf(plug2)},
-		{"start, the Go SDK's random program / two bare starts at once", "", div(sdk, plug2), msf(sdk), msf(plug2)},
 	}...)
+	out = append(out, startRows(base)...)
 	// Each layer against the one below it, in the same repetition.
 	layers := []struct {
 		name string
@@ -98,17 +82,53 @@ func rows(base, workers bool) []row {
 		b1 := func(r rep) time.Duration { return r.b1.perDecision() }
 		b2 := func(r rep) time.Duration { return r.b2.perDecision() }
 		brt := func(r rep) time.Duration { return r.b1.meanRT }
+		out = append(out,
+			row{"new / base: decision round trip, -j 1", "", div(rt1, brt), us(rt1), us(brt)},
+			row{"new / base: wall per decision, -j 1", "", div(w1, b1), us(w1), us(b1)},
+			row{"new / base: wall per decision, -j 2", "", div(w2, b2), us(w2), us(b2)})
+	}
+	return out
+}
+
+// startRows are the rows of a start (all that --starts-only measures).
+func startRows(base bool) []row {
+	first := func(r rep) time.Duration { return r.first }
+	plug := func(r rep) time.Duration { return r.pluginStart }
+	none := func(r rep) time.Duration { return r.firstNone }
+	plug2 := func(r rep) time.Duration { return r.pluginStart2 }
+	sdk := func(r rep) time.Duration { return r.firstSDK }
+	cpuArena := func(r rep) time.Duration { return r.cpuArena }
+	cpuSDK := func(r rep) time.Duration { return r.cpuSDK }
+	cpuBare := func(r rep) time.Duration { return r.cpuBare }
+	out := []row{
+		{"start to first decision / bare go-plugin start", "<= 2", div(first, plug), msf(first), msf(plug)},
+		{"start, --sandbox none / bare go-plugin start", "", div(none, plug), msf(none), msf(plug)},
+		{"start: default sandbox / --sandbox none", "", div(first, none), msf(first), msf(none)},
+		{"bare go-plugin starts, two at once / one", "", div(plug2, plug), msf(plug2), msf(plug)},
+		{"start to first decision / two bare go-plugin starts at once", "", div(first, plug2), msf(first), msf(plug2)},
+		{"start, the Go SDK's random program / two bare starts at once", "", div(sdk, plug2), msf(sdk), msf(plug2)},
+		{"CPU to the handshake: arena's bot program (serve-bot random) / Go SDK's random program", "", div(cpuArena, cpuSDK), msf(cpuArena), msf(cpuSDK)},
+		{"CPU to the handshake: Go SDK's random program / bare go-plugin process", "", div(cpuSDK, cpuBare), msf(cpuSDK), msf(cpuBare)},
+	}
+	if base {
 		bfirst := func(r rep) time.Duration { return r.baseFirst }
 		deal := func(r rep) time.Duration { return r.oneDeal }
 		bdeal := func(r rep) time.Duration { return r.baseOneDeal }
 		out = append(out,
-			row{"new / base: decision round trip, -j 1", "", div(rt1, brt), us(rt1), us(brt)},
-			row{"new / base: wall per decision, -j 1", "", div(w1, b1), us(w1), us(b1)},
-			row{"new / base: wall per decision, -j 2", "", div(w2, b2), us(w2), us(b2)},
 			row{"new / base: start to first decision", "", div(first, bfirst), msf(first), msf(bfirst)},
 			row{"new / base: `arena match` of one deal, the whole command", "", div(deal, bdeal), msf(deal), msf(bdeal)})
 	}
 	return out
+}
+
+// msf formats a figure in milliseconds.
+func msf(f func(r rep) time.Duration) func(r rep) string {
+	return func(r rep) string { return fmt.Sprintf("%.1f ms", float64(f(r))/1e6) }
+}
+
+// div is the ratio of two figures.
+func div(a, b func(r rep) time.Duration) func(r rep) float64 {
+	return func(r rep) float64 { return float64(a(r)) / float64(b(r)) }
 }
 
 // workerRows compare `arena worker` with `arena match` at -j 1, 2 and 4, without
@@ -147,10 +167,10 @@ func workerRows(base bool) []row {
 
 // printTable prints each row's median ratio with its range, and the median of each
 // side's own figure.
-func printTable(w io.Writer, reps []rep, rs []row) {
+func printTable(w io.Writer, reps []rep, rows []row) {
 	fmt.Fprintln(w, "| figure | ratio, median [min-max] | figures (medians) | goal |")
 	fmt.Fprintln(w, "|---|---|---|---|")
-	for _, rw := range rs {
+	for _, rw := range rows {
 		var ratios []float64
 		for _, r := range reps {
 			ratios = append(ratios, rw.ratio(r))

@@ -14,7 +14,7 @@ import (
 //
 // Every file but the tests (TestTheDigestCoversTheCode keeps the list whole).
 //
-//go:embed cgroup.go code.go detect.go exec.go mounts.go netns.go quota.go reaper.go sandbox.go seccomp.go uid.go world.go
+//go:embed cgroup.go code.go detect.go exec.go mounts.go netns.go quota.go reaper.go sandbox.go seccomp.go seccomp_amd64.go seccomp_other.go uid.go world.go
 var source embed.FS
 
 // codeDigest names the code of this package: the arena puts it in every plan, and the

@@ -118,15 +118,16 @@ func keepNetNS(f *os.File) {
 }
 
 // takeNetNS hands out a made-ahead namespace, nil when none is ready (the clone then
-// makes the bot's), and starts making the next one.
+// makes the bot's). The next ones are made once the bot has started (Box.Started) or
+// its box is cleaned up: made at once, they took CPU from the start of the bots that
+// took them (two at a time, for a two-seat match), and from nothing else.
 func takeNetNS() *os.File {
-	var f *os.File
 	select {
-	case f = <-aheadNS:
+	case f := <-aheadNS:
+		return f
 	default:
+		return nil
 	}
-	refillNetNS()
-	return f
 }
 
 // refillNetNS makes namespaces in the background until aheadNetNS are held.

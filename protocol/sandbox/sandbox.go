@@ -30,7 +30,7 @@
 // would do it in fewer lines, but it restricts every thread through libcap's psx,
 // which wraps pthread_create when cgo is on, and the helper needs none of that: it
 // restricts the one thread that starts the bot. The seccomp filter is built with
-// github.com/elastic/go-seccomp-bpf.
+// github.com/elastic/go-seccomp-bpf (package seccomppolicy), ahead of time on amd64.
 package sandbox
 
 import (
@@ -646,10 +646,21 @@ func (b *Box) Kill() {
 	}
 }
 
+// Started tells the box that its bot has started (go-plugin's handshake is done): the
+// network namespaces of the next bots are made now (netns.go).
+func (b *Box) Started() {
+	if b.ahead {
+		refillNetNS()
+	}
+}
+
 // Cleanup kills what is left in the cgroups, removes them and the scratch directory.
+// It also makes the next bots' network namespaces, as Started does, in case the bot
+// never started.
 func (b *Box) Cleanup() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	defer b.Started()
 	for _, cg := range b.cg {
 		cg.kill()
 		cg.remove()

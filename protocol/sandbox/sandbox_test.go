@@ -440,6 +440,10 @@ func TestEachBotEntersANetworkNamespaceMadeAheadForItAlone(t *testing.T) {
 		assert.NotContains(t, seen, f.NetNS, "nor another bot's")
 		assert.NotContains(t, f.FD3, "net:", "the bot holds no descriptor of a namespace")
 		seen = append(seen, f.NetNS)
+		// Nothing makes the next one while the bot starts; once it has started (as
+		// protocol.Launch says after the handshake), the pool is refilled.
+		assert.Len(t, aheadNS, aheadNetNS-1, "no namespace is made while a bot starts")
+		box.Started()
 	}
 }
 
@@ -854,4 +858,15 @@ func TestTheDigestCoversTheCode(t *testing.T) {
 	embedded, err := fs.Glob(source, "*")
 	require.NoError(t, err)
 	assert.Equal(t, code, embedded)
+}
+
+// BenchmarkLayers is the trial box a run prepares to list its layers (Config.Layers):
+// a bot's scratch directory, tmpfs, user and cgroups, made and removed.
+func BenchmarkLayers(b *testing.B) {
+	exe, _ := os.Executable()
+	Detect()
+	for range b.N {
+		_, err := Config{Level: Auto, Helper: []string{exe, HelperArg}}.Layers()
+		require.NoError(b, err)
+	}
 }

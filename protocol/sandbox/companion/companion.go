@@ -8,8 +8,8 @@
 // its own helper, as `go run ./cmd/arena` is.
 //
 // The built-in bots stay in the arena's own program (`arena serve-bot`): a program of
-// their own starts faster, but its decisions took 1.12-1.17x as long (the arena and a
-// bot that run the same program share its code in memory and in the caches).
+// their own starts on 0.71 of its CPU, but its decisions took 1.15-1.17x as long in
+// wall time (docs/performance.md, "The start, measured in CPU").
 package companion
 
 import (
