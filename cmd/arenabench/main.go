@@ -317,16 +317,7 @@ func measure(o options, w *world, i int) (rep, error) {
 			return
 		})
 	}
-	if i%2 == 1 {
-		slices.Reverse(steps)
-	}
-	for _, step := range steps {
-		if err := step(); err != nil {
-			return r, err
-		}
-	}
-	r.loadLast = loadAvg()
-	return r, nil
+	return r, runSteps(&r, steps, i)
 }
 
 // measureWorkers is a repetition of the worker rows alone (--workers-only): at each
@@ -347,16 +338,22 @@ func measureWorkers(o options, w *world, i int) (rep, error) {
 			steps = append(steps, func() (err error) { *bw, err = runWorker(context.Background(), o.base, w.pg, o.games, j); return })
 		}
 	}
+	return r, runSteps(&r, steps, i)
+}
+
+// runSteps runs a repetition's steps, in reverse on odd repetitions (so that a drift
+// of the machine's load over the run favours no side), and notes the load after.
+func runSteps(r *rep, steps []func() error, i int) error {
 	if i%2 == 1 {
 		slices.Reverse(steps)
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {
-			return r, err
+			return err
 		}
 	}
 	r.loadLast = loadAvg()
-	return r, nil
+	return nil
 }
 
 // firstDecision is the median over n runs of one deal of the report's start of the
