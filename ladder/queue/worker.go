@@ -122,7 +122,9 @@ type blockWorker struct {
 // River fetches for a freed slot only after a round trip to the database, and when a
 // fetch was under way as the slot freed, only at the next completion: at -j 4 with
 // blocks of 20 ms the slots idled 30% of the time. One in hand covers a slot; more
-// would strand more blocks until the lease when a worker is killed.
+// would strand more blocks until the lease when a worker is killed. A job whose games
+// are played but still being recorded (recorder) holds its place among them until its
+// records are made: meanwhile the next block plays, and no other is in hand.
 const inHand = 1
 
 // slots lets a worker's blocks play, at most so many at once.
