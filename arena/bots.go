@@ -28,6 +28,7 @@ type botProc struct {
 	launcher    bot.Launcher
 	pool        *Pool  // keeps the processes between runs (nil: none)
 	seed        uint64 // the run's
+	tag         string // the run's (Config.Tag)
 	maxRestarts int
 	log         hclog.Logger
 	obs         Observer
@@ -120,16 +121,15 @@ func (b *botProc) launch(ctx context.Context, seat int) (p bot.Process, fresh bo
 		return p, true, err
 	}
 	slot := poolSlot{b.entrant.Keep, seat}
-	if k := b.pool.take(slot, b.seed); k != nil {
-		return b.pool.lease(k, false), false, nil
+	if l := b.pool.lend(slot, b.seed, b.tag); l != nil {
+		return l, false, nil
 	}
 	p, err = b.launcher.Launch(ctx, b.entrant.Launch)
 	if err != nil {
 		return nil, true, err
 	}
 	name, obs := b.entrant.Name, b.obs
-	k := &kept{p: p, slot: slot, seeds: map[uint64]bool{b.seed: true}, stopped: func() { obs.BotStopped(name) }}
-	return b.pool.lease(k, true), true, nil
+	return b.pool.adopt(p, slot, b.seed, b.tag, func() { obs.BotStopped(name) }), true, nil
 }
 
 // get returns the live process of a seat, starting it if it never ran and restarting it

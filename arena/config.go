@@ -64,6 +64,10 @@ type Config struct {
 	// the run that started them, so Sandbox.Hide must hide ReplayDir already (a
 	// directory above it): every run's replays stay out of a kept process's sight.
 	Pool *Pool
+	// Tag, when set, names the run in the match ids its bots are told (TAG/d0000-r0,
+	// not d0000-r0): a pool shares a process between runs at once only when each
+	// has a tag of its own, since a bot tells its matches apart by their ids.
+	Tag string
 	// Games is rounded up to a whole number of deals, each played in every rotation;
 	// 0 plays until Stop decides (or ctx ends).
 	Games int
@@ -88,7 +92,8 @@ type Config struct {
 	// StderrPerSeat keeps each entrant's stderr per seat, in stderr-E-NAME-seat-S.log,
 	// instead of in one stderr-E-NAME.log: a run of one deal (a ladder's block) plays
 	// each entrant once in each seat, with a process of its own, so a seat's file is
-	// what the bot wrote in one game.
+	// what the bot wrote in one game (a process a Pool shares with other runs marks
+	// the parts written while it was shared: see Pool).
 	StderrPerSeat bool
 	Logger        hclog.Logger
 	// Sandbox confines every bot process (see package sandbox); the zero value is the

@@ -137,6 +137,14 @@ func (r *runner) newTable(m matchSpec) (*table, error) {
 	return &table{r: r, m: m, g: g, res: res, rw: rw, seats: seats}, nil
 }
 
+// botMatchID is the id a bot is told for match m: with the run's tag, if it has one.
+func (r *runner) botMatchID(m matchSpec) string {
+	if r.cfg.Tag == "" {
+		return m.id
+	}
+	return r.cfg.Tag + "/" + m.id
+}
+
 // release closes what is still open (a match that failed or was cancelled half-way).
 func (t *table) release() {
 	for s := range t.seats {
@@ -178,7 +186,7 @@ func (t *table) startSeats(ctx context.Context) error {
 			return err
 		}
 		t.seats[s].proc = proc
-		start := bot.Start{MatchID: t.m.id, Game: cfg.Game, Seat: s, Players: len(t.seats),
+		start := bot.Start{MatchID: t.r.botMatchID(t.m), Game: cfg.Game, Seat: s, Players: len(t.seats),
 			Seed: botSeed(cfg.Seed, t.m.deal, t.m.rotation, s), Decision: cfg.Clock.Decision, Bank: cfg.Clock.Bank, Options: cfg.Options}
 		conn, err := proc.StartMatch(ctx, start, cfg.Clock.Startup)
 		if err != nil {
@@ -356,7 +364,7 @@ func (t *table) goodbyes(end ending) {
 	}
 	for s := range t.seats {
 		st := &t.seats[s]
-		e := &bot.End{MatchID: t.m.id, Seat: s, Place: end.place, Score: endScore, Adjudicated: end.gr.Adjudicated, Endings: endings}
+		e := &bot.End{MatchID: t.r.botMatchID(t.m), Seat: s, Place: end.place, Score: endScore, Adjudicated: end.gr.Adjudicated, Endings: endings}
 		switch {
 		case st.conn != nil:
 			// The result is news, not a question: a bot slow to take it holds up no

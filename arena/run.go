@@ -39,7 +39,8 @@ type runner struct {
 // disqualified bot (ErrDisqualified), an engine error) returns that error together
 // with a partial report of the deals completed before it. Every bot process is gone
 // when it returns, whatever happened, but for those handed back to Config.Pool (which
-// keeps only healthy ones of a run that was not cancelled); once ctx ends, nothing
+// keeps only healthy ones of a run that was not cancelled, and stops the others once
+// no other run holds them); once ctx ends, nothing
 // more is started and the bots are killed without waiting for a polite exit. A bot
 // that does not start forfeits its seats (crash, timeout or protocol, as it failed)
 // and is tried again for the next match, as a restart.
@@ -101,7 +102,7 @@ func (r *runner) startBots(ctx context.Context, sb sandbox.Config) error {
 		if e.Launch.Logger == nil && cfg.Logger.IsTrace() {
 			e.Launch.Logger = cfg.Logger.Named("go-plugin")
 		}
-		r.bots = append(r.bots, &botProc{entrant: e, launcher: cfg.Launcher, pool: cfg.Pool, seed: cfg.Seed, maxRestarts: cfg.MaxRestarts, log: cfg.Logger, obs: cfg.Observer,
+		r.bots = append(r.bots, &botProc{entrant: e, launcher: cfg.Launcher, pool: cfg.Pool, seed: cfg.Seed, tag: cfg.Tag, maxRestarts: cfg.MaxRestarts, log: cfg.Logger, obs: cfg.Observer,
 			procs: make([]bot.Process, len(cfg.Entrants))})
 	}
 	for range r.bots {

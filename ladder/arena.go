@@ -102,8 +102,9 @@ type ArenaPlayer struct {
 	// Options are the game's options; a block's game must be their engine.Variant.
 	Options engine.Options
 	// Pool, when set, keeps the bots' processes from one block to the next (one per
-	// bot version and seat, see arena.Pool); Close stops them. Nil starts and stops
-	// every bot with its block.
+	// bot version and seat, see arena.Pool; with PoolConfig.Share, one serves that
+	// many blocks at once); Close stops them. Nil starts and stops every bot with its
+	// block.
 	Pool *arena.Pool
 }
 
@@ -178,6 +179,9 @@ func (p *ArenaPlayer) playBlock(ctx context.Context, b store.Block, bots []store
 	}
 	started := time.Now()
 	_, err := arena.Run(ctx, arena.Config{
+		// The tag tells a block's matches from those of blocks beside it in a shared
+		// process (arena.PoolConfig.Share).
+		Tag:  fmt.Sprintf("block-%d", b.ID),
 		Game: game, Options: p.Options, Entrants: entrants, Launcher: protocol.Launcher{}, Pool: p.Pool, Games: b.Rotations, Seed: b.Seed, Parallel: 1, Rotations: missing(b),
 		Clock: p.Clock, MaxRestarts: p.MaxRestarts, Sandbox: p.Sandbox, MaxForfeitShare: -1,
 		// A block is one deal: each seat's stderr is one game's (the service serves it so).

@@ -244,7 +244,9 @@ func blockPlayer(c *cli.Context, st store.Store, sb sandbox.Config, opts engine.
 	_, shared := st.(store.Programs)
 	var pool *arena.Pool
 	if n := c.Int("bot-games"); n > 0 {
-		pool = arena.NewPool(arena.PoolConfig{MaxGames: n})
+		// One process per bot and seat serves every block played at once, as one
+		// serves every match of `arena match -j` (0 for a command without -j: 1).
+		pool = arena.NewPool(arena.PoolConfig{MaxGames: n, Share: c.Int("jobs")})
 	}
 	return &ladder.ArenaPlayer{Launch: ladder.Launch(st, builtinLaunch), Clock: clock, MaxRestarts: restarts,
 		ReplayDir: replays, Logger: log, Options: opts, Sandbox: sb, StoreReplays: shared, Pool: pool}

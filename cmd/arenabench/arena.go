@@ -24,6 +24,7 @@ import (
 // it: its own process, the default sandbox, no replays.
 type matchRun struct {
 	wall      time.Duration // of the whole command, from exec to exit
+	cpu       time.Duration // its user and system time, its bots' included (commandCPU)
 	decisions int
 	games     int
 	meanRT    time.Duration // the report's mean decision time: send to answer received
@@ -32,6 +33,15 @@ type matchRun struct {
 
 func (m matchRun) perDecision() time.Duration { return m.wall / time.Duration(m.decisions) }
 func (m matchRun) gamesPerSec() float64       { return float64(m.games) / m.wall.Seconds() }
+func (m matchRun) cpuPerGame() time.Duration  { return m.cpu / time.Duration(m.games) }
+func (m matchRun) coresBusy() float64         { return m.cpu.Seconds() / m.wall.Seconds() }
+
+// commandCPU is the user and system time of a command that ended, with that of every
+// process it waited for: the bots (whose sandbox helper waits for them, and the
+// arena for the helper) and anything they started.
+func commandCPU(cmd *exec.Cmd) time.Duration {
+	return cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+}
 
 // runMatch runs the arena binary's match command, bot (a built-in name or a program's
 // path) in both seats.
@@ -61,7 +71,7 @@ func runMatch(arenaBin, bot string, games, jobs int, seed uint64, extra ...strin
 	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 		return matchRun{}, fmt.Errorf("%s: its report: %v", cmd, err)
 	}
-	m := matchRun{wall: wall, games: rep.Games, first: ms(rep.FirstDecisionMs)}
+	m := matchRun{wall: wall, cpu: commandCPU(cmd), games: rep.Games, first: ms(rep.FirstDecisionMs)}
 	var sum float64
 	for _, b := range rep.Bots {
 		m.decisions += b.Decisions

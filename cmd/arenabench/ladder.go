@@ -18,10 +18,12 @@ import (
 // game with its replay.
 type ladderRun struct {
 	wall  time.Duration // of the whole command, from exec to exit
+	cpu   time.Duration // its user and system time, its bots' included (commandCPU)
 	games int
 }
 
-func (l ladderRun) gamesPerSec() float64 { return float64(l.games) / l.wall.Seconds() }
+func (l ladderRun) gamesPerSec() float64      { return float64(l.games) / l.wall.Seconds() }
+func (l ladderRun) cpuPerGame() time.Duration { return l.cpu / time.Duration(l.games) }
 
 // newLadderTemplate makes the ladder every run starts from a copy of: its database
 // with the two bots added (their smoke tests run here, not in the measured runs).
@@ -79,7 +81,7 @@ func runLadder(arenaBin, template string, games, jobs int, seed uint64) (ladderR
 	if n < games {
 		return ladderRun{}, fmt.Errorf("%s recorded %d games, not %d: %s", cmd, n, games, errb.String())
 	}
-	return ladderRun{wall: wall, games: n}, nil
+	return ladderRun{wall: wall, cpu: commandCPU(cmd), games: n}, nil
 }
 
 // recordedRe finds the count in `ladder run`'s summary line.

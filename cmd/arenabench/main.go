@@ -119,6 +119,12 @@ func run() error {
 		return err
 	}
 	defer os.RemoveAll(filepath.Dir(w.ladder))
+	if o.base != "" {
+		if w.baseLadder, err = newLadderTemplate(o.base); err != nil {
+			return err
+		}
+		defer os.RemoveAll(filepath.Dir(w.baseLadder))
+	}
 	if o.postgres != "" {
 		if w.pg, err = openPG(context.Background(), o.postgres); err != nil {
 			return err
@@ -186,6 +192,7 @@ type world struct {
 	boxed2       *botLayer // a second boxed bot, for the two seats of a match
 	sdkBot       string    // the Go SDK's random bot as a program of its own, beside the arena
 	ladder       string    // the template ladder's database (ladder.go)
+	baseLadder   string    // the same, made by the base arena (with --base)
 	pg           *pgLadder // the worker rows' cluster (worker.go); nil for none
 	msgs         []*wrapperspb.BytesValue
 	reqs         []*botpb.DecideRequest
@@ -199,6 +206,7 @@ type rep struct {
 	l1, l2       ladderRun // `arena ladder run` of as many games
 	w1, w2       workerRun // `arena worker` on PostgreSQL, as many games (with --postgres)
 	b1, b2       matchRun  // the base arena, with --base
+	bl1, bl2     ladderRun // the base arena's ladder run, with --base
 	bare1, bare2 time.Duration
 	bareOneP     time.Duration // a bare round trip, the server on one P
 	bareInTurn   time.Duration // a bare round trip, two one-P servers asked in turn by seat
@@ -292,7 +300,9 @@ func measure(o options, w *world, i int) (rep, error) {
 	if o.base != "" && !o.startsOnly {
 		steps = append(steps,
 			func() (err error) { r.b1, err = runMatch(o.base, "random", o.games, 1, seed); return },
-			func() (err error) { r.b2, err = runMatch(o.base, "random", o.games, 2, seed); return })
+			func() (err error) { r.b2, err = runMatch(o.base, "random", o.games, 2, seed); return },
+			func() (err error) { r.bl1, err = runLadder(o.base, w.baseLadder, o.games, 1, seed); return },
+			func() (err error) { r.bl2, err = runLadder(o.base, w.baseLadder, o.games, 2, seed); return })
 	}
 	if o.base != "" {
 		steps = append(steps, func() (err error) {

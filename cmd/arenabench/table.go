@@ -51,6 +51,28 @@ func rows(base, workers bool) []row {
 		{"games/s, ladder run / arena match with replays, -j 2", "", gps(func(r rep) float64 { return r.l2.gamesPerSec() }, func(r rep) float64 { return r.r2.gamesPerSec() }),
 			perSec(func(r rep) float64 { return r.l2.gamesPerSec() }), perSec(func(r rep) float64 { return r.r2.gamesPerSec() })},
 	}
+	cpuRow := func(name string, a, b func(r rep) time.Duration) row {
+		return row{"CPU per game (arena and bots), " + name, "", div(a, b), us(a), us(b)}
+	}
+	mc1 := func(r rep) time.Duration { return r.j1.cpuPerGame() }
+	mc2 := func(r rep) time.Duration { return r.j2.cpuPerGame() }
+	lc1 := func(r rep) time.Duration { return r.l1.cpuPerGame() }
+	lc2 := func(r rep) time.Duration { return r.l2.cpuPerGame() }
+	busy := func(m func(r rep) matchRun) func(r rep) float64 {
+		return func(r rep) float64 { return m(r).coresBusy() }
+	}
+	secs := func(f func(r rep) time.Duration) func(r rep) string {
+		return func(r rep) string { return fmt.Sprintf("%.2f s", f(r).Seconds()) }
+	}
+	out = append(out,
+		cpuRow("ladder run / arena match, -j 1", lc1, mc1),
+		cpuRow("ladder run / arena match, -j 2", lc2, mc2),
+		cpuRow("arena match, -j 2 / -j 1", mc2, mc1),
+		cpuRow("ladder run, -j 2 / -j 1", lc2, lc1),
+		row{"cores busy (CPU / wall), arena match -j 1", "", busy(func(r rep) matchRun { return r.j1 }),
+			secs(func(r rep) time.Duration { return r.j1.cpu }), secs(func(r rep) time.Duration { return r.j1.wall })},
+		row{"cores busy (CPU / wall), arena match -j 2", "", busy(func(r rep) matchRun { return r.j2 }),
+			secs(func(r rep) time.Duration { return r.j2.cpu }), secs(func(r rep) time.Duration { return r.j2.wall })})
 	if workers {
 		out = append(out,
 			row{"games/s, arena worker (PostgreSQL) / arena match, -j 1", ">= 0.8", gps(func(r rep) float64 { return r.w1.gamesPerSec() }, func(r rep) float64 { return r.j1.gamesPerSec() }),
@@ -89,7 +111,13 @@ func rows(base, workers bool) []row {
 		out = append(out,
 			row{"new / base: decision round trip, -j 1", "", div(rt1, brt), us(rt1), us(brt)},
 			row{"new / base: wall per decision, -j 1", "", div(w1, b1), us(w1), us(b1)},
-			row{"new / base: wall per decision, -j 2", "", div(w2, b2), us(w2), us(b2)})
+			row{"new / base: wall per decision, -j 2", "", div(w2, b2), us(w2), us(b2)},
+			row{"new / base: games/s, ladder run -j 1", "", gps(func(r rep) float64 { return r.l1.gamesPerSec() }, func(r rep) float64 { return r.bl1.gamesPerSec() }),
+				perSec(func(r rep) float64 { return r.l1.gamesPerSec() }), perSec(func(r rep) float64 { return r.bl1.gamesPerSec() })},
+			row{"new / base: games/s, ladder run -j 2", "", gps(func(r rep) float64 { return r.l2.gamesPerSec() }, func(r rep) float64 { return r.bl2.gamesPerSec() }),
+				perSec(func(r rep) float64 { return r.l2.gamesPerSec() }), perSec(func(r rep) float64 { return r.bl2.gamesPerSec() })},
+			cpuRow("new / base, ladder run -j 1", lc1, func(r rep) time.Duration { return r.bl1.cpuPerGame() }),
+			cpuRow("new / base, ladder run -j 2", lc2, func(r rep) time.Duration { return r.bl2.cpuPerGame() }))
 	}
 	return out
 }
