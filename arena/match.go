@@ -22,6 +22,9 @@ type MatchResult struct {
 	Decisions   int    `json:"decisions"`
 	Hash        string `json:"hash"`
 	Replay      string `json:"replay,omitempty"`
+	// ReplayData is the replay itself with Config.ReplaysInMemory (no file is
+	// written), else nil.
+	ReplayData []byte `json:"-"`
 	// replayTemp is where the replay is written until the match is committed.
 	replayTemp string
 }
@@ -111,6 +114,9 @@ func (r *runner) playMatch(ctx context.Context, m matchSpec) (_ *MatchResult, er
 		Adjudicated: end.gr.Adjudicated, N: t.g.Decisions(), Hash: t.res.Hash})
 	if err := t.rw.close(); err != nil {
 		return nil, err
+	}
+	if t.rw.mem != nil {
+		t.res.ReplayData = t.rw.mem.Bytes()
 	}
 	return t.res, nil
 }

@@ -2,6 +2,7 @@ package arena
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -343,6 +344,8 @@ type replayWriter struct {
 	err error
 	// live flushes every record (Config.LiveReplays).
 	live bool
+	// mem holds the replay with Config.ReplaysInMemory.
+	mem *bytes.Buffer
 }
 
 func (r *runner) openReplay(m matchSpec, res *MatchResult) (*replayWriter, error) {
@@ -351,20 +354,12 @@ func (r *runner) openReplay(m matchSpec, res *MatchResult) (*replayWriter, error
 		return rw, nil
 	}
 	path := filepath.Join(r.cfg.ReplayDir, m.id+".jsonl")
-	// A replay already on disk is a record of another run and is never overwritten.
-	if _, err := os.Lstat(path); err == nil {
-		return nil, fmt.Errorf("replay %s already exists", path)
-	}
-	// Written under a temporary name, it takes its own once the match is committed
-	// (commitReplay), so that a match cut short leaves nothing that looks like a
-	// replay. A temporary file left by a killed run is a leftover and is overwritten.
-	f, err := os.OpenFile(path+TempReplaySuffix, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
-	if err != nil {
+	if r.cfg.ReplaysInMemory {
+		res.Replay, rw.live, rw.mem = path, false, &bytes.Buffer{}
+		rw.enc = json.NewEncoder(rw.mem)
+	} else if err := openReplayFile(path, res, rw); err != nil {
 		return nil, err
 	}
-	res.Replay, res.replayTemp = path, path+TempReplaySuffix
-	rw.f, rw.w = f, bufio.NewWriter(f)
-	rw.enc = json.NewEncoder(rw.w)
 	bots := make([]string, len(m.entrants))
 	boxes := make([]SandboxJSON, len(m.entrants))
 	seeds := make([]uint64, len(m.entrants))
@@ -379,6 +374,25 @@ func (r *runner) openReplay(m matchSpec, res *MatchResult) (*replayWriter, error
 		RunSeed: r.cfg.Seed, BotSeeds: seeds, Players: len(m.entrants), Deal: m.deal, Rotation: m.rotation, Bots: bots, Sandbox: boxes,
 		Clock: &ClockJSON{DecisionMs: c.Decision.Milliseconds(), BankMs: c.Bank.Milliseconds(), GraceMs: c.Grace.Milliseconds(), MatchMs: c.Match.Milliseconds()}})
 	return rw, nil
+}
+
+// openReplayFile opens match res's replay file at path for rw.
+func openReplayFile(path string, res *MatchResult, rw *replayWriter) error {
+	// A replay already on disk is a record of another run and is never overwritten.
+	if _, err := os.Lstat(path); err == nil {
+		return fmt.Errorf("replay %s already exists", path)
+	}
+	// Written under a temporary name, it takes its own once the match is committed
+	// (commitReplay), so that a match cut short leaves nothing that looks like a
+	// replay. A temporary file left by a killed run is a leftover and is overwritten.
+	f, err := os.OpenFile(path+TempReplaySuffix, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	res.Replay, res.replayTemp = path, path+TempReplaySuffix
+	rw.f, rw.w = f, bufio.NewWriter(f)
+	rw.enc = json.NewEncoder(rw.w)
+	return nil
 }
 
 func (rw *replayWriter) write(rec Record) {

@@ -99,6 +99,10 @@ type ArenaPlayer struct {
 	// (store.Match.ReplayData) and removes the local file once it is recorded: for a
 	// store that keeps replays itself, so that any machine can show them.
 	StoreReplays bool
+	// ReplaysInMemory, with StoreReplays, hands each replay to the store from memory
+	// (arena.Config.ReplaysInMemory) without a file: no live view of the game from
+	// ReplayDir, which then keeps only the bots' stderr.
+	ReplaysInMemory bool
 	// Options are the game's options; a block's game must be their engine.Variant.
 	Options engine.Options
 	// Pool, when set, keeps the bots' processes from one block to the next (one per
@@ -185,7 +189,7 @@ func (p *ArenaPlayer) playBlock(ctx context.Context, b store.Block, bots []store
 		Game: game, Options: p.Options, Entrants: entrants, Launcher: protocol.Launcher{}, Pool: p.Pool, Games: b.Rotations, Seed: b.Seed, Parallel: 1, Rotations: missing(b),
 		Clock: p.Clock, MaxRestarts: p.MaxRestarts, Sandbox: p.Sandbox, MaxForfeitShare: -1,
 		// A block is one deal: each seat's stderr is one game's (the service serves it so).
-		ReplayDir: replays, LiveReplays: true, StderrPerSeat: true, Logger: p.Logger, Observer: p.Observer,
+		ReplayDir: replays, LiveReplays: true, ReplaysInMemory: p.StoreReplays && p.ReplaysInMemory, StderrPerSeat: true, Logger: p.Logger, Observer: p.Observer,
 		Commit: func(m *arena.MatchResult) error {
 			now := time.Now()
 			g := store.Match{Block: b.ID, Rotation: m.Rotation, Game: b.Game, Seed: m.Seed, Adjudicated: m.Adjudicated,
@@ -194,7 +198,7 @@ func (p *ArenaPlayer) playBlock(ctx context.Context, b store.Block, bots []store
 			for _, s := range m.Seats {
 				g.Seats = append(g.Seats, store.Seat{Bot: bots[s.Entrant].ID, Place: s.Place, Score: s.Score, Ending: s.Ending.String()})
 			}
-			if p.StoreReplays && m.Replay != "" {
+			if g.ReplayData = m.ReplayData; p.StoreReplays && m.Replay != "" && g.ReplayData == nil {
 				data, err := os.ReadFile(m.ReplayFile())
 				if err != nil {
 					return fmt.Errorf("replay of block %d rotation %d: %w", b.ID, m.Rotation, err)
@@ -205,7 +209,7 @@ func (p *ArenaPlayer) playBlock(ctx context.Context, b store.Block, bots []store
 		},
 		OnMatch: func(m *arena.MatchResult, _, _ int) {
 			// Recorded with its game, and committed: the local copy is not needed.
-			if p.StoreReplays && m.Replay != "" {
+			if p.StoreReplays && m.Replay != "" && m.ReplayData == nil {
 				_ = os.Remove(m.Replay)
 			}
 		},

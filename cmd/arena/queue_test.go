@@ -77,7 +77,8 @@ func TestQueueSurvivesKills(t *testing.T) {
 			"--db", db, "--refresh", "1s", "--queue-depth", "3")
 	}
 	worker := func(i int) *proc {
-		return startProc(t, dir, filepath.Join(dir, fmt.Sprintf("cache-%d", i)), append([]string{"worker", "--db", db, "-j", "1", "--log-level", "debug"}, lease...)...)
+		// Live replays: a game in flight is then a file, which the kills aim at.
+		return startProc(t, dir, filepath.Join(dir, fmt.Sprintf("cache-%d", i)), append([]string{"worker", "--db", db, "-j", "1", "--log-level", "debug", "--live-replays"}, lease...)...)
 	}
 	co := coordinator()
 	workers := []*proc{worker(0), worker(1), worker(2)}

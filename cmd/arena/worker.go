@@ -42,6 +42,7 @@ func workerCommand() *cli.Command {
 			&cli.StringFlag{Name: "game", Usage: "with --board or --deck: also play this game's blocks on that file (games on their defaults are always played)"},
 			&cli.DurationFlag{Name: "lease", Value: defaultLease, Usage: "how long a block may run before the queue hands it to another worker (give every worker of a ladder the same)"},
 			&cli.DurationFlag{Name: "stop-timeout", Value: defaultStopTimeout, Usage: "on SIGTERM or Ctrl-C, finish the blocks under way for at most this long, then stop them (their unplayed games go back to the queue); a second signal stops them at once"},
+			&cli.BoolFlag{Name: "live-replays", Usage: "write each game's replay through a file in the cache's replays folder as it is played, so that an `arena ladder serve` sharing this machine's cache shows it live (default: kept in memory until it is stored with its game)"},
 			&cli.DurationFlag{Name: "job-timeout", DefaultText: "the longest a block can take at these clock flags", Usage: "stop playing a block after this long; its next attempt plays the rest"},
 		), append(append(gameOptionFlags(), ladderSandboxFlags()...), append(metricsFlags(workerMetricsAddr), ladderNameFlag())...)...),
 		Action: runWorker,
@@ -102,6 +103,7 @@ func runWorker(c *cli.Context) error {
 	if !store.IsPostgresURL(c.String("db")) {
 		return errors.New("a worker needs a PostgreSQL ladder: --db postgres://... (an SQLite ladder plays with `arena ladder run`)")
 	}
+	playProcs(c.Int("jobs"))
 	var opts engine.Options
 	if c.IsSet("game") {
 		o, err := gameOptions(c, c.String("game"))
@@ -139,6 +141,7 @@ func runWorker(c *cli.Context) error {
 	}
 	defer release()
 	player := blockPlayer(c, st, ladder.Sandbox(sb, st.Dir()), nil, replays)
+	player.ReplaysInMemory = !c.Bool("live-replays")
 	// Registered and heartbeating until the River client has stopped.
 	alive, gone := context.WithCancel(context.WithoutCancel(ctx))
 	defer gone()

@@ -45,7 +45,8 @@ func stoppingWorker(t *testing.T, sleep time.Duration, flags ...string) (*proc, 
 	require.NoError(t, err)
 	t.Cleanup(pool.Close)
 	// At debug the worker logs each game it records (info has a progress line a minute).
-	w := startWorker(t, dir, db, append([]string{"-j", "1", "--log-level", "debug"}, flags...)...)
+	// Live replays: the block's first game is then a file, which the test waits for.
+	w := startWorker(t, dir, db, append([]string{"-j", "1", "--log-level", "debug", "--live-replays"}, flags...)...)
 
 	// In the block's first game: a replay being written in the block's folder, and
 	// none of its games recorded yet, so that the rest of the block is still to play.

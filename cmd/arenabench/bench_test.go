@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -145,6 +146,26 @@ func TestWorkerRunCountsItsGames(t *testing.T) {
 	var left int
 	require.NoError(t, pg.conn.QueryRow(ctx, `SELECT COUNT(*) FROM pg_namespace WHERE nspname LIKE 'arenabench\_%'`).Scan(&left))
 	assert.Zero(t, left, "the run's schema is dropped")
+}
+
+// The worker rows compare each -j's worker with the match of the same -j, without
+// replays (the goal's row) and with them, each repetition's ratio on its own.
+func TestWorkerRowsPairEachJobsWithItsMatch(t *testing.T) {
+	run := func(games int) matchRun { return matchRun{wall: time.Second, games: games} }
+	work := func(games int) workerRun { return workerRun{wall: time.Second, games: games} }
+	r := rep{j1: run(100), r1: run(50), w1: work(40), j2: run(200), r2: run(160), w2: work(80), j4: run(400), r4: run(200), w4: work(100)}
+	var buf strings.Builder
+	printTable(&buf, []rep{r}, workerRows(false))
+	for _, want := range []string{
+		"| games/s, arena worker (PostgreSQL) / arena match, -j 1 | 0.40 [0.40-0.40] | 40/s vs 100/s | >= 0.8 |",
+		"| games/s, arena worker (PostgreSQL) / arena match with replays, -j 1 | 0.80 [0.80-0.80] | 40/s vs 50/s |  |",
+		"| games/s, arena worker (PostgreSQL) / arena match, -j 2 | 0.40 [0.40-0.40] | 80/s vs 200/s | >= 0.8 |",
+		"| games/s, arena worker (PostgreSQL) / arena match with replays, -j 2 | 0.50 [0.50-0.50] | 80/s vs 160/s |  |",
+		"| games/s, arena worker (PostgreSQL) / arena match, -j 4 | 0.25 [0.25-0.25] | 100/s vs 400/s |  |",
+		"| games/s, arena worker (PostgreSQL) / arena match with replays, -j 4 | 0.50 [0.50-0.50] | 100/s vs 200/s |  |",
+	} {
+		assert.Contains(t, buf.String(), want)
+	}
 }
 
 // The CPU of a start is taken from the started process itself, once its handshake is

@@ -12,9 +12,10 @@
 //   - `arena ladder run` of as many games on a fresh SQLite ladder of the same two
 //     built-in bots, at -j 1 and -j 2 (ladder.go), each right beside its match run;
 //   - with a PostgreSQL URL (--postgres, default $ARENA_TEST_POSTGRES), `arena worker`
-//     at -j 1 and -j 2 on a fresh ladder of its own schema, `arena ladder serve`
+//     at -j 1, 2 and 4 on a fresh ladder of its own schema, `arena ladder serve`
 //     coordinating, as many games from the worker's exec (worker.go), right beside
-//     the ladder run;
+//     the ladder run (and `arena match` at -j 4, with and without replays); with
+//     --workers-only, only these (and with --base, the base arena's worker);
 //   - a bare gRPC bidirectional stream (this program, served as a go-plugin process of
 //     its own: no sandbox, no SDK) carrying messages of the sizes the arena's two seats
 //     receive in random games, one stream and two at once, and the same server on one
@@ -73,19 +74,24 @@ type options struct {
 	trips       int
 	starts      int
 	startsOnly  bool
+	workersOnly bool
 }
 
 func run() error {
 	var o options
 	flag.StringVar(&o.arena, "arena", "", "the arena binary to measure, with arena-sandbox beside it if it uses that and the Go SDK's random bot program (cmd/bots/random) beside it (default: build the three into a temporary folder, as the README's build command does)")
-	flag.StringVar(&o.base, "base", "", "another arena binary, measured in the same repetitions for new/base ratios")
+	flag.StringVar(&o.base, "base", "", "another arena binary, measured in the same repetitions for new/base ratios (with --workers-only: its worker)")
 	flag.StringVar(&o.postgres, "postgres", os.Getenv("ARENA_TEST_POSTGRES"), "a PostgreSQL URL (as .ci/postgres.sh start prints) for the `arena worker` rows, each run in a schema of its own (default $ARENA_TEST_POSTGRES; none: no worker rows)")
 	flag.IntVar(&o.reps, "reps", 7, "interleaved repetitions")
 	flag.IntVar(&o.games, "games", 400, "games of each `arena match` run")
 	flag.IntVar(&o.trips, "round-trips", 4000, "round trips of each bare stream run (per stream)")
 	flag.IntVar(&o.starts, "starts", 5, "starts measured per repetition, each side (their median is the repetition's figure)")
 	flag.BoolVar(&o.startsOnly, "starts-only", false, "measure only the start rows (bare go-plugin starts, and `arena match` of one deal to its first decision)")
+	flag.BoolVar(&o.workersOnly, "workers-only", false, "measure only the `arena worker` rows (needs --postgres): the worker and `arena match` with and without replays at -j 1, 2 and 4")
 	flag.Parse()
+	if o.workersOnly && o.postgres == "" {
+		return fmt.Errorf("--workers-only needs a PostgreSQL URL (--postgres or $ARENA_TEST_POSTGRES)")
+	}
 	if o.reps < 1 || o.games < 2 || o.trips < 1 || o.starts < 1 {
 		return fmt.Errorf("--reps, --games, --round-trips and --starts must be positive (games at least 2)")
 	}
@@ -113,7 +119,7 @@ func run() error {
 	}
 	if o.startsOnly {
 		fmt.Printf("arenabench: %d repetitions of the start rows, %d starts each\n", o.reps, o.starts)
-		return runReps(o, w, startRows(o.base != ""))
+		return runReps(o, w, measure, startRows(o.base != ""))
 	}
 	if w.ladder, err = newLadderTemplate(o.arena); err != nil {
 		return err
@@ -130,6 +136,10 @@ func run() error {
 			return err
 		}
 		defer w.pg.close()
+	}
+	if o.workersOnly {
+		fmt.Printf("arenabench: %d repetitions of the worker rows, %d games each run\n", o.reps, o.games)
+		return runReps(o, w, measureWorkers, workerRows(o.base != ""))
 	}
 	if w.bare, err = startBare(payload(reply)); err != nil {
 		return fmt.Errorf("starting the bare stream's process: %v", err)
@@ -163,14 +173,14 @@ func run() error {
 	defer w.boxed2.stop()
 	fmt.Printf("arenabench: %d repetitions; arena match: %d games of 2-player Ivanhoe, random vs random, default sandbox, --no-replays; bare stream: %d round trips, request %d-%d bytes, reply %d bytes\n",
 		o.reps, o.games, o.trips, minSize(w.msgs), maxSize(w.msgs), reply)
-	return runReps(o, w, rows(o.base != "", w.pg != nil))
+	return runReps(o, w, measure, rows(o.base != "", w.pg != nil))
 }
 
-// runReps measures the repetitions and prints the table of these rows.
-func runReps(o options, w *world, table []row) error {
+// runReps measures the repetitions with one and prints the table of these rows.
+func runReps(o options, w *world, one func(options, *world, int) (rep, error), table []row) error {
 	var reps []rep
 	for i := range o.reps {
-		r, err := measure(o, w, i)
+		r, err := one(o, w, i)
 		if err != nil {
 			return err
 		}
@@ -204,7 +214,10 @@ type rep struct {
 	j1, j2       matchRun
 	r1, r2       matchRun  // with replays, as a ladder writes them
 	l1, l2       ladderRun // `arena ladder run` of as many games
-	w1, w2       workerRun // `arena worker` on PostgreSQL, as many games (with --postgres)
+	j4, r4       matchRun  // -j 4, without and with replays (for the worker rows)
+	w1, w2, w4   workerRun // `arena worker` on PostgreSQL, as many games (with --postgres)
+	bw1, bw2     workerRun // the base arena's worker (--workers-only --base)
+	bw4          workerRun
 	b1, b2       matchRun  // the base arena, with --base
 	bl1, bl2     ladderRun // the base arena's ladder run, with --base
 	bare1, bare2 time.Duration
@@ -296,6 +309,10 @@ func measure(o options, w *world, i int) (rep, error) {
 		// the later one first, so that the earlier index still holds.
 		steps = slices.Insert(steps, 12, func() (err error) { r.w2, err = runWorker(context.Background(), o.arena, w.pg, o.games, 2); return })
 		steps = slices.Insert(steps, 2, func() (err error) { r.w1, err = runWorker(context.Background(), o.arena, w.pg, o.games, 1); return })
+		steps = append(steps,
+			func() (err error) { r.j4, err = runMatch(o.arena, "random", o.games, 4, seed); return },
+			func() (err error) { r.w4, err = runWorker(context.Background(), o.arena, w.pg, o.games, 4); return },
+			func() (err error) { r.r4, err = runMatchReplays(o.arena, o.games, 4, seed); return })
 	}
 	if o.base != "" && !o.startsOnly {
 		steps = append(steps,
@@ -310,16 +327,43 @@ func measure(o options, w *world, i int) (rep, error) {
 			return
 		})
 	}
+	return r, runSteps(&r, steps, i)
+}
+
+// measureWorkers is a repetition of the worker rows alone (--workers-only): at each
+// -j, `arena match` without and with replays and `arena worker`, each right beside
+// the others, in an order that alternates between repetitions as measure's does.
+func measureWorkers(o options, w *world, i int) (rep, error) {
+	r := rep{load: loadAvg()}
+	seed := uint64(i + 1)
+	var steps []func() error
+	for _, j := range []int{1, 2, 4} {
+		m, rp, wk := map[int]*matchRun{1: &r.j1, 2: &r.j2, 4: &r.j4}[j], map[int]*matchRun{1: &r.r1, 2: &r.r2, 4: &r.r4}[j], map[int]*workerRun{1: &r.w1, 2: &r.w2, 4: &r.w4}[j]
+		steps = append(steps,
+			func() (err error) { *m, err = runMatch(o.arena, "random", o.games, j, seed); return },
+			func() (err error) { *wk, err = runWorker(context.Background(), o.arena, w.pg, o.games, j); return },
+			func() (err error) { *rp, err = runMatchReplays(o.arena, o.games, j, seed); return })
+		if o.base != "" {
+			bw := map[int]*workerRun{1: &r.bw1, 2: &r.bw2, 4: &r.bw4}[j]
+			steps = append(steps, func() (err error) { *bw, err = runWorker(context.Background(), o.base, w.pg, o.games, j); return })
+		}
+	}
+	return r, runSteps(&r, steps, i)
+}
+
+// runSteps runs a repetition's steps, in reverse on odd repetitions (so that a drift
+// of the machine's load over the run favours no side), and notes the load after.
+func runSteps(r *rep, steps []func() error, i int) error {
 	if i%2 == 1 {
 		slices.Reverse(steps)
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {
-			return r, err
+			return err
 		}
 	}
 	r.loadLast = loadAvg()
-	return r, nil
+	return nil
 }
 
 // firstDecision is the median over n runs of one deal of the report's start of the

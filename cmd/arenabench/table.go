@@ -74,11 +74,7 @@ func rows(base, workers bool) []row {
 		row{"cores busy (CPU / wall), arena match -j 2", "", busy(func(r rep) matchRun { return r.j2 }),
 			secs(func(r rep) time.Duration { return r.j2.cpu }), secs(func(r rep) time.Duration { return r.j2.wall })})
 	if workers {
-		out = append(out,
-			row{"games/s, arena worker (PostgreSQL) / arena match, -j 1", ">= 0.8", gps(func(r rep) float64 { return r.w1.gamesPerSec() }, func(r rep) float64 { return r.j1.gamesPerSec() }),
-				perSec(func(r rep) float64 { return r.w1.gamesPerSec() }), perSec(func(r rep) float64 { return r.j1.gamesPerSec() })},
-			row{"games/s, arena worker (PostgreSQL) / arena match, -j 2", ">= 0.8", gps(func(r rep) float64 { return r.w2.gamesPerSec() }, func(r rep) float64 { return r.j2.gamesPerSec() }),
-				perSec(func(r rep) float64 { return r.w2.gamesPerSec() }), perSec(func(r rep) float64 { return r.j2.gamesPerSec() })})
+		out = append(out, workerRows(false)...)
 	}
 	out = append(out, []row{
 		{"games/s, -j 2 / -j 1", ">= 1.8", func(r rep) float64 { return r.j2.gamesPerSec() / r.j1.gamesPerSec() },
@@ -161,6 +157,40 @@ func msf(f func(r rep) time.Duration) func(r rep) string {
 // div is the ratio of two figures.
 func div(a, b func(r rep) time.Duration) func(r rep) float64 {
 	return func(r rep) float64 { return float64(a(r)) / float64(b(r)) }
+}
+
+// workerRows compare `arena worker` with `arena match` at -j 1, 2 and 4, without
+// replays (the issue's goal) and with them: a worker stores every game's replay, as a
+// match with --replays writes one. With base, also the worker against the base
+// arena's.
+func workerRows(base bool) []row {
+	var out []row
+	for _, j := range []int{1, 2, 4} {
+		worker := func(r rep) workerRun { return map[int]workerRun{1: r.w1, 2: r.w2, 4: r.w4}[j] }
+		for _, replays := range []bool{false, true} {
+			match := func(r rep) matchRun { return map[int]matchRun{1: r.j1, 2: r.j2, 4: r.j4}[j] }
+			name, goal := fmt.Sprintf("games/s, arena worker (PostgreSQL) / arena match, -j %d", j), ">= 0.8"
+			if j == 4 {
+				goal = ""
+			}
+			if replays {
+				match = func(r rep) matchRun { return map[int]matchRun{1: r.r1, 2: r.r2, 4: r.r4}[j] }
+				name, goal = fmt.Sprintf("games/s, arena worker (PostgreSQL) / arena match with replays, -j %d", j), ""
+			}
+			out = append(out, row{name, goal,
+				func(r rep) float64 { return worker(r).gamesPerSec() / match(r).gamesPerSec() },
+				func(r rep) string { return fmt.Sprintf("%.0f/s", worker(r).gamesPerSec()) },
+				func(r rep) string { return fmt.Sprintf("%.0f/s", match(r).gamesPerSec()) }})
+		}
+		if base {
+			old := func(r rep) workerRun { return map[int]workerRun{1: r.bw1, 2: r.bw2, 4: r.bw4}[j] }
+			out = append(out, row{fmt.Sprintf("games/s, arena worker: new / base, -j %d", j), "",
+				func(r rep) float64 { return worker(r).gamesPerSec() / old(r).gamesPerSec() },
+				func(r rep) string { return fmt.Sprintf("%.0f/s", worker(r).gamesPerSec()) },
+				func(r rep) string { return fmt.Sprintf("%.0f/s", old(r).gamesPerSec()) }})
+		}
+	}
+	return out
 }
 
 // printTable prints each row's median ratio with its range, and the median of each

@@ -122,7 +122,9 @@ type blockWorker struct {
 // River fetches for a freed slot only after a round trip to the database, and when a
 // fetch was under way as the slot freed, only at the next completion: at -j 4 with
 // blocks of 20 ms the slots idled 30% of the time. One in hand covers a slot; more
-// would strand more blocks until the lease when a worker is killed.
+// would strand more blocks until the lease when a worker is killed. A job whose games
+// are played but still being recorded (recorder) holds its place among them until its
+// records are made: meanwhile the next block plays, and no other is in hand.
 const inHand = 1
 
 // slots lets a worker's blocks play, at most so many at once.
@@ -175,19 +177,28 @@ func (w *blockWorker) Work(ctx context.Context, job *river.Job[BlockArgs]) (err 
 	if err := w.slots.take(ctx); err != nil {
 		return err
 	}
-	defer w.slots.give()
 	if w.cfg.OnJob != nil {
 		defer func() { w.cfg.OnJob(job.Args, job.Attempt, err) }()
 	}
 	if err != nil || play == nil {
+		w.slots.give()
 		return err
 	}
-	return play()
+	// The slot frees once the block's games are played: the next block starts while
+	// the last game is still being recorded. The job ends (and River completes it)
+	// only once every game is.
+	var recorded func() error
+	func() {
+		defer w.slots.give()
+		recorded = play()
+	}()
+	return recorded()
 }
 
 // prepare reads what job's block needs to be played, and returns its play; nil for a
-// block with every rotation recorded.
-func (w *blockWorker) prepare(ctx context.Context, job *river.Job[BlockArgs]) (func() error, error) {
+// block with every rotation recorded. The play returns once the block's games are
+// played, and gives the wait for their records (and the block's error).
+func (w *blockWorker) prepare(ctx context.Context, job *river.Job[BlockArgs]) (func() func() error, error) {
 	args := job.Args
 	if args.Version != Version() {
 		return nil, river.JobSnooze(snooze)
@@ -220,14 +231,11 @@ func (w *blockWorker) prepare(ctx context.Context, job *river.Job[BlockArgs]) (f
 	for _, r := range b.Done {
 		done[r] = true
 	}
-	return func() error {
-		return player.PlayBlock(ctx, b, bots, func(m store.Match) error {
-			if done[m.Rotation] {
-				return nil
-			}
+	return func() func() error {
+		rec := newRecorder(b.Rotations, func(m store.Match) error {
 			m.Block, m.Game, m.Worker = b.ID, b.Game, w.cfg.Worker
 			// A game that ended is kept even when the job is being cancelled.
-			rec, err := st.RecordMatchFenced(context.WithoutCancel(ctx), m, fence)
+			got, err := st.RecordMatchFenced(context.WithoutCancel(ctx), m, fence)
 			if errors.Is(err, store.ErrDuplicate) {
 				return nil
 			}
@@ -235,11 +243,77 @@ func (w *blockWorker) prepare(ctx context.Context, job *river.Job[BlockArgs]) (f
 				return fmt.Errorf("recording block %d rotation %d: %w", b.ID, m.Rotation, err)
 			}
 			if w.cfg.OnGame != nil {
-				w.cfg.OnGame(rec)
+				w.cfg.OnGame(got)
 			}
 			return nil
 		})
+		err := player.PlayBlock(ctx, b, bots, func(m store.Match) error {
+			if done[m.Rotation] {
+				return nil
+			}
+			return rec.add(m)
+		})
+		return func() error { return rec.wait(err) }
 	}, nil
+}
+
+// recorder records a block's games one after another in the background, so that a
+// game's record (three round trips to the database, each waiting under load for the
+// server to be scheduled) overlaps the next game instead of delaying it: at -j 1 the
+// records took 40% of a block's time (5.5 of 12.9 ms, median of 200 blocks at load
+// 16). A kill loses nothing more than before: a game whose record is under way is
+// a game not recorded, whose rotation the block's next attempt plays (as a game the
+// kill cut short), and every record is fenced as before.
+type recorder struct {
+	games chan store.Match
+	done  chan struct{}
+	mu    sync.Mutex
+	err   error // the first record that failed; no game after it is recorded
+}
+
+func newRecorder(games int, record func(store.Match) error) *recorder {
+	r := &recorder{games: make(chan store.Match, games), done: make(chan struct{})}
+	go func() {
+		defer close(r.done)
+		for m := range r.games {
+			if r.failed() != nil {
+				continue
+			}
+			if err := record(m); err != nil {
+				r.mu.Lock()
+				r.err = err
+				r.mu.Unlock()
+			}
+		}
+	}()
+	return r
+}
+
+func (r *recorder) failed() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.err
+}
+
+// add queues m (never waiting: the queue holds a block's games), or returns the
+// error of a record that failed, which stops the block.
+func (r *recorder) add(m store.Match) error {
+	if err := r.failed(); err != nil {
+		return err
+	}
+	r.games <- m
+	return nil
+}
+
+// wait waits for the games queued to be recorded, and returns the first record's
+// error, or else the play's.
+func (r *recorder) wait(played error) error {
+	close(r.games)
+	<-r.done
+	if err := r.failed(); err != nil {
+		return err
+	}
+	return played
 }
 
 // blockBots are the entrants of b. A block with a bot retired or suspended since it
