@@ -26,7 +26,10 @@ func TestAFailedWriteIsLoggedAtOnce(t *testing.T) {
 	url := metricsURL(t, p)
 	poll.Until(t, "the first games", func() bool { return strings.Contains(scrape(url), "arena_ladder_games_total{") })
 
-	lock, err := sql.Open("sqlite", db)
+	// The run writes between games; the lock waits out a write in progress (a busy
+	// timeout of a minute: a write holds the file for milliseconds even when loaded)
+	// instead of failing on it.
+	lock, err := sql.Open("sqlite", "file:"+db+"?_busy_timeout=60000")
 	require.NoError(t, err)
 	defer lock.Close()
 	conn, err := lock.Conn(context.Background())
