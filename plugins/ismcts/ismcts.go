@@ -88,7 +88,8 @@ type Config struct {
 	// Infer, when positive, has each iteration try up to Infer times to sample the
 	// last decision's state and replay the moves made since, keeping a replay as
 	// likely as the opponent model makes the other seats' moves (see infer.go);
-	// Ninjas only, where the events name every move.
+	// Ninjas only, where the events name every move. Negative never does; 0 is the
+	// table's default (tableDefaults: 4 in Ninjas with two players).
 	Infer int
 }
 

@@ -144,6 +144,7 @@ func TestSettings(t *testing.T) {
 		"reuse=yes":                  {Reuse: 1},
 		"reuse=no":                   {Reuse: -1},
 		"infer=8":                    {Infer: 8},
+		"infer=0":                    {Infer: -1},
 	} {
 		got, err := ParseSettings(in)
 		require.NoError(t, err, in)
@@ -156,6 +157,17 @@ func TestSettings(t *testing.T) {
 		_, err := ParseSettings(bad)
 		assert.Error(t, err, bad)
 	}
+}
+
+// TestTwoPlayerNinjasInfers: inference is two-player Ninjas' default (it gained there
+// and not with three players), and infer=0 turns it off there.
+func TestTwoPlayerNinjasInfers(t *testing.T) {
+	assert.Equal(t, 4, Config{}.withTable("ninjas", 2).Infer)
+	assert.Zero(t, Config{}.withTable("ninjas", 3).Infer)
+	assert.Zero(t, Config{}.withTable("kardinal", 3).Infer)
+	off, err := ParseSettings("infer=0")
+	require.NoError(t, err)
+	assert.Negative(t, off.withTable("ninjas", 2).Infer)
 }
 
 // TestDeadlineIsKept: with an unbounded budget the search still answers before the

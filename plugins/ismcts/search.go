@@ -93,15 +93,19 @@ type tableDefault struct {
 	c       float64
 	rollout Rollout
 	reuse   bool
+	infer   int
 }
 
 // tableDefaults are the defaults that won through the arena (see docs/performance.md); what a
 // table does not name comes from withGame. Kardinal plays out greedily with four
 // players only: at the same time per decision the greedy play-out scored higher
-// against the heuristic with four players and lower with three and five.
+// against the heuristic with four players and lower with three and five. Two-player
+// Ninjas infers the other seat's cards from its moves (Config.Infer), which gained
+// there and not with three players.
 var tableDefaults = map[string]map[int]tableDefault{
 	"ivanhoe":     {5: {cutoff: 40, c: 0.4}},
 	kardinal.Name: {4: {rollout: KardinalGreedy}},
+	"ninjas":      {2: {infer: 4}},
 }
 
 // withTable is withGame with the defaults of a table of players (0: unknown).
@@ -118,6 +122,9 @@ func (c Config) withTable(game string, players int) Config {
 	}
 	if d.reuse && c.Reuse == 0 {
 		c.Reuse = 1
+	}
+	if d.infer > 0 && c.Infer == 0 {
+		c.Infer = d.infer
 	}
 	if (game == "ivanhoe" || game == "ninjas") && c.Evaluate == nil && c.Cutoff > 0 {
 		if c.Soft == 0 {

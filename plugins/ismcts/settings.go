@@ -37,7 +37,8 @@ reuse=R        yes: start each decision from the last decision's subtree for the
                Ninjas: every move); no: start empty (the default)
 infer=N        Ninjas: up to N tries an iteration to sample the last decision's
                state and replay the moves since, kept as likely as the opponent
-               model makes the others' moves (default 0: sample the present)`
+               model makes the others' moves (default 4 in Ninjas with two
+               players, else 0: sample the present)`
 
 // ParseSettings reads a bot's settings, comma-separated KEY=VALUE pairs, as given after
 // the colon of a built-in bot's name (`ismcts:time=100ms`); SettingsHelp lists them.
@@ -127,6 +128,9 @@ func (p *settings) set(k, v string) (known bool, err error) {
 		cfg.Infer, err = strconv.Atoi(v)
 		if err == nil && (cfg.Infer < 0 || cfg.Infer > 64) {
 			err = fmt.Errorf("must be between 0 and 64")
+		}
+		if cfg.Infer == 0 {
+			cfg.Infer = -1 // never, even where the table's default infers
 		}
 	case "prior":
 		cfg.Prior, err = strconv.Atoi(v)
