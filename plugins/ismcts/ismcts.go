@@ -91,6 +91,10 @@ type Config struct {
 	// Ninjas only, where the events name every move. Negative never does; 0 is the
 	// table's default (tableDefaults: 4 in Ninjas with two players).
 	Infer int
+	// Bias, when positive, is progressive bias at every node: a node's first
+	// expansion adds the heuristic's option (Kardinal: KardinalGreedy's) first, with
+	// Bias virtual visits, each a win, that the search must outweigh.
+	Bias int
 }
 
 // Defaults of Config.

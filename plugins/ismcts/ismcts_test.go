@@ -145,6 +145,7 @@ func TestSettings(t *testing.T) {
 		"reuse=no":                   {Reuse: -1},
 		"infer=8":                    {Infer: 8},
 		"infer=0":                    {Infer: -1},
+		"bias=20":                    {Bias: 20},
 	} {
 		got, err := ParseSettings(in)
 		require.NoError(t, err, in)
@@ -153,7 +154,7 @@ func TestSettings(t *testing.T) {
 	}
 	for _, bad := range []string{"iterations=0", "iterations=x", "time=-1s", "time=soon", "c=0", "epsilon=2",
 		"rollout=magic", "speed=9", "time", "soft=-1", "prior=-1", "eval=magic", "model=magic",
-		"others=0", "others=1.5", "reuse=maybe", "infer=-1", "infer=65"} {
+		"others=0", "others=1.5", "reuse=maybe", "infer=-1", "infer=65", "bias=-1", "bias=x"} {
 		_, err := ParseSettings(bad)
 		assert.Error(t, err, bad)
 	}
@@ -168,6 +169,40 @@ func TestTwoPlayerNinjasInfers(t *testing.T) {
 	off, err := ParseSettings("infer=0")
 	require.NoError(t, err)
 	assert.Negative(t, off.withTable("ninjas", 2).Infer)
+}
+
+// TestBiasStartsFromTheHeuristicsMove: with bias, a search of a few iterations
+// answers the heuristic's move (its virtual wins outweigh them); the same iterations
+// without bias answer otherwise in some decision. (Kardinal's guide, KardinalGreedy,
+// breaks ties at random, so its move is not one to compare with.)
+func TestBiasStartsFromTheHeuristicsMove(t *testing.T) {
+	for game, guide := range map[string]func(g engine.Game) int{
+		"ninjas":  func(g engine.Game) int { return heuristic.New().Choose(g.View(g.ToMove()), nil, g.Options()) },
+		"ivanhoe": func(g engine.Game) int { return heuristic.New().Choose(g.View(g.ToMove()), nil, g.Options()) },
+	} {
+		differs := false
+		for d := 4; d < 40; d++ {
+			g := midGame(t, game, 3, d)
+			if g.Terminal() || len(g.Options()) < 3 {
+				continue
+			}
+			seat := g.ToMove()
+			view, events := g.View(seat), engine.EventsFor(nil, g.Log(), seat, 0)
+			choose := func(settings string) int {
+				cfg, err := ParseSettings(settings)
+				require.NoError(t, err)
+				s, err := NewSearch(game, nil, uint64(d), cfg)
+				require.NoError(t, err)
+				i, err := s.Choose(view, events, g.Options(), time.Time{})
+				require.NoError(t, err)
+				return i
+			}
+			want := guide(g.Clone())
+			assert.Equal(t, want, choose("iterations=30,bias=100"), "%s decision %d", game, d)
+			differs = differs || choose("iterations=30") != want
+		}
+		assert.True(t, differs, "%s: without bias the search always agreed with the guide", game)
+	}
 }
 
 // TestDeadlineIsKept: with an unbounded budget the search still answers before the

@@ -83,6 +83,12 @@ func (s *Search) resolve(players int) {
 		}
 		s.cfg.Rollout = s.rollout
 	}
+	if s.cfg.Bias > 0 && s.tree.guide == nil {
+		s.tree.guide, s.tree.bias = epsilonGreedy(s.cfg.Policy, 0, 0, nil), int32(s.cfg.Bias)
+		if s.game == kardinal.Name { // its heuristic costs several iterations a call
+			s.tree.guide = KardinalGreedy
+		}
+	}
 }
 
 // tableDefault is what a table of one game and player count plays best with where

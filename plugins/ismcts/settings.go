@@ -30,6 +30,8 @@ eval=E         Kardinal: potential (default: the points if the game ended now,
                with part credit for chains and alliances in the making) or
                projection (the points alone)
 prior=N        N virtual wins for the heuristic's move at the root (default 0)
+bias=N         N virtual wins for the heuristic's move at every node, added
+               first (Kardinal: KardinalGreedy's move; default 0)
 model=M        how the other seats choose in the tree: ucb (default) or
                rollout (as in play-outs: the search models them as that policy)
 reuse=R        yes: start each decision from the last decision's subtree for the
@@ -56,7 +58,7 @@ func ParseSettings(s string) (Config, error) {
 		}
 		known, err := p.set(k, v)
 		if !known {
-			return Config{}, fmt.Errorf("unknown setting %q (iterations, time, c, rollout, epsilon, others, cutoff, soft, eval, prior, model, reuse, infer)", k)
+			return Config{}, fmt.Errorf("unknown setting %q (iterations, time, c, rollout, epsilon, others, cutoff, soft, eval, prior, bias, model, reuse, infer)", k)
 		}
 		if err != nil {
 			return Config{}, fmt.Errorf("setting %s=%s: %v", k, v, err)
@@ -131,6 +133,11 @@ func (p *settings) set(k, v string) (known bool, err error) {
 		}
 		if cfg.Infer == 0 {
 			cfg.Infer = -1 // never, even where the table's default infers
+		}
+	case "bias":
+		cfg.Bias, err = strconv.Atoi(v)
+		if err == nil && cfg.Bias < 0 {
+			err = fmt.Errorf("must not be negative")
 		}
 	case "prior":
 		cfg.Prior, err = strconv.Atoi(v)

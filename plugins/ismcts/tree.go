@@ -25,6 +25,10 @@ type tree struct {
 	stack []nodePair // reroot's work list
 	index optIndex
 	has   []bool
+	// guide, when set, names the option a new node's expansion tries first, and its
+	// child starts with bias virtual visits, each a win (Config.Bias).
+	guide Rollout
+	bias  int32
 }
 
 func (t *tree) reset() { t.nodes = append(t.nodes[:0], node{mover: -1}) }
@@ -84,8 +88,12 @@ func (t *tree) descend(g engine.Game, c float64, r *engine.Rand, path []int32, s
 				best, bestI, bestScore = ch, i, s
 			}
 		}
-		if i := untried(has, r); i >= 0 {
+		if i, guided := t.expand(g, has, r); i >= 0 {
 			ch := t.add(cur, opts[i], mover)
+			if guided {
+				n := &t.nodes[ch]
+				n.visits, n.avail, n.reward = t.bias, t.bias, float64(t.bias)
+			}
 			path = append(path, ch)
 			return path, g.Apply(i)
 		}
@@ -96,6 +104,19 @@ func (t *tree) descend(g engine.Game, c float64, r *engine.Rand, path []int32, s
 		cur = best
 	}
 	return path, nil
+}
+
+// expand picks the option to add a child for: the guide's, when it has none yet
+// (guided), else one uniformly among those without one; -1 when all have one.
+func (t *tree) expand(g engine.Game, has []bool, r *engine.Rand) (i int, guided bool) {
+	i = untried(has, r)
+	if i < 0 || t.guide == nil {
+		return i, false
+	}
+	if j := t.guide(g, r); j >= 0 && j < len(has) && !has[j] {
+		return j, true
+	}
+	return i, false
 }
 
 // untried picks uniformly among the options without a child, or returns -1.
