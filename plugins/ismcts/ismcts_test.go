@@ -205,6 +205,14 @@ func TestBiasStartsFromTheHeuristicsMove(t *testing.T) {
 	}
 }
 
+// TestFivePlayerKardinalIsSofter: five-player Kardinal's evaluation has a
+// temperature of 5 points, the other tables' 3, and soft=N still sets it.
+func TestFivePlayerKardinalIsSofter(t *testing.T) {
+	assert.Equal(t, 5.0, Config{}.withTable("kardinal", 5).Soft)
+	assert.Equal(t, kardinalSoft, Config{}.withTable("kardinal", 4).Soft)
+	assert.Equal(t, 2.0, Config{Soft: 2}.withTable("kardinal", 5).Soft)
+}
+
 // TestDeadlineIsKept: with an unbounded budget the search still answers before the
 // deadline less its margin. The deadline is 2 s away and the margin 1 s, far more
 // than one iteration (well under a millisecond) and a scheduling delay even at a load

@@ -93,13 +93,15 @@ func (s *Search) resolve(players int) {
 
 // tableDefault is what a table of one game and player count plays best with where
 // the caller leaves it open: a play-out cutoff (Progress then scores where play-outs
-// stop in Ivanhoe and Ninjas), UCB's constant and the play-out policy.
+// stop in Ivanhoe and Ninjas), UCB's constant, the play-out policy and the
+// evaluation's temperature.
 type tableDefault struct {
 	cutoff  int
 	c       float64
 	rollout Rollout
 	reuse   bool
 	infer   int
+	soft    float64
 }
 
 // tableDefaults are the defaults that won through the arena (see docs/performance.md); what a
@@ -107,10 +109,11 @@ type tableDefault struct {
 // players only: at the same time per decision the greedy play-out scored higher
 // against the heuristic with four players and lower with three and five. Two-player
 // Ninjas infers the other seat's cards from its moves (Config.Infer), which gained
-// there and not with three players.
+// there and not with three players. Five-player Kardinal scores its play-outs at a
+// temperature of 5 points instead of 3: five seats' points spread wider.
 var tableDefaults = map[string]map[int]tableDefault{
 	"ivanhoe":     {5: {cutoff: 40, c: 0.4}},
-	kardinal.Name: {4: {rollout: KardinalGreedy}},
+	kardinal.Name: {4: {rollout: KardinalGreedy}, 5: {soft: 5}},
 	"ninjas":      {2: {infer: 4}},
 }
 
@@ -131,6 +134,9 @@ func (c Config) withTable(game string, players int) Config {
 	}
 	if d.infer > 0 && c.Infer == 0 {
 		c.Infer = d.infer
+	}
+	if d.soft > 0 && c.Soft == 0 {
+		c.Soft = d.soft
 	}
 	if (game == "ivanhoe" || game == "ninjas") && c.Evaluate == nil && c.Cutoff > 0 {
 		if c.Soft == 0 {

@@ -24,8 +24,9 @@ others=X       the random share of the other seats' heuristic play-out moves
 cutoff=N       stop play-outs after N decisions and evaluate (Kardinal: the
                projection; Ivanhoe, Ninjas: Progress); 0 plays to the end;
                default 16 in Kardinal, 40 in Ivanhoe with five players, else 0
-soft=T         the evaluation's temperature: Kardinal's in points (default 3),
-               Progress's in tokens or gems (default 1); 0: hard ranks
+soft=T         the evaluation's temperature: Kardinal's in points (default 3;
+               5 with five players), Progress's in tokens or gems (default
+               1); 0: hard ranks
 eval=E         Kardinal: potential (default: the points if the game ended now,
                with part credit for chains and alliances in the making) or
                projection (the points alone)
