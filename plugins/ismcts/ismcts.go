@@ -93,7 +93,9 @@ type Config struct {
 	Infer int
 	// Bias, when positive, is progressive bias at every node: a node's first
 	// expansion adds the heuristic's option (Kardinal: KardinalGreedy's) first, with
-	// Bias virtual visits, each a win, that the search must outweigh.
+	// Bias virtual visits, each a win, that the search must outweigh. Negative
+	// never does; 0 is the table's default (tableDefaults: 10 in Ivanhoe with four
+	// players).
 	Bias int
 }
 

@@ -146,6 +146,7 @@ func TestSettings(t *testing.T) {
 		"infer=8":                    {Infer: 8},
 		"infer=0":                    {Infer: -1},
 		"bias=20":                    {Bias: 20},
+		"bias=0":                     {Bias: -1},
 	} {
 		got, err := ParseSettings(in)
 		require.NoError(t, err, in)
@@ -211,6 +212,16 @@ func TestFivePlayerKardinalIsSofter(t *testing.T) {
 	assert.Equal(t, 5.0, Config{}.withTable("kardinal", 5).Soft)
 	assert.Equal(t, kardinalSoft, Config{}.withTable("kardinal", 4).Soft)
 	assert.Equal(t, 2.0, Config{Soft: 2}.withTable("kardinal", 5).Soft)
+}
+
+// TestFourPlayerIvanhoeIsBiased: progressive bias is four-player Ivanhoe's default
+// (it gained there and not with five players), and bias=0 turns it off there.
+func TestFourPlayerIvanhoeIsBiased(t *testing.T) {
+	assert.Equal(t, 10, Config{}.withTable("ivanhoe", 4).Bias)
+	assert.Zero(t, Config{}.withTable("ivanhoe", 5).Bias)
+	off, err := ParseSettings("bias=0")
+	require.NoError(t, err)
+	assert.Negative(t, off.withTable("ivanhoe", 4).Bias)
 }
 
 // TestDeadlineIsKept: with an unbounded budget the search still answers before the

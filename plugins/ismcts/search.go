@@ -102,6 +102,7 @@ type tableDefault struct {
 	reuse   bool
 	infer   int
 	soft    float64
+	bias    int
 }
 
 // tableDefaults are the defaults that won through the arena (see docs/performance.md); what a
@@ -110,9 +111,11 @@ type tableDefault struct {
 // against the heuristic with four players and lower with three and five. Two-player
 // Ninjas infers the other seat's cards from its moves (Config.Infer), which gained
 // there and not with three players. Five-player Kardinal scores its play-outs at a
-// temperature of 5 points instead of 3: five seats' points spread wider.
+// temperature of 5 points instead of 3. Four-player Ivanhoe starts every node from
+// the heuristic's move (progressive bias, Config.Bias), which gained there and not
+// with five players.
 var tableDefaults = map[string]map[int]tableDefault{
-	"ivanhoe":     {5: {cutoff: 40, c: 0.4}},
+	"ivanhoe":     {4: {bias: 10}, 5: {cutoff: 40, c: 0.4}},
 	kardinal.Name: {4: {rollout: KardinalGreedy}, 5: {soft: 5}},
 	"ninjas":      {2: {infer: 4}},
 }
@@ -137,6 +140,9 @@ func (c Config) withTable(game string, players int) Config {
 	}
 	if d.soft > 0 && c.Soft == 0 {
 		c.Soft = d.soft
+	}
+	if d.bias > 0 && c.Bias == 0 {
+		c.Bias = d.bias
 	}
 	if (game == "ivanhoe" || game == "ninjas") && c.Evaluate == nil && c.Cutoff > 0 {
 		if c.Soft == 0 {

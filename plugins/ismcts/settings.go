@@ -32,7 +32,8 @@ eval=E         Kardinal: potential (default: the points if the game ended now,
                projection (the points alone)
 prior=N        N virtual wins for the heuristic's move at the root (default 0)
 bias=N         N virtual wins for the heuristic's move at every node, added
-               first (Kardinal: KardinalGreedy's move; default 0)
+               first (Kardinal: KardinalGreedy's move; default 10 in Ivanhoe
+               with four players, else 0)
 model=M        how the other seats choose in the tree: ucb (default) or
                rollout (as in play-outs: the search models them as that policy)
 reuse=R        yes: start each decision from the last decision's subtree for the
@@ -139,6 +140,9 @@ func (p *settings) set(k, v string) (known bool, err error) {
 		cfg.Bias, err = strconv.Atoi(v)
 		if err == nil && cfg.Bias < 0 {
 			err = fmt.Errorf("must not be negative")
+		}
+		if cfg.Bias == 0 {
+			cfg.Bias = -1 // none, even where the table's default biases
 		}
 	case "prior":
 		cfg.Prior, err = strconv.Atoi(v)
