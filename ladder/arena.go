@@ -97,7 +97,8 @@ type ArenaPlayer struct {
 	Observer arena.Observer
 	// StoreReplays hands each game's replay to the store with the game
 	// (store.Match.ReplayData) and removes the local file once it is recorded: for a
-	// store that keeps replays itself, so that any machine can show them.
+	// PostgreSQL store, so that any machine can show them, and for `ladder run`'s
+	// SQLite, with ReplaysInMemory, to save a file per game.
 	StoreReplays bool
 	// ReplaysInMemory, with StoreReplays, hands each replay to the store from memory
 	// (arena.Config.ReplaysInMemory) without a file: no live view of the game from
