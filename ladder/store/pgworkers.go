@@ -36,18 +36,18 @@ func (p *Postgres) RegisterWorker(ctx context.Context, w Worker) (Worker, error)
 		return Worker{}, err
 	}
 	defer tx.Rollback(ctx)
-	if _, err := tx.Exec(ctx, `UPDATE workers SET stopped = heartbeat
-		WHERE host = $1 AND stopped IS NULL AND heartbeat < now() - make_interval(secs => $2)`, w.Host, AliveWindow.Seconds()); err != nil {
-		return Worker{}, err
-	}
-	err = tx.QueryRow(ctx, `INSERT INTO workers (host, pid, version, engine, sandbox, slots, started, heartbeat)
+	// One round trip between begin and commit: a worker's start waits for it.
+	b := &pgx.Batch{}
+	b.Queue(`UPDATE workers SET stopped = heartbeat
+		WHERE host = $1 AND stopped IS NULL AND heartbeat < now() - make_interval(secs => $2)`, w.Host, AliveWindow.Seconds())
+	b.Queue(`INSERT INTO workers (host, pid, version, engine, sandbox, slots, started, heartbeat)
 		VALUES ($1, $2, $3, $4, $5, $6, `+pgNow+`, `+pgNow+`) RETURNING id, started, heartbeat`,
-		w.Host, w.PID, w.Version, w.Engine, w.Sandbox, w.Slots).Scan(&w.ID, &w.Started, &w.Heartbeat)
-	if err != nil {
-		return Worker{}, err
-	}
+		w.Host, w.PID, w.Version, w.Engine, w.Sandbox, w.Slots).QueryRow(func(row pgx.Row) error {
+		return row.Scan(&w.ID, &w.Started, &w.Heartbeat)
+	})
 	// The coordinator hears of it at the commit (WorkersJoining).
-	if _, err := tx.Exec(ctx, `SELECT pg_notify($1, current_schema())`, workersChannel); err != nil {
+	b.Queue(`SELECT pg_notify($1, current_schema())`, workersChannel)
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
 		return Worker{}, err
 	}
 	w.Started, w.Heartbeat, w.Stopped = w.Started.UTC(), w.Heartbeat.UTC(), time.Time{}
