@@ -390,10 +390,14 @@ func openReplayFile(path string, res *MatchResult, rw *replayWriter) error {
 		return err
 	}
 	res.Replay, res.replayTemp = path, path+TempReplaySuffix
-	rw.f, rw.w = f, bufio.NewWriter(f)
+	rw.f, rw.w = f, bufio.NewWriterSize(f, replayBuffer)
 	rw.enc = json.NewEncoder(rw.w)
 	return nil
 }
+
+// replayBuffer holds most games' whole replay (a two-player Ivanhoe game's is 5-14
+// KB), so that a replay not written live goes to its file in one write or a few.
+const replayBuffer = 64 << 10
 
 func (rw *replayWriter) write(rec Record) {
 	if !rw.writing() {

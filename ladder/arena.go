@@ -103,6 +103,11 @@ type ArenaPlayer struct {
 	// (arena.Config.ReplaysInMemory) without a file: no live view of the game from
 	// ReplayDir, which then keeps only the bots' stderr.
 	ReplaysInMemory bool
+	// Unwatched says that no server shows this player's games in progress: `ladder
+	// run`, whose run lock keeps `ladder serve` off its ladder. Its replays are then
+	// written in one piece at the game's end rather than record by record through to
+	// the file (one write a game instead of one a decision).
+	Unwatched bool
 	// Options are the game's options; a block's game must be their engine.Variant.
 	Options engine.Options
 	// Pool, when set, keeps the bots' processes from one block to the next (one per
@@ -195,7 +200,7 @@ func (p *ArenaPlayer) playBlock(ctx context.Context, b store.Block, bots []store
 		Game: game, Options: p.Options, Entrants: entrants, Launcher: protocol.Launcher{}, Pool: p.Pool, Games: b.Rotations, Seed: b.Seed, Parallel: 1, Rotations: missing(b),
 		Clock: p.Clock, MaxRestarts: p.MaxRestarts, Sandbox: p.Sandbox, MaxForfeitShare: -1,
 		// A block is one deal: each seat's stderr is one game's (the service serves it so).
-		ReplayDir: replays, LiveReplays: true, ReplaysInMemory: p.StoreReplays && p.ReplaysInMemory, StderrPerSeat: true, Logger: p.Logger, Observer: p.Observer,
+		ReplayDir: replays, LiveReplays: !p.Unwatched, ReplaysInMemory: p.StoreReplays && p.ReplaysInMemory, StderrPerSeat: true, Logger: p.Logger, Observer: p.Observer,
 		Commit: func(m *arena.MatchResult) error {
 			now := time.Now()
 			g := store.Match{Block: b.ID, Rotation: m.Rotation, Game: b.Game, Seed: m.Seed, Adjudicated: m.Adjudicated,

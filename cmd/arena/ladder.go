@@ -118,6 +118,8 @@ func ladderRun(c *cli.Context) error {
 	defer ls.close(ctx)
 	cfg := ls.cfg
 	cfg.Matches, cfg.Duration = c.Int("matches"), c.Duration("for")
+	// The run lock keeps `ladder serve`, which shows games in progress, off this ladder.
+	ls.player.Unwatched = true
 	sum, err := ladder.Run(ctx, cfg)
 	ls.stopBots(ctx)
 	ls.ms.refit(c.Context)

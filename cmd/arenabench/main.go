@@ -10,7 +10,8 @@
 //     default sandbox, at -j 1 and at -j 2 (real processes, as a user runs it), and
 //     the same with replays;
 //   - `arena ladder run` of as many games on a fresh SQLite ladder of the same two
-//     built-in bots, at -j 1 and -j 2 (ladder.go), each right beside its match run;
+//     built-in bots, at -j 1 and -j 2 (ladder.go), each right beside its match run
+//     (--ladder-only measures these alone, with --base the base arena's beside them);
 //   - with a PostgreSQL URL (--postgres, default $ARENA_TEST_POSTGRES), `arena worker`
 //     at -j 1, 2 and 4 on a fresh ladder of its own schema, `arena ladder serve`
 //     coordinating, as many games from the worker's exec (worker.go), right beside
@@ -75,6 +76,7 @@ type options struct {
 	starts      int
 	startsOnly  bool
 	workersOnly bool
+	ladderOnly  bool
 }
 
 func run() error {
@@ -88,6 +90,7 @@ func run() error {
 	flag.IntVar(&o.starts, "starts", 5, "starts measured per repetition, each side (their median is the repetition's figure)")
 	flag.BoolVar(&o.startsOnly, "starts-only", false, "measure only the start rows (bare go-plugin starts, and `arena match` of one deal to its first decision)")
 	flag.BoolVar(&o.workersOnly, "workers-only", false, "measure only the `arena worker` rows (needs --postgres): the worker and `arena match` with and without replays at -j 1, 2 and 4")
+	flag.BoolVar(&o.ladderOnly, "ladder-only", false, "measure only the `ladder run` rows: the ladder and `arena match` with and without replays at -j 1 and 2 (with --base, the base arena's ladder and match too)")
 	flag.Parse()
 	if o.workersOnly && o.postgres == "" {
 		return fmt.Errorf("--workers-only needs a PostgreSQL URL (--postgres or $ARENA_TEST_POSTGRES)")
@@ -130,6 +133,10 @@ func run() error {
 			return err
 		}
 		defer os.RemoveAll(filepath.Dir(w.baseLadder))
+	}
+	if o.ladderOnly {
+		fmt.Printf("arenabench: %d repetitions of the ladder rows, %d games each run\n", o.reps, o.games)
+		return runReps(o, w, measureLadder, ladderRows(o.base != ""))
 	}
 	if o.postgres != "" {
 		if w.pg, err = openPG(context.Background(), o.postgres); err != nil {
@@ -346,6 +353,30 @@ func measureWorkers(o options, w *world, i int) (rep, error) {
 		if o.base != "" {
 			bw := map[int]*workerRun{1: &r.bw1, 2: &r.bw2, 4: &r.bw4}[j]
 			steps = append(steps, func() (err error) { *bw, err = runWorker(context.Background(), o.base, w.pg, o.games, j); return })
+		}
+	}
+	return r, runSteps(&r, steps, i)
+}
+
+// measureLadder is a repetition of the ladder rows alone (--ladder-only): at each -j,
+// `arena match` without and with replays and `ladder run` (and with --base the base
+// arena's ladder run and match), each right beside the others, in an order that
+// alternates between repetitions as measure's does.
+func measureLadder(o options, w *world, i int) (rep, error) {
+	r := rep{load: loadAvg()}
+	seed := uint64(i + 1)
+	var steps []func() error
+	for _, j := range []int{1, 2} {
+		m, rp, l := map[int]*matchRun{1: &r.j1, 2: &r.j2}[j], map[int]*matchRun{1: &r.r1, 2: &r.r2}[j], map[int]*ladderRun{1: &r.l1, 2: &r.l2}[j]
+		steps = append(steps,
+			func() (err error) { *m, err = runMatch(o.arena, "random", o.games, j, seed); return },
+			func() (err error) { *l, err = runLadder(o.arena, w.ladder, o.games, j, seed); return },
+			func() (err error) { *rp, err = runMatchReplays(o.arena, o.games, j, seed); return })
+		if o.base != "" {
+			bm, bl := map[int]*matchRun{1: &r.b1, 2: &r.b2}[j], map[int]*ladderRun{1: &r.bl1, 2: &r.bl2}[j]
+			steps = append(steps,
+				func() (err error) { *bl, err = runLadder(o.base, w.baseLadder, o.games, j, seed); return },
+				func() (err error) { *bm, err = runMatch(o.base, "random", o.games, j, seed); return })
 		}
 	}
 	return r, runSteps(&r, steps, i)

@@ -18,12 +18,6 @@ func rows(base, workers bool) []row {
 	us := func(f func(r rep) time.Duration) func(r rep) string {
 		return func(r rep) string { return fmt.Sprintf("%.1f µs", float64(f(r))/1e3) }
 	}
-	gps := func(a, b func(r rep) float64) func(r rep) float64 {
-		return func(r rep) float64 { return a(r) / b(r) }
-	}
-	perSec := func(f func(r rep) float64) func(r rep) string {
-		return func(r rep) string { return fmt.Sprintf("%.0f/s", f(r)) }
-	}
 	rt1 := func(r rep) time.Duration { return r.j1.meanRT }
 	rt2 := func(r rep) time.Duration { return r.j2.meanRT }
 	w1 := func(r rep) time.Duration { return r.j1.perDecision() }
@@ -42,33 +36,15 @@ func rows(base, workers bool) []row {
 		{"decision round trip, 2 matches / bare, 2 streams", "", div(rt2, lat2), us(rt2), us(lat2)},
 		{"wall per decision, -j 1 / bare round trip", "", div(w1, bare1), us(w1), us(bare1)},
 		{"wall per decision, -j 2 / bare wall per round trip, 2 streams", "", div(w2, bare2), us(w2), us(bare2)},
-		{"games/s, ladder run / arena match, -j 1", ">= 0.8", gps(func(r rep) float64 { return r.l1.gamesPerSec() }, func(r rep) float64 { return r.j1.gamesPerSec() }),
-			perSec(func(r rep) float64 { return r.l1.gamesPerSec() }), perSec(func(r rep) float64 { return r.j1.gamesPerSec() })},
-		{"games/s, ladder run / arena match, -j 2", ">= 0.8", gps(func(r rep) float64 { return r.l2.gamesPerSec() }, func(r rep) float64 { return r.j2.gamesPerSec() }),
-			perSec(func(r rep) float64 { return r.l2.gamesPerSec() }), perSec(func(r rep) float64 { return r.j2.gamesPerSec() })},
-		{"games/s, ladder run / arena match with replays, -j 1", "", gps(func(r rep) float64 { return r.l1.gamesPerSec() }, func(r rep) float64 { return r.r1.gamesPerSec() }),
-			perSec(func(r rep) float64 { return r.l1.gamesPerSec() }), perSec(func(r rep) float64 { return r.r1.gamesPerSec() })},
-		{"games/s, ladder run / arena match with replays, -j 2", "", gps(func(r rep) float64 { return r.l2.gamesPerSec() }, func(r rep) float64 { return r.r2.gamesPerSec() }),
-			perSec(func(r rep) float64 { return r.l2.gamesPerSec() }), perSec(func(r rep) float64 { return r.r2.gamesPerSec() })},
 	}
-	cpuRow := func(name string, a, b func(r rep) time.Duration) row {
-		return row{"CPU per game (arena and bots), " + name, "", div(a, b), us(a), us(b)}
-	}
-	mc1 := func(r rep) time.Duration { return r.j1.cpuPerGame() }
-	mc2 := func(r rep) time.Duration { return r.j2.cpuPerGame() }
-	lc1 := func(r rep) time.Duration { return r.l1.cpuPerGame() }
-	lc2 := func(r rep) time.Duration { return r.l2.cpuPerGame() }
 	busy := func(m func(r rep) matchRun) func(r rep) float64 {
 		return func(r rep) float64 { return m(r).coresBusy() }
 	}
 	secs := func(f func(r rep) time.Duration) func(r rep) string {
 		return func(r rep) string { return fmt.Sprintf("%.2f s", f(r).Seconds()) }
 	}
+	out = append(out, ladderRows(base)...)
 	out = append(out,
-		cpuRow("ladder run / arena match, -j 1", lc1, mc1),
-		cpuRow("ladder run / arena match, -j 2", lc2, mc2),
-		cpuRow("arena match, -j 2 / -j 1", mc2, mc1),
-		cpuRow("ladder run, -j 2 / -j 1", lc2, lc1),
 		row{"cores busy (CPU / wall), arena match -j 1", "", busy(func(r rep) matchRun { return r.j1 }),
 			secs(func(r rep) time.Duration { return r.j1.cpu }), secs(func(r rep) time.Duration { return r.j1.wall })},
 		row{"cores busy (CPU / wall), arena match -j 2", "", busy(func(r rep) matchRun { return r.j2 }),
@@ -108,14 +84,57 @@ func rows(base, workers bool) []row {
 			row{"new / base: decision round trip, -j 1", "", div(rt1, brt), us(rt1), us(brt)},
 			row{"new / base: wall per decision, -j 1", "", div(w1, b1), us(w1), us(b1)},
 			row{"new / base: wall per decision, -j 2", "", div(w2, b2), us(w2), us(b2)},
-			row{"new / base: games/s, ladder run -j 1", "", gps(func(r rep) float64 { return r.l1.gamesPerSec() }, func(r rep) float64 { return r.bl1.gamesPerSec() }),
-				perSec(func(r rep) float64 { return r.l1.gamesPerSec() }), perSec(func(r rep) float64 { return r.bl1.gamesPerSec() })},
-			row{"new / base: games/s, ladder run -j 2", "", gps(func(r rep) float64 { return r.l2.gamesPerSec() }, func(r rep) float64 { return r.bl2.gamesPerSec() }),
-				perSec(func(r rep) float64 { return r.l2.gamesPerSec() }), perSec(func(r rep) float64 { return r.bl2.gamesPerSec() })},
-			cpuRow("new / base, ladder run -j 1", lc1, func(r rep) time.Duration { return r.bl1.cpuPerGame() }),
-			cpuRow("new / base, ladder run -j 2", lc2, func(r rep) time.Duration { return r.bl2.cpuPerGame() }))
+			row{"new / base: wall per decision, -j 2", "", div(w2, b2), us(w2), us(b2)})
 	}
 	return out
+}
+
+// ladderRows are the rows of `ladder run` against `arena match` (all that
+// --ladder-only measures), with base the base arena's too: games/s and CPU per game.
+func ladderRows(base bool) []row {
+	gps := func(a, b func(r rep) ladderOrMatch) row {
+		return row{ratio: func(r rep) float64 { return a(r).gamesPerSec() / b(r).gamesPerSec() },
+			num: func(r rep) string { return fmt.Sprintf("%.0f/s", a(r).gamesPerSec()) },
+			den: func(r rep) string { return fmt.Sprintf("%.0f/s", b(r).gamesPerSec()) }}
+	}
+	cpu := func(a, b func(r rep) ladderOrMatch) row {
+		return row{ratio: func(r rep) float64 { return float64(a(r).cpuPerGame()) / float64(b(r).cpuPerGame()) },
+			num: func(r rep) string { return fmt.Sprintf("%.1f µs", float64(a(r).cpuPerGame())/1e3) },
+			den: func(r rep) string { return fmt.Sprintf("%.1f µs", float64(b(r).cpuPerGame())/1e3) }}
+	}
+	named := func(name, goal string, r row) row { r.name, r.goal = name, goal; return r }
+	l1 := func(r rep) ladderOrMatch { return r.l1 }
+	l2 := func(r rep) ladderOrMatch { return r.l2 }
+	j1 := func(r rep) ladderOrMatch { return r.j1 }
+	j2 := func(r rep) ladderOrMatch { return r.j2 }
+	out := []row{
+		named("games/s, ladder run / arena match, -j 1", ">= 0.8", gps(l1, j1)),
+		named("games/s, ladder run / arena match, -j 2", ">= 0.8", gps(l2, j2)),
+		named("games/s, ladder run / arena match with replays, -j 1", "", gps(l1, func(r rep) ladderOrMatch { return r.r1 })),
+		named("games/s, ladder run / arena match with replays, -j 2", "", gps(l2, func(r rep) ladderOrMatch { return r.r2 })),
+		named("CPU per game (arena and bots), ladder run / arena match, -j 1", "", cpu(l1, j1)),
+		named("CPU per game (arena and bots), ladder run / arena match, -j 2", "", cpu(l2, j2)),
+		named("CPU per game (arena and bots), arena match, -j 2 / -j 1", "", cpu(j2, j1)),
+		named("CPU per game (arena and bots), ladder run, -j 2 / -j 1", "", cpu(l2, l1)),
+	}
+	if base {
+		bl1 := func(r rep) ladderOrMatch { return r.bl1 }
+		bl2 := func(r rep) ladderOrMatch { return r.bl2 }
+		out = append(out,
+			named("new / base: games/s, ladder run -j 1", "", gps(l1, bl1)),
+			named("new / base: games/s, ladder run -j 2", "", gps(l2, bl2)),
+			named("CPU per game (arena and bots), new / base, ladder run -j 1", "", cpu(l1, bl1)),
+			named("CPU per game (arena and bots), new / base, ladder run -j 2", "", cpu(l2, bl2)),
+			named("base: games/s, ladder run / arena match, -j 1", "", gps(bl1, func(r rep) ladderOrMatch { return r.b1 })),
+			named("base: games/s, ladder run / arena match, -j 2", "", gps(bl2, func(r rep) ladderOrMatch { return r.b2 })))
+	}
+	return out
+}
+
+// ladderOrMatch is a run of either command, as the ladder rows compare them.
+type ladderOrMatch interface {
+	gamesPerSec() float64
+	cpuPerGame() time.Duration
 }
 
 // startRows are the rows of a start (all that --starts-only measures).

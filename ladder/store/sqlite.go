@@ -30,6 +30,8 @@ type SQLite struct {
 	// soon the lock frees, and at -j 2 the blocks' records collided every few games.
 	// Readers are not queued (WAL); other processes still wait on the busy timeout.
 	writing sync.Mutex
+	// prepared keeps the games' path statements (sqlite_stmts.go).
+	prepared stmts
 }
 
 // synchronousMode is the database's sync setting: NORMAL, which in WAL mode syncs the
@@ -144,7 +146,10 @@ func (s *SQLite) Dir() string { return filepath.Dir(s.path) }
 func (s *SQLite) Path() string { return s.path }
 
 // Close closes the database.
-func (s *SQLite) Close() error { return s.db.Close() }
+func (s *SQLite) Close() error {
+	s.closeStmts()
+	return s.db.Close()
+}
 
 // migrations[i] brings the schema from version i to i+1. They are only ever appended
 // to: a released migration never changes.
@@ -441,7 +446,7 @@ func (s *SQLite) NewBlock(ctx context.Context, b Block) (Block, error) {
 	}
 	defer tx.Rollback()
 	b.Created = fromMillis(time.Now().UnixMilli())
-	res, err := tx.ExecContext(ctx, `INSERT INTO blocks (game, seed, rotations, created_ms) VALUES (?, ?, ?, ?)`,
+	res, err := s.txExec(ctx, tx, `INSERT INTO blocks (game, seed, rotations, created_ms) VALUES (?, ?, ?, ?)`,
 		b.Game, int64(b.Seed), b.Rotations, millis(b.Created))
 	if err != nil {
 		return Block{}, err
@@ -450,7 +455,7 @@ func (s *SQLite) NewBlock(ctx context.Context, b Block) (Block, error) {
 		return Block{}, err
 	}
 	for i, bot := range b.Bots {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO block_bots (block_id, position, bot_id) VALUES (?, ?, ?)`, b.ID, i, bot); err != nil {
+		if _, err := s.txExec(ctx, tx, `INSERT INTO block_bots (block_id, position, bot_id) VALUES (?, ?, ?)`, b.ID, i, bot); err != nil {
 			return Block{}, fmt.Errorf("block bot %d: %w", bot, err)
 		}
 	}
@@ -528,7 +533,10 @@ func (s *SQLite) RecordMatch(ctx context.Context, m Match) (Match, error) {
 	}
 	defer tx.Rollback()
 	var rotations int
-	err = tx.QueryRowContext(ctx, `SELECT rotations FROM blocks WHERE id = ?`, m.Block).Scan(&rotations)
+	row, err := s.txQueryRow(ctx, tx, `SELECT rotations FROM blocks WHERE id = ?`, m.Block)
+	if err == nil {
+		err = row.Scan(&rotations)
+	}
 	if errors.Is(err, sql.ErrNoRows) {
 		return Match{}, fmt.Errorf("%w: block %d", ErrNotFound, m.Block)
 	}
@@ -539,14 +547,17 @@ func (s *SQLite) RecordMatch(ctx context.Context, m Match) (Match, error) {
 		return Match{}, fmt.Errorf("rotation %d of block %d, which has rotations 0..%d", m.Rotation, m.Block, rotations-1)
 	}
 	var existing int64
-	err = tx.QueryRowContext(ctx, `SELECT id FROM matches WHERE block_id = ? AND rotation = ?`, m.Block, m.Rotation).Scan(&existing)
+	if row, err = s.txQueryRow(ctx, tx, `SELECT id FROM matches WHERE block_id = ? AND rotation = ?`, m.Block, m.Rotation); err != nil {
+		return Match{}, err
+	}
+	err = row.Scan(&existing)
 	if err == nil {
 		return Match{}, fmt.Errorf("%w: block %d rotation %d is game %d", ErrDuplicate, m.Block, m.Rotation, existing)
 	}
 	if !errors.Is(err, sql.ErrNoRows) {
 		return Match{}, err
 	}
-	res, err := tx.ExecContext(ctx, `INSERT INTO matches (block_id, rotation, game, seed, adjudicated, replay, started_ms, finished_ms)
+	res, err := s.txExec(ctx, tx, `INSERT INTO matches (block_id, rotation, game, seed, adjudicated, replay, started_ms, finished_ms)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
 		m.Block, m.Rotation, m.Game, int64(m.Seed), m.Adjudicated, m.Replay, millis(m.Started), millis(m.Finished))
 	if err != nil {
@@ -556,7 +567,7 @@ func (s *SQLite) RecordMatch(ctx context.Context, m Match) (Match, error) {
 		return Match{}, err
 	}
 	for i, st := range m.Seats {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO match_seats (match_id, seat, bot_id, place, score, ending) VALUES (?, ?, ?, ?, ?, ?)`,
+		if _, err := s.txExec(ctx, tx, `INSERT INTO match_seats (match_id, seat, bot_id, place, score, ending) VALUES (?, ?, ?, ?, ?, ?)`,
 			m.ID, i, st.Bot, st.Place, st.Score, st.Ending); err != nil {
 			return Match{}, fmt.Errorf("seat %d: %w", i, err)
 		}
