@@ -169,7 +169,7 @@ const snooze = time.Minute
 
 func (w *blockWorker) Work(ctx context.Context, job *river.Job[BlockArgs]) (err error) {
 	// The block in hand reads its block and bots while it waits for a slot, so that
-	// a slot that frees starts it without those round trips (three; under load each
+	// a slot that frees starts it without that round trip (under load it
 	// waits for the server's process to be scheduled). A bot retired or suspended
 	// meanwhile still plays this block, as it would had the block started a moment
 	// sooner; the next block read sees the change.
