@@ -136,7 +136,7 @@ func (r *runner) layers(sb sandbox.Config) ([]sandbox.Status, error) {
 			}
 		}
 	}
-	return r.cfg.Pool.sandboxLayers(sb)
+	return r.cfg.Pool.SandboxLayers(sb)
 }
 
 // partial is the report of a run that stopped before it played anything.

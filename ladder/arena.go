@@ -135,6 +135,12 @@ func (p *ArenaPlayer) Close(ctx context.Context) {
 	p.Pool.Close(ctx, grace)
 }
 
+// Layers are the sandbox layers the player's bots get, found once with a Pool (whose
+// first block then finds them too: each finding makes and removes a trial box).
+func (p *ArenaPlayer) Layers() ([]sandbox.Status, error) {
+	return p.Pool.SandboxLayers(p.Sandbox)
+}
+
 // Sandbox is the sandbox of every bot the ladder runs, and of a candidate's smoke
 // test: base, with the ladder's data directory (the database, the stored bots, the
 // replays) hidden from the bot. A bot program in the store is opened before it is
