@@ -119,9 +119,10 @@ func NewPool(cfg PoolConfig) *Pool {
 	return &Pool{cfg: cfg, procs: map[poolSlot][]*kept{}, layers: map[string][]sandbox.Status{}}
 }
 
-// sandboxLayers is sb.Layers(), found once per level and helper when p is set: they
-// depend on the machine, not on a run.
-func (p *Pool) sandboxLayers(sb sandbox.Config) ([]sandbox.Status, error) {
+// SandboxLayers is sb.Layers(), found once per level and helper when p is set: they
+// depend on the machine, not on a run. A process that reports them before its first
+// run (a worker registering) finds them here, so that the run makes no trial box.
+func (p *Pool) SandboxLayers(sb sandbox.Config) ([]sandbox.Status, error) {
 	if p == nil {
 		return sb.Layers()
 	}

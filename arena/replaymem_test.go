@@ -3,6 +3,7 @@ package arena
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"testing"
 
@@ -37,5 +38,14 @@ func TestReplaysInMemoryReachCommitWithoutAFile(t *testing.T) {
 		assert.ErrorIs(t, err, os.ErrNotExist, "no file under its name")
 		_, err = os.Lstat(m.Replay + TempReplaySuffix)
 		assert.ErrorIs(t, err, os.ErrNotExist, "nor under its temporary name")
+	}
+	// The folder is made only for the bots' stderr, when they wrote some.
+	entries, err := os.ReadDir(cfg.ReplayDir)
+	if !errors.Is(err, os.ErrNotExist) {
+		require.NoError(t, err)
+		require.NotEmpty(t, entries, "no empty folder is made")
+		for _, e := range entries {
+			assert.Regexp(t, `^stderr-.*\.log$`, e.Name())
+		}
 	}
 }

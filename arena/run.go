@@ -54,7 +54,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		cfg.Seed = NewSeed()
 	}
 	r := &runner{cfg: cfg, spec: spec, began: began}
-	if cfg.ReplayDir != "" {
+	// Replays kept in memory need no folder; the bots' stderr makes it when there is
+	// some (stopBots): a ladder's folder per block cost it a directory's inode a block.
+	if cfg.ReplayDir != "" && !cfg.ReplaysInMemory {
 		if err := os.MkdirAll(cfg.ReplayDir, 0o700); err != nil {
 			return nil, err
 		}
@@ -134,7 +136,7 @@ func (r *runner) layers(sb sandbox.Config) ([]sandbox.Status, error) {
 			}
 		}
 	}
-	return r.cfg.Pool.sandboxLayers(sb)
+	return r.cfg.Pool.SandboxLayers(sb)
 }
 
 // partial is the report of a run that stopped before it played anything.
@@ -326,16 +328,24 @@ func (r *runner) stopBots(ctx context.Context) {
 			name := fmt.Sprintf("stderr-%d-%s", i, strings.Map(safeRune, b.entrant.Name))
 			if r.cfg.StderrPerSeat {
 				for seat, tail := range b.stderrBySeat() {
-					_ = os.WriteFile(filepath.Join(dir, fmt.Sprintf("%s-seat-%d.log", name, seat)), []byte(tail), 0o644)
+					keepStderr(dir, fmt.Sprintf("%s-seat-%d.log", name, seat), tail)
 				}
 				return
 			}
 			if tail := b.stderr(); tail != "" {
-				_ = os.WriteFile(filepath.Join(dir, name+".log"), []byte(tail), 0o644)
+				keepStderr(dir, name+".log", tail)
 			}
 		}()
 	}
 	wg.Wait()
+}
+
+// keepStderr writes a bot's stderr to dir/name, making dir if it is not there yet
+// (Config.ReplaysInMemory makes none beforehand).
+func keepStderr(dir, name, tail string) {
+	if os.MkdirAll(dir, 0o700) == nil {
+		_ = os.WriteFile(filepath.Join(dir, name), []byte(tail), 0o644)
+	}
 }
 
 func safeRune(r rune) rune {

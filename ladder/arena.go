@@ -97,7 +97,8 @@ type ArenaPlayer struct {
 	Observer arena.Observer
 	// StoreReplays hands each game's replay to the store with the game
 	// (store.Match.ReplayData) and removes the local file once it is recorded: for a
-	// store that keeps replays itself, so that any machine can show them.
+	// PostgreSQL store, so that any machine can show them, and for `ladder run`'s
+	// SQLite, with ReplaysInMemory, to save a file per game.
 	StoreReplays bool
 	// ReplaysInMemory, with StoreReplays, hands each replay to the store from memory
 	// (arena.Config.ReplaysInMemory) without a file: no live view of the game from
@@ -132,6 +133,12 @@ func (p *ArenaPlayer) Close(ctx context.Context) {
 		grace = arena.DefaultClock().Shutdown
 	}
 	p.Pool.Close(ctx, grace)
+}
+
+// Layers are the sandbox layers the player's bots get, found once with a Pool (whose
+// first block then finds them too: each finding makes and removes a trial box).
+func (p *ArenaPlayer) Layers() ([]sandbox.Status, error) {
+	return p.Pool.SandboxLayers(p.Sandbox)
 }
 
 // Sandbox is the sandbox of every bot the ladder runs, and of a candidate's smoke

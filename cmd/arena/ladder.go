@@ -118,8 +118,10 @@ func ladderRun(c *cli.Context) error {
 	defer ls.close(ctx)
 	cfg := ls.cfg
 	cfg.Matches, cfg.Duration = c.Int("matches"), c.Duration("for")
-	// The run lock keeps `ladder serve`, which shows games in progress, off this ladder.
-	ls.player.Unwatched = true
+	// The run lock keeps `ladder serve`, which shows games in progress, off this
+	// ladder: its replays go to the database with their games, no file each (a file
+	// per game, and a folder per block, was the largest cost of the run's own process).
+	ls.player.Unwatched, ls.player.StoreReplays, ls.player.ReplaysInMemory = true, true, true
 	sum, err := ladder.Run(ctx, cfg)
 	ls.stopBots(ctx)
 	ls.ms.refit(c.Context)

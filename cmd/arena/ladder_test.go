@@ -71,8 +71,7 @@ func TestLadderSurvivesKillAndResumes(t *testing.T) {
 
 	st, err := store.Open(db)
 	require.NoError(t, err)
-	// A game recorded just before the kill may have its replay under its temporary
-	// name still: the next run gives it its name (checked by countGames below).
+	// Every game recorded has its replay with it, in the database (countGames below).
 	killed := recorded(t, st)
 	assert.GreaterOrEqual(t, killed, 12, "every game the run reported is recorded")
 	open, err := st.OpenBlocks(context.Background(), "ivanhoe")
@@ -124,7 +123,8 @@ func TestLadderSurvivesKillAndResumes(t *testing.T) {
 	assert.Contains(t, r.stdout, "95% interval")
 }
 
-// countGames counts the recorded games and fails on a (block, rotation) seen twice.
+// countGames counts the recorded games and fails on a (block, rotation) seen twice
+// or a game whose replay the store cannot read.
 func countGames(t *testing.T, st store.Store) int {
 	t.Helper()
 	seen := map[[2]int64]bool{}
@@ -132,7 +132,9 @@ func countGames(t *testing.T, st store.Store) int {
 		key := [2]int64{m.Block, int64(m.Rotation)}
 		require.False(t, seen[key], "block %d rotation %d recorded twice", m.Block, m.Rotation)
 		seen[key] = true
-		assert.FileExists(t, m.Replay)
+		replay, err := st.(store.Replays).Replay(context.Background(), m.ID)
+		require.NoError(t, err, "the replay of game %d", m.ID)
+		assert.NotEmpty(t, replay)
 		return nil
 	}))
 	return len(seen)

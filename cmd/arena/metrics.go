@@ -152,7 +152,7 @@ func (s *metricsServer) describePlayer(p *ladder.ArenaPlayer) {
 		return
 	}
 	s.m.SetBank(p.Clock.Bank)
-	if layers, err := p.Sandbox.Layers(); err == nil {
+	if layers, err := p.Layers(); err == nil {
 		s.sandboxLayers(layers)
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -9,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/arena-games/arena/ladder/store"
 )
 
 var islandBoard, _ = filepath.Abs("../../engine/kardinal/testdata/island.txt")
@@ -103,9 +106,12 @@ func TestLadderOfAnotherBoardIsKeptApart(t *testing.T) {
 	assert.Regexp(t, `^kardinal@board-[0-9a-f]{12}$`, variant)
 	assert.Equal(t, map[string]int{variant: 6}, tables("--game", "kardinal", "--board", islandBoard))
 	assert.Equal(t, map[string]int{"kardinal": 3}, tables("--game", "kardinal"))
-	entries, err := os.ReadDir(filepath.Join(dir, "replays", variant))
+	st, err := store.Open(db)
 	require.NoError(t, err)
-	assert.Len(t, entries, 2, "two blocks of three rotations")
+	defer st.Close()
+	blocks := map[int64]int{}
+	require.NoError(t, st.Matches(context.Background(), variant, func(m store.Match) error { blocks[m.Block]++; return nil }))
+	assert.Len(t, blocks, 2, "two blocks of three rotations")
 
 	r := runArena(t, dir, "ladder", "standings", "--board", islandBoard, "--db", db)
 	assert.NotEqual(t, 0, r.code)

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-games/arena/arena"
@@ -68,11 +70,11 @@ func blockTimeout(c *cli.Context) time.Duration {
 }
 
 // workerEntry is how a worker registers: its machine, the engines it plays by, the
-// sandbox layers its bots get.
+// sandbox layers its bots get (player.Layers, which keeps them for the first block).
 func workerEntry(player *ladder.ArenaPlayer, slots int) store.Worker {
 	host, _ := os.Hostname()
 	var layers []string
-	if ls, err := player.Sandbox.Layers(); err == nil {
+	if ls, err := player.Layers(); err == nil {
 		for _, l := range ls {
 			if l.Active {
 				layers = append(layers, l.Layer)
@@ -120,19 +122,23 @@ func runWorker(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	ctx, now, stop := interruptibleInStages(c.Context, log, true)
+	defer stop()
+	// The worker's start waits on the database and on the sandbox's trial box: the
+	// queue's connection (and River's schema check), the store's, and the trial box
+	// (for the registry) go side by side.
+	queuePool := connectQueue(ctx, c.String("db"))
+	defer func() {
+		if pool, err := queuePool(); err == nil {
+			pool.Close()
+		}
+	}()
 	st, err := openLadder(c)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
 	pg := st.(*store.Postgres) // a postgres:// URL opens one
-	ctx, now, stop := interruptibleInStages(c.Context, log, true)
-	defer stop()
-	pool, err := queue.Connect(ctx, c.String("db"))
-	if err != nil {
-		return fmt.Errorf("ladder database %s: %w", st.Path(), err)
-	}
-	defer pool.Close()
 	// Replays wait in a directory of this process until they are stored with their
 	// game, so that workers sharing a cache never touch each other's.
 	replays, release, err := workerReplayDir(filepath.Join(st.Dir(), "replays"))
@@ -142,10 +148,17 @@ func runWorker(c *cli.Context) error {
 	defer release()
 	player := blockPlayer(c, st, ladder.Sandbox(sb, st.Dir()), nil, replays)
 	player.ReplaysInMemory = !c.Bool("live-replays")
+	entry := make(chan store.Worker, 1)
+	go func() { entry <- workerEntry(player, c.Int("jobs")) }()
+	pool, err := queuePool()
+	if err != nil {
+		<-entry
+		return fmt.Errorf("ladder database %s: %w", st.Path(), err)
+	}
 	// Registered and heartbeating until the River client has stopped.
 	alive, gone := context.WithCancel(context.WithoutCancel(ctx))
 	defer gone()
-	me, left, err := store.KeepAlive(alive, pg, workerEntry(player, c.Int("jobs")), func(err error) {
+	me, left, err := store.KeepAlive(alive, pg, <-entry, func(err error) {
 		log.Warn("worker heartbeat failed", "err", err)
 	})
 	if err != nil {
@@ -197,6 +210,24 @@ func runWorker(c *cli.Context) error {
 	ms.linger(ctx, c.Duration("metrics-linger"))
 	// Stopping is how a worker ends (systemd's SIGTERM): exit 0.
 	return err
+}
+
+// connectQueue starts connecting to the work queue at url (queue.Connect) and returns
+// the wait for its pool (the same pool to every caller).
+func connectQueue(ctx context.Context, url string) func() (*pgxpool.Pool, error) {
+	type conn struct {
+		pool *pgxpool.Pool
+		err  error
+	}
+	done := make(chan conn, 1)
+	go func() {
+		pool, err := queue.Connect(ctx, url)
+		done <- conn{pool, err}
+	}()
+	return sync.OnceValues(func() (*pgxpool.Pool, error) {
+		c := <-done
+		return c.pool, c.err
+	})
 }
 
 // stopWorker stops w softly: it finishes the blocks under way until --stop-timeout

@@ -143,6 +143,8 @@ func TestWorkerRunCountsItsGames(t *testing.T) {
 	require.NoError(t, err)
 	assert.GreaterOrEqual(t, w.games, 20)
 	assert.Positive(t, w.gamesPerSec())
+	assert.Positive(t, w.steady)
+	assert.Less(t, w.steady, w.wall, "the games' span is within the run")
 	var left int
 	require.NoError(t, pg.conn.QueryRow(ctx, `SELECT COUNT(*) FROM pg_namespace WHERE nspname LIKE 'arenabench\_%'`).Scan(&left))
 	assert.Zero(t, left, "the run's schema is dropped")
@@ -152,13 +154,14 @@ func TestWorkerRunCountsItsGames(t *testing.T) {
 // replays (the goal's row) and with them, each repetition's ratio on its own.
 func TestWorkerRowsPairEachJobsWithItsMatch(t *testing.T) {
 	run := func(games int) matchRun { return matchRun{wall: time.Second, games: games} }
-	work := func(games int) workerRun { return workerRun{wall: time.Second, games: games} }
+	work := func(games int) workerRun { return workerRun{wall: time.Second, games: games, steady: time.Second / 2} }
 	r := rep{j1: run(100), r1: run(50), w1: work(40), j2: run(200), r2: run(160), w2: work(80), j4: run(400), r4: run(200), w4: work(100)}
 	var buf strings.Builder
 	printTable(&buf, []rep{r}, workerRows(false))
 	for _, want := range []string{
 		"| games/s, arena worker (PostgreSQL) / arena match, -j 1 | 0.40 [0.40-0.40] | 40/s vs 100/s | >= 0.8 |",
 		"| games/s, arena worker (PostgreSQL) / arena match with replays, -j 1 | 0.80 [0.80-0.80] | 40/s vs 50/s |  |",
+		"| games/s, arena worker past its start (first to last game) / arena match, -j 1 | 0.78 [0.78-0.78] | 78/s vs 100/s |  |",
 		"| games/s, arena worker (PostgreSQL) / arena match, -j 2 | 0.40 [0.40-0.40] | 80/s vs 200/s | >= 0.8 |",
 		"| games/s, arena worker (PostgreSQL) / arena match with replays, -j 2 | 0.50 [0.50-0.50] | 80/s vs 160/s |  |",
 		"| games/s, arena worker (PostgreSQL) / arena match, -j 4 | 0.25 [0.25-0.25] | 100/s vs 400/s |  |",

@@ -200,6 +200,13 @@ func workerRows(base bool) []row {
 				func(r rep) float64 { return worker(r).gamesPerSec() / match(r).gamesPerSec() },
 				func(r rep) string { return fmt.Sprintf("%.0f/s", worker(r).gamesPerSec()) },
 				func(r rep) string { return fmt.Sprintf("%.0f/s", match(r).gamesPerSec()) }})
+			if !replays {
+				// Beside the goal's row (from the worker's exec): its pace past the start.
+				out = append(out, row{fmt.Sprintf("games/s, arena worker past its start (first to last game) / arena match, -j %d", j), "",
+					func(r rep) float64 { return worker(r).steadyPerSec() / match(r).gamesPerSec() },
+					func(r rep) string { return fmt.Sprintf("%.0f/s", worker(r).steadyPerSec()) },
+					func(r rep) string { return fmt.Sprintf("%.0f/s", match(r).gamesPerSec()) }})
+			}
 		}
 		if base {
 			old := func(r rep) workerRun { return map[int]workerRun{1: r.bw1, 2: r.bw2, 4: r.bw4}[j] }

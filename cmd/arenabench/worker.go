@@ -21,9 +21,15 @@ import (
 type workerRun struct {
 	wall  time.Duration
 	games int
+	// steady is the time from the first game's end to the last's: the pace of a
+	// worker past its start, which a ladder running for days lives on.
+	steady time.Duration
 }
 
 func (w workerRun) gamesPerSec() float64 { return float64(w.games) / w.wall.Seconds() }
+
+// steadyPerSec is the games/s between the first game's end and the last's.
+func (w workerRun) steadyPerSec() float64 { return float64(w.games-1) / w.steady.Seconds() }
 
 // pgLadder is a PostgreSQL cluster the worker rows run on, each run in a schema of
 // its own (dropped after).
@@ -102,11 +108,11 @@ func runWorker(ctx context.Context, arenaBin string, pg *pgLadder, games, jobs i
 		return workerRun{}, fmt.Errorf("the worker recorded too few games: %v: %s", err, worker.out.String())
 	}
 	wall := time.Since(start)
-	n, err := count()
-	if err != nil {
-		return workerRun{}, err
-	}
-	return workerRun{wall: wall, games: n}, nil
+	run := workerRun{wall: wall}
+	var steady float64
+	err = pg.conn.QueryRow(ctx, "SELECT COUNT(*), EXTRACT(EPOCH FROM MAX(finished) - MIN(finished))::float8 FROM "+schema+".matches").Scan(&run.games, &steady)
+	run.steady = time.Duration(steady * float64(time.Second))
+	return run, err
 }
 
 // pollUntil polls f every 5 ms until it reaches want, the process exits, or within

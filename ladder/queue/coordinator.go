@@ -120,9 +120,16 @@ func (w withJob) NewBlock(ctx context.Context, b store.Block) (store.Block, erro
 // wait), the next comes at a tenth of Tick: waiting a whole Tick then left a worker
 // of 40 blocks a second idle for most of a second, several times a run. A tick that fails (the database
 // restarting) is retried at the next.
+//
+// A worker that joins (registers) makes the next refill come at once, and those of the
+// Tick after it at a tenth of Tick, until its pace shows: a worker joining a queue of
+// Depth blocks took them all within a fraction of a second and then stood idle until
+// the next Tick (0.85 s of a 3.7 s run with two built-in bots).
 func (c *Coordinator) Run(ctx context.Context) error {
 	t := time.NewTimer(c.cfg.Tick)
 	defer t.Stop()
+	joined := c.st.WorkersJoining(ctx)
+	var hurry time.Time // refills come at a tenth of Tick until then
 	for {
 		c.low = false
 		if err := c.st.RunLockHeld(ctx); err != nil && ctx.Err() == nil {
@@ -135,7 +142,7 @@ func (c *Coordinator) Run(ctx context.Context) error {
 		}
 		c.watchFleet(ctx)
 		next := c.cfg.Tick
-		if c.low {
+		if c.low || time.Now().Before(hurry) {
 			next /= 10
 		}
 		c.waited = next
@@ -144,6 +151,9 @@ func (c *Coordinator) Run(ctx context.Context) error {
 		case <-ctx.Done():
 			return nil
 		case <-t.C:
+		case <-joined:
+			hurry = time.Now().Add(c.cfg.Tick)
+			c.waited = min(c.waited, c.cfg.Tick/10) // the pace's floor: the wait was cut short
 		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/arena-games/arena/internal/poll"
 	"github.com/arena-games/arena/ladder"
 	"github.com/arena-games/arena/ladder/store"
 	"github.com/arena-games/arena/ladder/store/pgtest"
@@ -275,4 +276,34 @@ func TestCoordinatorKeepsPaceWithTheWorkers(t *testing.T) {
 func testCoordinator(pool *pgxpool.Pool, st *store.Postgres, depth, players int) (*Coordinator, error) {
 	return NewCoordinator(pool, CoordinatorConfig{Store: st, Depth: depth, Rescan: time.Hour,
 		Schedule: ladder.RunConfig{Store: st, Game: "ivanhoe", Players: players, Seed: 1}})
+}
+
+// A worker that joins makes the coordinator refill at once, not at its next Tick: a
+// new worker takes the blocks waiting within a fraction of a second, and then stood
+// idle until the Tick. Here the Tick is an hour, so only the join can refill.
+func TestCoordinatorRefillsWhenAWorkerJoins(t *testing.T) {
+	st, pool, _ := ladderWithQueue(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	unlock, err := st.LockRun(ctx)
+	require.NoError(t, err)
+	defer unlock()
+	co, err := NewCoordinator(pool, CoordinatorConfig{Store: st, Depth: 2, Rescan: time.Hour, Tick: time.Hour,
+		Schedule: ladder.RunConfig{Store: st, Game: "ivanhoe", Players: 2, Seed: 1}})
+	require.NoError(t, err)
+	ran := make(chan error, 1)
+	go func() { ran <- co.Run(ctx) }()
+	waiting := func() int { return len(jobBlocks(t, pool, "available")) }
+	poll.Until(t, "the first refill", func() bool { return waiting() == 2 })
+
+	// The queue is taken, and the hurried refill after the first (it found the queue
+	// empty) has passed; the next Tick is an hour away.
+	_, err = pool.Exec(ctx, `UPDATE river_job SET state = 'running', attempt = 1, attempted_at = now()`)
+	require.NoError(t, err)
+	require.False(t, poll.Within(3*time.Second/10, func() bool { return waiting() > 0 }), "no refill before the Tick without a worker joining")
+	_, err = st.RegisterWorker(ctx, store.Worker{Host: "here", Slots: 1})
+	require.NoError(t, err)
+	poll.Until(t, "the refill after a worker joined", func() bool { return waiting() >= 2 })
+	cancel()
+	require.NoError(t, <-ran)
 }

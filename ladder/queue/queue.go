@@ -133,17 +133,61 @@ const migrationLock = 0x6172656e61
 
 // migrate applies River's migrations one per transaction (a later one uses an enum
 // value an earlier one adds, which PostgreSQL allows only once that is committed).
+// Tables already up to date, as every worker but a ladder's first finds them, take one
+// read and no lock (upToDate): checking each version under the lock took a
+// transaction per version, four round trips each, on every worker's start.
 func migrate(ctx context.Context, pool *pgxpool.Pool) error {
 	m, err := rivermigrate.New(riverpgxv5.New(pool), nil)
 	if err != nil {
 		return err
 	}
-	for _, v := range m.AllVersions() {
+	all := m.AllVersions()
+	if upToDate(ctx, pool, m, all[len(all)-1].Version) {
+		return nil
+	}
+	for _, v := range all {
 		if err := migrateTo(ctx, pool, m, v.Version); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// upToDate reports whether River's tables have version latest, read without the lock.
+// When they do not, the connection that looked is closed, not returned to the pool: it
+// remembers that River's tables were missing (the server caches a name it did not
+// find), and until its next transaction starts it would not see them created by
+// another process under the lock (migrateTo's transaction starts before it waits for
+// the lock), and would try to create them again.
+func upToDate(ctx context.Context, pool *pgxpool.Pool, m *rivermigrate.Migrator[pgx.Tx], latest int) bool {
+	conn, err := pool.Acquire(ctx)
+	if err != nil {
+		return false
+	}
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		conn.Release()
+		return false
+	}
+	have, err := m.ExistingVersionsTx(ctx, tx)
+	_ = tx.Rollback(ctx)
+	if err == nil && hasVersion(have, latest) {
+		conn.Release()
+		return true
+	}
+	_ = conn.Hijack().Close(ctx)
+	return false
+}
+
+// hasVersion reports whether version is among those applied (River applies them in
+// order, so the latest one means every one before it).
+func hasVersion(have []rivermigrate.Migration, version int) bool {
+	for _, h := range have {
+		if h.Version >= version {
+			return true
+		}
+	}
+	return false
 }
 
 func migrateTo(ctx context.Context, pool *pgxpool.Pool, m *rivermigrate.Migrator[pgx.Tx], version int) error {
@@ -159,10 +203,8 @@ func migrateTo(ctx context.Context, pool *pgxpool.Pool, m *rivermigrate.Migrator
 	if err != nil {
 		return err
 	}
-	for _, h := range have {
-		if h.Version >= version {
-			return nil
-		}
+	if hasVersion(have, version) {
+		return nil
 	}
 	// MigrateTx is deprecated because several versions in one transaction can
 	// fail; this applies one version per transaction, under the ladder's lock.

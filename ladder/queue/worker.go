@@ -169,7 +169,7 @@ const snooze = time.Minute
 
 func (w *blockWorker) Work(ctx context.Context, job *river.Job[BlockArgs]) (err error) {
 	// The block in hand reads its block and bots while it waits for a slot, so that
-	// a slot that frees starts it without those round trips (three; under load each
+	// a slot that frees starts it without that round trip (under load it
 	// waits for the server's process to be scheduled). A bot retired or suspended
 	// meanwhile still plays this block, as it would had the block started a moment
 	// sooner; the next block read sees the change.
@@ -212,14 +212,14 @@ func (w *blockWorker) prepare(ctx context.Context, job *river.Job[BlockArgs]) (f
 		return nil, river.JobSnooze(snooze)
 	}
 	st := w.cfg.Store
-	b, err := st.Block(ctx, args.Block)
+	b, all, sus, err := st.BlockToPlay(ctx, args.Block)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, river.JobCancel(err)
 	}
 	if err != nil {
 		return nil, err
 	}
-	bots, err := blockBots(ctx, st, b)
+	bots, err := blockBots(b, all, sus)
 	if err != nil {
 		return nil, err
 	}
@@ -316,18 +316,10 @@ func (r *recorder) wait(played error) error {
 	return played
 }
 
-// blockBots are the entrants of b. A block with a bot retired or suspended since it
-// was scheduled is not played (as `ladder run` leaves it): the job is cancelled and
-// the block stays open.
-func blockBots(ctx context.Context, st store.Store, b store.Block) ([]store.Bot, error) {
-	all, err := st.Bots(ctx, true)
-	if err != nil {
-		return nil, err
-	}
-	sus, err := st.Suspensions(ctx)
-	if err != nil {
-		return nil, err
-	}
+// blockBots are the entrants of b among all (its bots, retired or not) and sus (their
+// suspensions). A block with a bot retired or suspended since it was scheduled is not
+// played (as `ladder run` leaves it): the job is cancelled and the block stays open.
+func blockBots(b store.Block, all []store.Bot, sus []store.Suspension) ([]store.Bot, error) {
 	byID := map[int64]store.Bot{}
 	for _, bot := range all {
 		byID[bot.ID] = bot

@@ -1,6 +1,7 @@
 package service
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -240,7 +241,7 @@ func (s *Service) replayFile(w http.ResponseWriter, r *http.Request, a store.Aut
 		s.fail(w, r, rf)
 		return
 	}
-	f, rf := s.openReplay(m)
+	f, rf := s.openReplay(r.Context(), m)
 	if rf != nil {
 		s.fail(w, r, rf)
 		return
@@ -281,17 +282,30 @@ func (s *Service) myGame(r *http.Request, a store.Author) (store.Match, map[int]
 	return m, seats, nil
 }
 
-// openReplay opens a game's replay, which must lie in the store's directory.
-func (s *Service) openReplay(m store.Match) (*os.File, *refusal) {
+// openReplay opens a game's replay, which must belong to the store's directory: from
+// the database when the store keeps it there (`ladder run`'s games), else its file.
+func (s *Service) openReplay(ctx context.Context, m store.Match) (io.ReadCloser, *refusal) {
 	root := filepath.Clean(s.cfg.Store.Dir()) + string(filepath.Separator)
 	if m.Replay == "" || !strings.HasPrefix(filepath.Clean(m.Replay), root) {
 		return nil, refuse(http.StatusNotFound, fmt.Sprintf("game %d has no replay", m.ID))
 	}
-	f, err := os.Open(m.Replay)
-	if err != nil {
-		return nil, refuse(http.StatusNotFound, fmt.Sprintf("game %d: its replay is gone", m.ID))
+	gone := refuse(http.StatusNotFound, fmt.Sprintf("game %d: its replay is gone", m.ID))
+	rs, ok := s.cfg.Store.(store.Replays)
+	if !ok {
+		f, err := os.Open(m.Replay)
+		if err != nil {
+			return nil, gone
+		}
+		return f, nil
 	}
-	return f, nil
+	b, err := rs.Replay(ctx, m.ID)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return nil, gone
+	case err != nil:
+		return nil, internal(err)
+	}
+	return io.NopCloser(bytes.NewReader(b)), nil
 }
 
 // StandingJSON is a line of the standings; ratings are null before a first game (or

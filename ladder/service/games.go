@@ -302,7 +302,8 @@ func stepPage(game int64, seat, step int) string {
 // games costs a read of each replay, not a parse.
 func (s *Service) forfeitSteps(m store.Match) map[int]int {
 	out := map[int]int{}
-	f, rf := s.openReplay(m)
+	// gameJSON has no request's context to pass; the read is one row or one file.
+	f, rf := s.openReplay(context.Background(), m)
 	if rf != nil {
 		return out
 	}

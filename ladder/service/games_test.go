@@ -30,6 +30,9 @@ type played struct {
 	finished time.Time
 	// stderr is what each seat's bot wrote, kept as the runner keeps it per seat.
 	stderr []string
+	// inStore keeps the replay in the database with the game, and no file of it, as
+	// `ladder run` keeps it.
+	inStore bool
 }
 
 // record plays g for real (every seat takes the first option), writes its replay and
@@ -57,6 +60,11 @@ func (site *ladderSite) record(t *testing.T, g played) store.Match {
 			name := fmt.Sprintf("stderr-%d-%s v%d-seat-%d.log", i, b.Name, b.Version, i)
 			require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(g.stderr[i]), 0o644))
 		}
+	}
+	if g.inStore {
+		m.ReplayData, err = os.ReadFile(path)
+		require.NoError(t, err)
+		require.NoError(t, os.Remove(path))
 	}
 	m, err = site.st.RecordMatch(ctx, m)
 	require.NoError(t, err)

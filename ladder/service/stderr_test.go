@@ -92,3 +92,29 @@ func headers(body string) []string {
 	}
 	return out
 }
+
+// A game `ladder run` recorded keeps its replay in the database and only its bots'
+// stderr in its block's folder: its author downloads the replay, finds the decision
+// of the forfeit on the games page, reads the stderr, and anyone steps through it.
+func TestAGameWithItsReplayInTheDatabaseShowsAsAFilesGame(t *testing.T) {
+	site := newSite(t, service.Limits{})
+	annbot, random := site.bot(t, "annbot", 1), site.bot(t, "random", 0)
+	m := site.record(t, played{bots: []store.Bot{annbot, random}, forfeit: "timeout", at: 4, finished: time.Now(),
+		stderr: []string{"why I lost\n"}, inStore: true})
+	require.NoFileExists(t, m.Replay)
+	want, err := site.st.Replay(ctx, m.ID)
+	require.NoError(t, err)
+
+	r := do(t, "GET", fmt.Sprintf("%s/api/games/%d/replay", site.base, m.ID), nil, bearer(site.ann))
+	require.Equal(t, 200, r.code, r.body)
+	assert.Equal(t, string(want), r.body)
+	page := site.games(t, "?bot=annbot&ending=timeout")
+	require.Len(t, page.Games, 1)
+	require.NotNil(t, page.Games[0].Seats[0].Step, "the forfeit's decision, read from the replay")
+	assert.Equal(t, 4, *page.Games[0].Seats[0].Step)
+	r = do(t, "GET", fmt.Sprintf("%s/api/games/%d/stderr", site.base, m.ID), nil, bearer(site.ann))
+	require.Equal(t, 200, r.code, r.body)
+	assert.Contains(t, r.body, "why I lost")
+	r = do(t, "GET", fmt.Sprintf("%s/games/%d?seat=0&step=4", site.base, m.ID), nil, nil)
+	assert.Equal(t, 200, r.code, r.body)
+}

@@ -62,7 +62,7 @@ func (s *Service) readReplay(r *http.Request) (store.Match, *arena.Replay, *refu
 	if rf != nil {
 		return m, nil, rf
 	}
-	f, rf := s.openReplay(m)
+	f, rf := s.openReplay(r.Context(), m)
 	if rf != nil {
 		return m, nil, rf
 	}

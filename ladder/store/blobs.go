@@ -93,6 +93,11 @@ func (p *Postgres) Replay(ctx context.Context, match int64) ([]byte, error) {
 	if gz == nil {
 		return nil, fmt.Errorf("%w: game %d was recorded without a replay", ErrNotFound, match)
 	}
+	return unzipReplay(gz, match)
+}
+
+// unzipReplay is game match's replay from its stored gzip.
+func unzipReplay(gz []byte, match int64) ([]byte, error) {
 	b, err := decompress(gz)
 	if err != nil {
 		return nil, fmt.Errorf("replay of game %d is damaged: %w", match, err)
@@ -100,16 +105,22 @@ func (p *Postgres) Replay(ctx context.Context, match int64) ([]byte, error) {
 	return b, nil
 }
 
-// Replay reads a game's replay file, which lies beside the database on this machine
-// (a relative path is taken from the database's directory).
+// Replay reads a game's replay from the database, or, for a game recorded without
+// one (by `ladder serve`, or by an arena before replays were kept in the database),
+// from its file, which lies beside the database on this machine (a relative path is
+// taken from the database's directory).
 func (s *SQLite) Replay(ctx context.Context, match int64) ([]byte, error) {
 	var path string
-	err := s.db.QueryRowContext(ctx, `SELECT replay FROM matches WHERE id = ?`, match).Scan(&path)
+	var gz []byte
+	err := s.db.QueryRowContext(ctx, `SELECT m.replay, r.gzip FROM matches m LEFT JOIN replays r ON r.match_id = m.id WHERE m.id = ?`, match).Scan(&path, &gz)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("%w: no game %d", ErrNotFound, match)
 	}
 	if err != nil {
 		return nil, err
+	}
+	if gz != nil {
+		return unzipReplay(gz, match)
 	}
 	if path == "" {
 		return nil, fmt.Errorf("%w: game %d was recorded without a replay", ErrNotFound, match)

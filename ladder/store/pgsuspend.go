@@ -11,18 +11,22 @@ import (
 
 // Suspensions lists every suspension, lifted ones included.
 func (p *Postgres) Suspensions(ctx context.Context) ([]Suspension, error) {
-	rows, err := p.pool.Query(ctx, `SELECT bot_id, reason, at, lifted, count_after FROM suspensions ORDER BY bot_id`)
+	rows, err := p.pool.Query(ctx, suspensionsQuery+` ORDER BY bot_id`)
 	if err != nil {
 		return nil, err
 	}
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (Suspension, error) {
-		var x Suspension
-		var at time.Time
-		var lifted *time.Time
-		err := row.Scan(&x.Bot, &x.Reason, &at, &lifted, &x.CountAfter)
-		x.At, x.Lifted = at.UTC(), fromPg(lifted)
-		return x, err
-	})
+	return pgx.CollectRows(rows, scanSuspension)
+}
+
+const suspensionsQuery = `SELECT bot_id, reason, at, lifted, count_after FROM suspensions`
+
+func scanSuspension(row pgx.CollectableRow) (Suspension, error) {
+	var x Suspension
+	var at time.Time
+	var lifted *time.Time
+	err := row.Scan(&x.Bot, &x.Reason, &at, &lifted, &x.CountAfter)
+	x.At, x.Lifted = at.UTC(), fromPg(lifted)
+	return x, err
 }
 
 // SuspendBot suspends bot for reason; a later suspension replaces a lifted one and

@@ -36,18 +36,75 @@ func (p *Postgres) RegisterWorker(ctx context.Context, w Worker) (Worker, error)
 		return Worker{}, err
 	}
 	defer tx.Rollback(ctx)
-	if _, err := tx.Exec(ctx, `UPDATE workers SET stopped = heartbeat
-		WHERE host = $1 AND stopped IS NULL AND heartbeat < now() - make_interval(secs => $2)`, w.Host, AliveWindow.Seconds()); err != nil {
-		return Worker{}, err
-	}
-	err = tx.QueryRow(ctx, `INSERT INTO workers (host, pid, version, engine, sandbox, slots, started, heartbeat)
+	// One round trip between begin and commit: a worker's start waits for it.
+	b := &pgx.Batch{}
+	b.Queue(`UPDATE workers SET stopped = heartbeat
+		WHERE host = $1 AND stopped IS NULL AND heartbeat < now() - make_interval(secs => $2)`, w.Host, AliveWindow.Seconds())
+	b.Queue(`INSERT INTO workers (host, pid, version, engine, sandbox, slots, started, heartbeat)
 		VALUES ($1, $2, $3, $4, $5, $6, `+pgNow+`, `+pgNow+`) RETURNING id, started, heartbeat`,
-		w.Host, w.PID, w.Version, w.Engine, w.Sandbox, w.Slots).Scan(&w.ID, &w.Started, &w.Heartbeat)
-	if err != nil {
+		w.Host, w.PID, w.Version, w.Engine, w.Sandbox, w.Slots).QueryRow(func(row pgx.Row) error {
+		return row.Scan(&w.ID, &w.Started, &w.Heartbeat)
+	})
+	// The coordinator hears of it at the commit (WorkersJoining).
+	b.Queue(`SELECT pg_notify($1, current_schema())`, workersChannel)
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
 		return Worker{}, err
 	}
 	w.Started, w.Heartbeat, w.Stopped = w.Started.UTC(), w.Heartbeat.UTC(), time.Time{}
 	return w, tx.Commit(ctx)
+}
+
+// workersChannel is the channel a registration notifies, with the ladder's schema as
+// the payload (ladders in other schemas of the database share the channel).
+const workersChannel = "arena_workers"
+
+// WorkersJoining hears of every worker that registers (RegisterWorker) until ctx ends,
+// on a connection of its own: the channel it returns gets a value after each (one
+// waiting at most, however many joined meanwhile). When the connection fails, it
+// connects again a second later; registrations meanwhile go unheard.
+func (p *Postgres) WorkersJoining(ctx context.Context) <-chan struct{} {
+	joined := make(chan struct{}, 1)
+	go func() {
+		for ctx.Err() == nil {
+			if err := p.listenWorkers(ctx, joined); err != nil && ctx.Err() == nil {
+				select {
+				case <-ctx.Done():
+				case <-time.After(time.Second):
+				}
+			}
+		}
+	}()
+	return joined
+}
+
+// listenWorkers passes the registrations of this ladder's workers on to joined until
+// ctx ends or the connection fails.
+func (p *Postgres) listenWorkers(ctx context.Context, joined chan<- struct{}) error {
+	conn, err := pgx.ConnectConfig(ctx, p.pool.Config().ConnConfig.Copy())
+	if err != nil {
+		return err
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	var schema string
+	if err := conn.QueryRow(ctx, `SELECT current_schema()`).Scan(&schema); err != nil {
+		return err
+	}
+	if _, err := conn.Exec(ctx, `LISTEN `+workersChannel); err != nil {
+		return err
+	}
+	for {
+		n, err := conn.WaitForNotification(ctx)
+		if err != nil {
+			return err
+		}
+		if n.Payload != schema {
+			continue
+		}
+		select {
+		case joined <- struct{}{}:
+		default:
+		}
+	}
 }
 
 // Heartbeat moves the worker's last sign of life to now.

@@ -535,27 +535,61 @@ func (p *Postgres) OpenBlocksAmong(ctx context.Context, game string, ids []int64
 // blocks lists the blocks that meet where (over blocks b), oldest first, with their
 // bots and recorded rotations.
 func (p *Postgres) blocks(ctx context.Context, where string, args ...any) ([]Block, error) {
-	rows, err := p.pool.Query(ctx, `
+	rows, err := p.pool.Query(ctx, blocksQuery+where+` ORDER BY b.id`, args...)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, scanBlock)
+}
+
+const blocksQuery = `
 		SELECT b.id, b.game, b.seed, b.rotations, b.created,
 			ARRAY(SELECT bot_id FROM block_bots WHERE block_id = b.id ORDER BY position),
 			ARRAY(SELECT rotation FROM matches WHERE block_id = b.id ORDER BY rotation)
 		FROM blocks b
-		WHERE `+where+`
-		ORDER BY b.id`, args...)
-	if err != nil {
-		return nil, err
+		WHERE `
+
+func scanBlock(row pgx.CollectableRow) (Block, error) {
+	var b Block
+	var seed int64
+	var done []int32
+	err := row.Scan(&b.ID, &b.Game, &seed, &b.Rotations, &b.Created, &b.Bots, &done)
+	b.Seed, b.Created = uint64(seed), b.Created.UTC()
+	for _, r := range done {
+		b.Done = append(b.Done, int(r))
 	}
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (Block, error) {
-		var b Block
-		var seed int64
-		var done []int32
-		err := row.Scan(&b.ID, &b.Game, &seed, &b.Rotations, &b.Created, &b.Bots, &done)
-		b.Seed, b.Created = uint64(seed), b.Created.UTC()
-		for _, r := range done {
-			b.Done = append(b.Done, int(r))
-		}
-		return b, err
+	return b, err
+}
+
+// BlockToPlay is Block with its bots (retired or not) and their suspensions, read in
+// one round trip: a worker reads them for every block it plays, and reading every
+// bot and every suspension of the ladder, in three round trips, cost it more as the
+// ladder grew.
+func (p *Postgres) BlockToPlay(ctx context.Context, id int64) (Block, []Bot, []Suspension, error) {
+	var blocks []Block
+	var bots []Bot
+	var sus []Suspension
+	b := &pgx.Batch{}
+	b.Queue(blocksQuery+`b.id = $1`, id).Query(func(rows pgx.Rows) (err error) {
+		blocks, err = pgx.CollectRows(rows, scanBlock)
+		return err
 	})
+	b.Queue(`SELECT id, name, version, sha256, path, builtin, added, retired FROM bots
+		WHERE id IN (SELECT bot_id FROM block_bots WHERE block_id = $1) ORDER BY id`, id).Query(func(rows pgx.Rows) (err error) {
+		bots, err = pgx.CollectRows(rows, scanBot)
+		return err
+	})
+	b.Queue(suspensionsQuery+` WHERE bot_id IN (SELECT bot_id FROM block_bots WHERE block_id = $1) ORDER BY bot_id`, id).Query(func(rows pgx.Rows) (err error) {
+		sus, err = pgx.CollectRows(rows, scanSuspension)
+		return err
+	})
+	if err := p.pool.SendBatch(ctx, b).Close(); err != nil {
+		return Block{}, nil, nil, err
+	}
+	if len(blocks) == 0 {
+		return Block{}, nil, nil, fmt.Errorf("%w: block %d", ErrNotFound, id)
+	}
+	return blocks[0], bots, sus, nil
 }
 
 // RecordMatch writes one game, its seats and its replay (Match.ReplayData) in one

@@ -244,6 +244,14 @@ var migrations = []string{
 		expires_ms INTEGER NOT NULL
 	);
 	CREATE INDEX sessions_author ON sessions (author_id);`,
+
+	// 6: replays kept with their games (Match.ReplayData), gzipped: a file per game
+	// cost `ladder run` more CPU than the game's record. Games recorded before, or
+	// without ReplayData, keep their replay in the file matches.replay names.
+	`CREATE TABLE replays (
+		match_id INTEGER PRIMARY KEY REFERENCES matches (id),
+		gzip     BLOB    NOT NULL
+	);`,
 }
 
 // migrate brings the schema up to version target, one migration per transaction.
@@ -520,10 +528,17 @@ func (s *SQLite) ints(ctx context.Context, q string, args ...any) ([]int64, erro
 	return out, rows.Err()
 }
 
-// RecordMatch writes one game and its seats in one transaction.
+// RecordMatch writes one game, its seats and its replay (Match.ReplayData, when set)
+// in one transaction.
 func (s *SQLite) RecordMatch(ctx context.Context, m Match) (Match, error) {
 	if len(m.Seats) == 0 {
 		return Match{}, errors.New("a game needs seats")
+	}
+	// Gzipped outside the lock: a replay shrinks about sevenfold (a two-player Ivanhoe
+	// game's 10 KB to 1.5 KB) for about 40 µs of CPU more than storing it as it is.
+	gz, err := compress(m.ReplayData)
+	if err != nil {
+		return Match{}, err
 	}
 	s.writing.Lock()
 	defer s.writing.Unlock()
@@ -570,6 +585,11 @@ func (s *SQLite) RecordMatch(ctx context.Context, m Match) (Match, error) {
 		if _, err := s.txExec(ctx, tx, `INSERT INTO match_seats (match_id, seat, bot_id, place, score, ending) VALUES (?, ?, ?, ?, ?, ?)`,
 			m.ID, i, st.Bot, st.Place, st.Score, st.Ending); err != nil {
 			return Match{}, fmt.Errorf("seat %d: %w", i, err)
+		}
+	}
+	if gz != nil {
+		if _, err := s.txExec(ctx, tx, `INSERT INTO replays (match_id, gzip) VALUES (?, ?)`, m.ID, gz); err != nil {
+			return Match{}, fmt.Errorf("replay: %w", err)
 		}
 	}
 	return m, tx.Commit()

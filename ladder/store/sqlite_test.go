@@ -127,3 +127,71 @@ func TestDefaultPath(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "/home/me/.local/share/arena/ladder.db", p)
 }
+
+// `ladder run` keeps each replay with its game: read back by Replay, also after the
+// ladder is closed and opened again, and no file is looked for.
+func TestSQLiteKeepsReplaysWithTheirGames(t *testing.T) {
+	s, path := openTemp(t)
+	bots := addBots(t, s, "a", "b")
+	blk, err := s.NewBlock(ctx, Block{Game: "ivanhoe", Seed: 3, Rotations: 2, Bots: []int64{bots[0].ID, bots[1].ID}})
+	require.NoError(t, err)
+	replay := fakeReplay(90)
+	m := game(blk, 0)
+	m.ReplayData = replay
+	m, err = s.RecordMatch(ctx, m)
+	require.NoError(t, err)
+	without, err := s.RecordMatch(ctx, game(blk, 1))
+	require.NoError(t, err)
+	got, err := s.Replay(ctx, m.ID)
+	require.NoError(t, err)
+	assert.Equal(t, replay, got)
+	require.NoError(t, s.Close())
+
+	s, err = Open(path)
+	require.NoError(t, err)
+	defer s.Close()
+	got, err = s.Replay(ctx, m.ID)
+	require.NoError(t, err)
+	assert.Equal(t, replay, got, "the replay survives reopening")
+	assert.NoFileExists(t, filepath.Join(s.Dir(), m.Replay))
+	_, err = s.Replay(ctx, without.ID)
+	require.ErrorIs(t, err, ErrNotFound, "a game without ReplayData has its file, here gone")
+	assert.Contains(t, err.Error(), "is gone")
+	var stored int
+	require.NoError(t, raw(t, path).QueryRow(`SELECT length(gzip) FROM replays WHERE match_id = ?`, m.ID).Scan(&stored))
+	assert.Less(t, stored, len(replay)/3, "kept gzipped")
+}
+
+// A ladder whose games were recorded before replays were kept in the database opens,
+// migrates, and still reads those games' replays from their files; its new games keep
+// theirs in the database.
+func TestSQLiteReadsTheReplayFilesOfOlderGames(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ladder.db")
+	old, err := openAt(path, 5) // the schema before the replays table
+	require.NoError(t, err)
+	bots := addBots(t, old, "a", "b")
+	blk, err := old.NewBlock(ctx, Block{Game: "ivanhoe", Seed: 3, Rotations: 2, Bots: []int64{bots[0].ID, bots[1].ID}})
+	require.NoError(t, err)
+	before, err := old.RecordMatch(ctx, game(blk, 0))
+	require.NoError(t, err)
+	require.NoError(t, old.Close())
+	file := fakeReplay(10)
+	require.NoError(t, os.MkdirAll(filepath.Join(filepath.Dir(path), "replays"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(filepath.Dir(path), before.Replay), file, 0o644))
+
+	s, err := Open(path)
+	require.NoError(t, err)
+	defer s.Close()
+	got, err := s.Replay(ctx, before.ID)
+	require.NoError(t, err)
+	assert.Equal(t, file, got, "the older game's replay is its file")
+	m := game(blk, 1)
+	m.ReplayData = fakeReplay(20)
+	m, err = s.RecordMatch(ctx, m)
+	require.NoError(t, err)
+	got, err = s.Replay(ctx, m.ID)
+	require.NoError(t, err)
+	assert.Equal(t, fakeReplay(20), got)
+	_, err = s.Replay(ctx, m.ID+1)
+	require.ErrorIs(t, err, ErrNotFound)
+}
