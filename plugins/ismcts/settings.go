@@ -129,21 +129,9 @@ func (p *settings) set(k, v string) (known bool, err error) {
 			cfg.Reuse = 1
 		}
 	case "infer":
-		cfg.Infer, err = strconv.Atoi(v)
-		if err == nil && (cfg.Infer < 0 || cfg.Infer > 64) {
-			err = fmt.Errorf("must be between 0 and 64")
-		}
-		if cfg.Infer == 0 {
-			cfg.Infer = -1 // never, even where the table's default infers
-		}
+		cfg.Infer, err = switchable(v, 64)
 	case "bias":
-		cfg.Bias, err = strconv.Atoi(v)
-		if err == nil && cfg.Bias < 0 {
-			err = fmt.Errorf("must not be negative")
-		}
-		if cfg.Bias == 0 {
-			cfg.Bias = -1 // none, even where the table's default biases
-		}
+		cfg.Bias, err = switchable(v, 1_000_000)
 	case "prior":
 		cfg.Prior, err = strconv.Atoi(v)
 		if err == nil && cfg.Prior < 0 {
@@ -186,6 +174,21 @@ func (p *settings) config() Config {
 		cfg.Cutoff = p.cutoff
 	}
 	return cfg
+}
+
+// switchable reads a count of 0 to most whose 0 turns off what a table's default
+// may turn on: 0 is read as -1, never.
+func switchable(v string, most int) (int, error) {
+	n, err := strconv.Atoi(v)
+	switch {
+	case err != nil:
+		return 0, err
+	case n < 0 || n > most:
+		return 0, fmt.Errorf("must be between 0 and %d", most)
+	case n == 0:
+		return -1, nil
+	}
+	return n, nil
 }
 
 func positive(v string) (float64, error) {
