@@ -97,6 +97,11 @@ type Config struct {
 	// never does; 0 is the table's default (tableDefaults: 10 in Ivanhoe with four
 	// players).
 	Bias int
+	// Field is the model of the other seats (field.go): FieldHeuristic (every other
+	// seat plays Policy, with Others as its random share), FieldRandom (every other
+	// seat uniform, in play-outs and in the tree) or FieldAuto (each other seat as its
+	// moves so far say, Ninjas only); 0 is the table's default (FieldHeuristic).
+	Field int
 }
 
 // Defaults of Config.

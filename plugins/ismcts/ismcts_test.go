@@ -145,6 +145,9 @@ func TestSettings(t *testing.T) {
 		"reuse=no":                   {Reuse: -1},
 		"infer=8":                    {Infer: 8},
 		"infer=0":                    {Infer: -1},
+		"field=auto":                 {Field: FieldAuto},
+		"field=random":               {Field: FieldRandom},
+		"field=heuristic":            {Field: FieldHeuristic},
 		"bias=20":                    {Bias: 20},
 		"bias=0":                     {Bias: -1},
 	} {
@@ -155,7 +158,7 @@ func TestSettings(t *testing.T) {
 	}
 	for _, bad := range []string{"iterations=0", "iterations=x", "time=-1s", "time=soon", "c=0", "epsilon=2",
 		"rollout=magic", "speed=9", "time", "soft=-1", "prior=-1", "eval=magic", "model=magic",
-		"others=0", "others=1.5", "reuse=maybe", "infer=-1", "infer=65", "bias=-1", "bias=x"} {
+		"others=0", "others=1.5", "reuse=maybe", "infer=-1", "infer=65", "field=weak", "bias=-1", "bias=x"} {
 		_, err := ParseSettings(bad)
 		assert.Error(t, err, bad)
 	}

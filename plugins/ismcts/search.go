@@ -38,6 +38,10 @@ type Search struct {
 	kept, tried int
 	inferring   bool
 	views       viewBuffer
+	// For Config.Field: the judge of the other seats, and the models that play the
+	// seats it finds uniform so in play-outs and in the tree.
+	field             detector
+	fieldOut, fieldIn Rollout
 	// Iterations counts the iterations of the last decision; Cut is set when the
 	// clock, not the iteration budget, ended it.
 	Iterations int
@@ -62,7 +66,7 @@ func NewSearch(game string, opts engine.Options, seed uint64, cfg Config) (*Sear
 	if err != nil {
 		return nil, err
 	}
-	search := &Search{game: game, given: cfg, sampler: s, rnd: engine.NewRand(seed), reward: make([]float64, engine.MaxSeats)}
+	search := &Search{game: game, given: cfg, sampler: s, rnd: engine.NewRand(seed), reward: make([]float64, engine.MaxSeats), field: newDetector(seed)}
 	search.resolve(0)
 	return search, nil
 }
@@ -82,6 +86,19 @@ func (s *Search) resolve(players int) {
 			s.rollout = epsilonGreedy(s.cfg.Policy, s.cfg.Epsilon, others, &s.self) // this search's own view buffers
 		}
 		s.cfg.Rollout = s.rollout
+	}
+	if s.cfg.Field > 0 {
+		if s.fieldOut == nil {
+			s.fieldOut = uniformSeats(s.cfg.Rollout, &s.field.uniform, &s.field.share, &s.self, false)
+			s.fieldIn = uniformSeats(nil, &s.field.uniform, nil, &s.self, true)
+		}
+		s.cfg.Rollout = s.fieldOut
+		if s.cfg.Field == FieldRandom {
+			for i := range s.field.uniform {
+				s.field.uniform[i] = true
+			}
+			s.field.any = true
+		}
 	}
 	if s.cfg.Bias > 0 && s.tree.guide == nil {
 		s.tree.guide, s.tree.bias = epsilonGreedy(s.cfg.Policy, 0, 0, nil), int32(s.cfg.Bias)
@@ -175,6 +192,9 @@ func (s *Search) Choose(view engine.View, events []engine.Event, options []engin
 	}
 	s.start(view, events)
 	s.inferring = s.inference(view, events)
+	if s.cfg.Field == FieldAuto {
+		s.field.observe(s.sampler, s.cfg.Policy, view, events)
+	}
 	defer s.past.remember(view, events)
 	if s.cfg.Prior > 0 {
 		h := s.cfg.Policy.Choose(view, events, options)
@@ -271,8 +291,11 @@ func (s *Search) iterate(view engine.View, events []engine.Event) error {
 		s.resolve(g.Players())
 	}
 	var model Rollout
-	if s.cfg.Model {
+	switch {
+	case s.cfg.Model:
 		model = s.cfg.Rollout
+	case s.field.any:
+		model = s.fieldIn
 	}
 	if s.path, err = s.tree.descend(g, s.cfg.C, &s.rnd, s.path, view.ViewSeat(), model); err != nil {
 		return err

@@ -42,7 +42,11 @@ reuse=R        yes: start each decision from the last decision's subtree for the
 infer=N        Ninjas: up to N tries an iteration to sample the last decision's
                state and replay the moves since, kept as likely as the opponent
                model makes the others' moves (default 4 in Ninjas with two
-               players, else 0: sample the present)`
+               players, else 0: sample the present)
+field=F        the model of the other seats: heuristic (the rollout policy, the
+               default), random (uniform, in play-outs and the tree) or auto
+               (Ninjas: each seat uniform once its moves so far are far likelier
+               under a uniform player than under the heuristic)`
 
 // ParseSettings reads a bot's settings, comma-separated KEY=VALUE pairs, as given after
 // the colon of a built-in bot's name (`ismcts:time=100ms`); SettingsHelp lists them.
@@ -60,7 +64,7 @@ func ParseSettings(s string) (Config, error) {
 		}
 		known, err := p.set(k, v)
 		if !known {
-			return Config{}, fmt.Errorf("unknown setting %q (iterations, time, c, rollout, epsilon, others, cutoff, soft, eval, prior, bias, model, reuse, infer)", k)
+			return Config{}, fmt.Errorf("unknown setting %q (iterations, time, c, rollout, epsilon, others, cutoff, soft, eval, prior, bias, model, reuse, infer, field)", k)
 		}
 		if err != nil {
 			return Config{}, fmt.Errorf("setting %s=%s: %v", k, v, err)
@@ -128,6 +132,8 @@ func (p *settings) set(k, v string) (known bool, err error) {
 		if yes {
 			cfg.Reuse = 1
 		}
+	case "field":
+		cfg.Field, err = fieldSetting(v)
 	case "infer":
 		cfg.Infer, err = switchable(v, 64)
 	case "bias":
@@ -205,4 +211,17 @@ func either(v, yes, no string) (bool, error) {
 		return false, fmt.Errorf("is %s or %s", yes, no)
 	}
 	return v == yes, nil
+}
+
+// fieldSetting reads field=heuristic|random|auto.
+func fieldSetting(v string) (int, error) {
+	switch v {
+	case "heuristic":
+		return FieldHeuristic, nil
+	case "random":
+		return FieldRandom, nil
+	case "auto":
+		return FieldAuto, nil
+	}
+	return 0, fmt.Errorf("is heuristic, random or auto")
 }

@@ -41,15 +41,18 @@ func (t *tree) reset() { t.nodes = append(t.nodes[:0], node{mover: -1}) }
 // With a model, the seats other than self choose by the model instead of UCB (a
 // child is added for a choice the tree does not hold yet, and the descent stops
 // there): the tree spends its iterations on self's decisions along the lines the
-// model expects of the others.
+// model expects of the others. A model's answer byUCB leaves that choice to UCB.
 func (t *tree) descend(g engine.Game, c float64, r *engine.Rand, path []int32, self int, model Rollout) ([]int32, error) {
 	cur := int32(0)
 	path = append(path[:0], 0)
 	for !g.Terminal() {
 		opts := g.Options()
 		mover := int8(g.ToMove())
+		i := byUCB
 		if model != nil && int(mover) != self {
-			i := model(g, r)
+			i = model(g, r)
+		}
+		if i != byUCB {
 			if i < 0 || i >= len(opts) {
 				i = g.Fallback()
 			}
