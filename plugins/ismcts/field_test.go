@@ -157,14 +157,27 @@ func TestFieldModelsPlayOutsAndTree(t *testing.T) {
 	}
 }
 
-// TestFieldAutoPlaysFoundSeatsUniformly: a search with field=auto plays a five-player
-// game against random players; the seats its detector then holds random are played
-// uniformly in its play-outs, the others by the policy.
+// TestFieldAutoIsFourAndFivePlayerNinjasDefault: field=auto is the default where it
+// gained against random players and lost nothing against the heuristic.
+func TestFieldAutoIsFourAndFivePlayerNinjasDefault(t *testing.T) {
+	assert.Equal(t, FieldAuto, Config{}.withTable("ninjas", 4).Field)
+	assert.Equal(t, FieldAuto, Config{}.withTable("ninjas", 5).Field)
+	assert.Zero(t, Config{}.withTable("ninjas", 2).Field)
+	assert.Zero(t, Config{}.withTable("ivanhoe", 5).Field)
+	off, err := ParseSettings("field=heuristic")
+	require.NoError(t, err)
+	assert.Equal(t, FieldHeuristic, off.withTable("ninjas", 5).Field)
+}
+
+// TestFieldAutoPlaysFoundSeatsUniformly: a search with the defaults (field=auto, known
+// only once the first decision sees five players) plays a five-player game against
+// random players; the seats its detector then holds random are played uniformly in its
+// play-outs, the others by the policy.
 func TestFieldAutoPlaysFoundSeatsUniformly(t *testing.T) {
 	found := 0
 	for d := 0; d < 4 && found == 0; d++ {
 		policy := &counted{Policy: heuristic.New()}
-		p, err := New("ninjas", uint64(d), Config{Iterations: 100, Policy: policy, Field: FieldAuto})
+		p, err := New("ninjas", uint64(d), Config{Iterations: 100, Policy: policy})
 		require.NoError(t, err)
 		g, err := engine.New("ninjas", uint64(600+d), 5)
 		require.NoError(t, err)

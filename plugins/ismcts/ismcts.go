@@ -100,7 +100,8 @@ type Config struct {
 	// Field is the model of the other seats (field.go): FieldHeuristic (every other
 	// seat plays Policy, with Others as its random share), FieldRandom (every other
 	// seat uniform, in play-outs and in the tree) or FieldAuto (each other seat as its
-	// moves so far say, Ninjas only); 0 is the table's default (FieldHeuristic).
+	// moves so far say, Ninjas only); 0 is the table's default (tableDefaults:
+	// FieldAuto in Ninjas with four and five players, else FieldHeuristic).
 	Field int
 }
 

@@ -120,6 +120,7 @@ type tableDefault struct {
 	infer   int
 	soft    float64
 	bias    int
+	field   int
 }
 
 // tableDefaults are the defaults that won through the arena (see docs/performance.md); what a
@@ -130,11 +131,13 @@ type tableDefault struct {
 // there and not with three players. Five-player Kardinal scores its play-outs at a
 // temperature of 5 points instead of 3. Four-player Ivanhoe starts every node from
 // the heuristic's move (progressive bias, Config.Bias), which gained there and not
-// with five players.
+// with five players. Ninjas with four and five players models each other seat from its
+// moves (Config.Field: FieldAuto), which gained against random players and did not lose
+// against the heuristic.
 var tableDefaults = map[string]map[int]tableDefault{
 	"ivanhoe":     {4: {bias: 10}, 5: {cutoff: 40, c: 0.4}},
 	kardinal.Name: {4: {rollout: KardinalGreedy}, 5: {soft: 5}},
-	"ninjas":      {2: {infer: 4}},
+	"ninjas":      {2: {infer: 4}, 4: {field: FieldAuto}, 5: {field: FieldAuto}},
 }
 
 // withTable is withGame with the defaults of a table of players (0: unknown).
@@ -160,6 +163,9 @@ func (c Config) withTable(game string, players int) Config {
 	}
 	if d.bias > 0 && c.Bias == 0 {
 		c.Bias = d.bias
+	}
+	if d.field != 0 && c.Field == 0 {
+		c.Field = d.field
 	}
 	if (game == "ivanhoe" || game == "ninjas") && c.Evaluate == nil && c.Cutoff > 0 {
 		if c.Soft == 0 {
@@ -192,7 +198,7 @@ func (s *Search) Choose(view engine.View, events []engine.Event, options []engin
 	}
 	s.start(view, events)
 	s.inferring = s.inference(view, events)
-	if s.cfg.Field == FieldAuto {
+	if s.cfg.Field == FieldAuto || s.players == 0 { // before the first sample the table's default is not known yet
 		s.field.observe(s.sampler, s.cfg.Policy, view, events)
 	}
 	defer s.past.remember(view, events)

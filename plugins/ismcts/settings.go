@@ -43,10 +43,11 @@ infer=N        Ninjas: up to N tries an iteration to sample the last decision's
                state and replay the moves since, kept as likely as the opponent
                model makes the others' moves (default 4 in Ninjas with two
                players, else 0: sample the present)
-field=F        the model of the other seats: heuristic (the rollout policy, the
-               default), random (uniform, in play-outs and the tree) or auto
-               (Ninjas: each seat uniform once its moves so far are far likelier
-               under a uniform player than under the heuristic)`
+field=F        the model of the other seats: heuristic (the rollout policy),
+               random (uniform, in play-outs and the tree) or auto (Ninjas: each
+               seat uniform in part as its moves so far are likelier under a
+               uniform player than under the heuristic, wholly once far likelier);
+               default auto in Ninjas with four and five players, else heuristic`
 
 // ParseSettings reads a bot's settings, comma-separated KEY=VALUE pairs, as given after
 // the colon of a built-in bot's name (`ismcts:time=100ms`); SettingsHelp lists them.
