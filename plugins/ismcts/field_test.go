@@ -157,11 +157,12 @@ func TestFieldModelsPlayOutsAndTree(t *testing.T) {
 	}
 }
 
-// TestFieldAutoIsFourAndFivePlayerNinjasDefault: field=auto is the default where it
+// TestFieldAutoIsNinjasDefaultFromFourPlayers: field=auto is the default where it
 // gained against random players and lost nothing against the heuristic.
-func TestFieldAutoIsFourAndFivePlayerNinjasDefault(t *testing.T) {
-	assert.Equal(t, FieldAuto, Config{}.withTable("ninjas", 4).Field)
-	assert.Equal(t, FieldAuto, Config{}.withTable("ninjas", 5).Field)
+func TestFieldAutoIsNinjasDefaultFromFourPlayers(t *testing.T) {
+	for _, n := range []int{4, 5, 6} {
+		assert.Equal(t, FieldAuto, Config{}.withTable("ninjas", n).Field)
+	}
 	assert.Zero(t, Config{}.withTable("ninjas", 2).Field)
 	assert.Zero(t, Config{}.withTable("ivanhoe", 5).Field)
 	off, err := ParseSettings("field=heuristic")

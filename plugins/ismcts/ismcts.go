@@ -101,7 +101,7 @@ type Config struct {
 	// seat plays Policy, with Others as its random share), FieldRandom (every other
 	// seat uniform, in play-outs and in the tree) or FieldAuto (each other seat as its
 	// moves so far say, Ninjas only); 0 is the table's default (tableDefaults:
-	// FieldAuto in Ninjas with four and five players, else FieldHeuristic).
+	// FieldAuto in Ninjas with four to six players, else FieldHeuristic).
 	Field int
 }
 

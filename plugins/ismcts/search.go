@@ -131,13 +131,13 @@ type tableDefault struct {
 // there and not with three players. Five-player Kardinal scores its play-outs at a
 // temperature of 5 points instead of 3. Four-player Ivanhoe starts every node from
 // the heuristic's move (progressive bias, Config.Bias), which gained there and not
-// with five players. Ninjas with four and five players models each other seat from its
+// with five players. Ninjas with four to six players models each other seat from its
 // moves (Config.Field: FieldAuto), which gained against random players and did not lose
 // against the heuristic.
 var tableDefaults = map[string]map[int]tableDefault{
 	"ivanhoe":     {4: {bias: 10}, 5: {cutoff: 40, c: 0.4}},
 	kardinal.Name: {4: {rollout: KardinalGreedy}, 5: {soft: 5}},
-	"ninjas":      {2: {infer: 4}, 4: {field: FieldAuto}, 5: {field: FieldAuto}},
+	"ninjas":      {2: {infer: 4}, 4: {field: FieldAuto}, 5: {field: FieldAuto}, 6: {field: FieldAuto}},
 }
 
 // withTable is withGame with the defaults of a table of players (0: unknown).

@@ -47,7 +47,7 @@ field=F        the model of the other seats: heuristic (the rollout policy),
                random (uniform, in play-outs and the tree) or auto (Ninjas: each
                seat uniform in part as its moves so far are likelier under a
                uniform player than under the heuristic, wholly once far likelier);
-               default auto in Ninjas with four and five players, else heuristic`
+               default auto in Ninjas with four to six players, else heuristic`
 
 // ParseSettings reads a bot's settings, comma-separated KEY=VALUE pairs, as given after
 // the colon of a built-in bot's name (`ismcts:time=100ms`); SettingsHelp lists them.
