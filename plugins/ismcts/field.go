@@ -35,12 +35,12 @@ const (
 // the uniform model from prior log-odds fieldPrior for the heuristic (0.27 without
 // evidence; from the searching seat's second decision, the first judged), and always
 // once the ratio is below -fieldThreshold (odds of e^2 to 1 for the uniform model, e^3
-// after the prior). Over 200 deals each of four- and five-player Ninjas
-// (TestDetectorSeesRandomSeats) these held 3-7% of heuristic seats random at some
-// decision of a game (2-3% at its end) and found 77-79% of the random seats, at the
-// searching seat's third or fourth decision on average; a threshold of 4 erred half as
-// often and found half as many, and in play (docs/performance.md) found them too late
-// to gain much.
+// after the prior). Over 200 deals each of four- to six-player Ninjas
+// (TestDetectorSeesRandomSeats) these held 2-7% of heuristic seats random at some
+// decision of a game (1-3% at its end) and found 68-79% of the random seats, at the
+// searching seat's third or fourth decision on average; a threshold of 4 erred a third
+// as often, found 30% fewer a decision later, and in play gained less
+// (docs/performance.md).
 const (
 	fieldReplays   = 48
 	fieldEpsilon   = 0.1
@@ -55,7 +55,7 @@ const (
 // under each model, averaged over the replays: the heuristic's moves depend on the
 // cards it holds, which a sample deals at random, and a replay whose hand explains
 // every move counts for the hand it dealt. It draws from its own random stream, so
-// that a search whose detector finds no uniform seat plays exactly as one without it.
+// that judging leaves the search's stream as it was.
 type detector struct {
 	llr     [engine.MaxSeats]float64
 	uniform [engine.MaxSeats]bool
@@ -113,11 +113,9 @@ func (d *detector) observe(sampler engine.Sampler, policy engine.Policy, view en
 	for s := range d.llr {
 		if s != v.Seat {
 			d.llr[s] += max(-fieldClamp, min(fieldClamp, logMeanExp(d.heur, s)-logMeanExp(d.unif, s)))
-		}
-		d.uniform[s] = d.llr[s] < -fieldThreshold
-		if s != v.Seat {
 			d.share[s] = uint64((1 << 53) / (1 + math.Exp(d.llr[s]+fieldPrior)))
 		}
+		d.uniform[s] = d.llr[s] < -fieldThreshold
 		d.any = d.any || d.uniform[s]
 	}
 }

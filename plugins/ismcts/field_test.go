@@ -61,8 +61,8 @@ func fieldTrial(t testing.TB, d int, random []bool) *judging {
 func TestDetectorSeesRandomSeats(t *testing.T) {
 	const games = 200
 	for _, field := range [][]bool{
-		{false, false, false, false}, {false, false, false, false, false}, // heuristic fields
-		{false, true, true, true}, {false, true, true, true, true}, // random fields
+		{false, false, false, false}, {false, false, false, false, false}, {false, false, false, false, false, false}, // heuristic fields
+		{false, true, true, true}, {false, true, true, true, true}, {false, true, true, true, true, true}, // random fields
 		{false, false, false, true, true}, // mixed
 	} {
 		var heur, random, heurEver, heurEnd, randomFound, randomLong, randomLongEnd, at int
