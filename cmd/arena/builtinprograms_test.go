@@ -20,24 +20,27 @@ import (
 // ismcts:iterations=50`: each bot (a sandbox helper's child) is its own program, the
 // settings its argument, and the helpers are arena-sandbox as before. The same arena
 // without the programs beside it serves the bots itself (`arena serve-bot NAME`).
+// Either way the bots are confined alike.
 func TestBuiltInBotsRunTheirOwnProgramsBesideACleanBuild(t *testing.T) {
 	built := cleanBuild(t, "./cmd/arena", "./cmd/arena-sandbox", "./cmd/bots/random", "./cmd/bots/ismcts")
 
-	helpers, bots, args, stderr := botProcesses(t, filepath.Join(built, "arena"), "random", "ismcts:iterations=50")
+	helpers, bots, args, ownConfined, stderr := botProcesses(t, filepath.Join(built, "arena"), "random", "ismcts:iterations=50")
 	assert.Equal(t, []string{"arena-sandbox", "arena-sandbox"}, helpers, "the helpers")
 	assert.ElementsMatch(t, []string{"random", "ismcts"}, bots, "the bots: their own programs")
 	assert.ElementsMatch(t, [][]string{{}, {"iterations=50"}}, args, "the bots' arguments: the settings")
 	assert.NotContains(t, stderr, "[WARN]", stderr)
+	assert.Contains(t, ownConfined[0], "NoNewPrivs 1", "a confined bot")
 
 	alone := t.TempDir()
 	for _, f := range []string{"arena", "arena-sandbox"} {
 		copyFile(t, filepath.Join(built, f), filepath.Join(alone, f))
 	}
-	helpers, bots, args, stderr = botProcesses(t, filepath.Join(alone, "arena"), "random", "ismcts:iterations=50")
+	helpers, bots, args, arenaConfined, stderr := botProcesses(t, filepath.Join(alone, "arena"), "random", "ismcts:iterations=50")
 	assert.Equal(t, []string{"arena-sandbox", "arena-sandbox"}, helpers, "the helpers")
 	assert.Equal(t, []string{"arena", "arena"}, bots, "the bots: the arena")
 	assert.ElementsMatch(t, [][]string{{"serve-bot", "random"}, {"serve-bot", "ismcts:iterations=50"}}, args)
 	assert.NotContains(t, stderr, "[WARN]", stderr)
+	assert.Equal(t, arenaConfined, ownConfined, "the same confinement")
 }
 
 // TestEveryBuiltInBotHasAProgram: the operators' guide builds ./cmd/bots/... for the
