@@ -32,8 +32,11 @@ func Bot(name string) (string, string) {
 
 // botOnce is BotFor, asked again only when the file beside the arena changed.
 func botOnce(exe, name string, ours *debug.BuildInfo) (string, string) {
-	if ours == nil || cleanBuild(ours) != "" {
-		return "", "" // a development build: its bots are its own
+	if ours == nil {
+		return "", "the arena has no build information"
+	}
+	if cleanBuild(ours) != "" {
+		return BotFor(exe, name, ours) // a development build: it says so, and reads no file
 	}
 	file := filepath.Join(filepath.Dir(exe), name)
 	id, err := fileid.Of(file)

@@ -88,7 +88,7 @@ func TestABuiltInBotsProgramIsCheckedAgainWhenItChanges(t *testing.T) {
 
 	prog, note = botOnce(exe, "random", nil)
 	assert.Empty(t, prog, "an arena without build information serves its bots itself")
-	assert.Empty(t, note)
+	assert.Equal(t, "the arena has no build information", note)
 }
 
 // tinyModule is a git repository of one commit holding a module of the arena's name
