@@ -500,14 +500,14 @@ func (p *Postgres) NewBlockThen(ctx context.Context, b Block, then func(context.
 	}
 	defer tx.Rollback(ctx)
 	now := time.Now().Truncate(time.Millisecond)
-	if err := tx.QueryRow(ctx, `INSERT INTO blocks (game, seed, rotations, created) VALUES ($1, $2, $3, $4) RETURNING id`,
-		b.Game, int64(b.Seed), b.Rotations, now).Scan(&b.ID); err != nil {
-		return Block{}, err
+	positions := make([]int32, len(b.Bots))
+	for i := range positions {
+		positions[i] = int32(i)
 	}
-	for i, bot := range b.Bots {
-		if _, err := tx.Exec(ctx, `INSERT INTO block_bots (block_id, position, bot_id) VALUES ($1, $2, $3)`, b.ID, i, bot); err != nil {
-			return Block{}, fmt.Errorf("block bot %d: %w", bot, err)
-		}
+	// The block and its bots in one statement: a coordinator records a block for
+	// every one a worker plays, and a statement per bot was a round trip each.
+	if err := tx.QueryRow(ctx, insertBlock, b.Game, int64(b.Seed), b.Rotations, now, positions, b.Bots).Scan(&b.ID); err != nil {
+		return Block{}, fmt.Errorf("block of bots %v: %w", b.Bots, err)
 	}
 	b.Created, b.Done = now.UTC(), nil
 	if then != nil {
@@ -517,6 +517,15 @@ func (p *Postgres) NewBlockThen(ctx context.Context, b Block, then func(context.
 	}
 	return b, tx.Commit(ctx)
 }
+
+// insertBlock writes a block and its bots ($5 their positions, $6 their IDs), and
+// returns its ID.
+const insertBlock = `WITH b AS (
+		INSERT INTO blocks (game, seed, rotations, created) VALUES ($1, $2, $3, $4) RETURNING id),
+	s AS (
+		INSERT INTO block_bots (block_id, position, bot_id)
+		SELECT b.id, t.position, t.bot FROM b, unnest($5::integer[], $6::bigint[]) AS t (position, bot))
+	SELECT id FROM b`
 
 // OpenBlocks lists the blocks of game still missing rotations, with the bots and the
 // rotations recorded of each.
