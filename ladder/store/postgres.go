@@ -491,14 +491,28 @@ func (p *Postgres) NewBlock(ctx context.Context, b Block) (Block, error) {
 // in the work queue) are committed together or not at all, so a coordinator killed in
 // between leaves neither.
 func (p *Postgres) NewBlockThen(ctx context.Context, b Block, then func(context.Context, pgx.Tx, Block) error) (Block, error) {
-	if b.Rotations < 1 || len(b.Bots) < 1 {
-		return Block{}, fmt.Errorf("a block needs bots and rotations, got %d bots and %d rotations", len(b.Bots), b.Rotations)
-	}
 	tx, err := p.pool.Begin(ctx)
 	if err != nil {
 		return Block{}, err
 	}
 	defer tx.Rollback(ctx)
+	if b, err = NewBlockTx(ctx, tx, b); err != nil {
+		return Block{}, err
+	}
+	if then != nil {
+		if err := then(ctx, tx, b); err != nil {
+			return Block{}, err
+		}
+	}
+	return b, tx.Commit(ctx)
+}
+
+// NewBlockTx records b as NewBlock does, in the transaction tx (a coordinator records
+// the blocks of a refill together, each with its job).
+func NewBlockTx(ctx context.Context, tx pgx.Tx, b Block) (Block, error) {
+	if b.Rotations < 1 || len(b.Bots) < 1 {
+		return Block{}, fmt.Errorf("a block needs bots and rotations, got %d bots and %d rotations", len(b.Bots), b.Rotations)
+	}
 	now := time.Now().Truncate(time.Millisecond)
 	positions := make([]int32, len(b.Bots))
 	for i := range positions {
@@ -510,12 +524,7 @@ func (p *Postgres) NewBlockThen(ctx context.Context, b Block, then func(context.
 		return Block{}, fmt.Errorf("block of bots %v: %w", b.Bots, err)
 	}
 	b.Created, b.Done = now.UTC(), nil
-	if then != nil {
-		if err := then(ctx, tx, b); err != nil {
-			return Block{}, err
-		}
-	}
-	return b, tx.Commit(ctx)
+	return b, nil
 }
 
 // insertBlock writes a block and its bots ($5 their positions, $6 their IDs), and
