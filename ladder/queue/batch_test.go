@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/arena-games/arena/ladder/store"
-	"github.com/arena-games/arena/ladder/store/pgtest"
 )
 
 // A block's games are recorded together under its job's fence: all of them, in
@@ -17,19 +16,10 @@ import (
 // when one of them cannot be written (already recorded, or not of the block), the
 // others are still recorded, one by one, up to the first that fails.
 func TestABlocksGamesAreRecordedTogether(t *testing.T) {
-	url := pgtest.URL(t)
+	st, pool, bots := ladderWithQueue(t)
+	a, b := bots[0], bots[1]
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	st, err := store.OpenPostgres(ctx, url, t.TempDir())
-	require.NoError(t, err)
-	defer st.Close()
-	pool, err := Connect(ctx, url)
-	require.NoError(t, err)
-	defer pool.Close()
-	a, err := st.AddBot(ctx, store.Bot{Name: "a", Builtin: "random", SHA256: "aa"})
-	require.NoError(t, err)
-	b, err := st.AddBot(ctx, store.Bot{Name: "b", Builtin: "random", SHA256: "bb"})
-	require.NoError(t, err)
 	ins, err := NewInserter(pool, nil)
 	require.NoError(t, err)
 	block := func() (store.Block, store.Fence) {
