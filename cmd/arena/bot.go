@@ -17,6 +17,7 @@ import (
 	"github.com/arena-games/arena/plugins/builtin"
 	"github.com/arena-games/arena/protocol"
 	"github.com/arena-games/arena/protocol/sandbox"
+	"github.com/arena-games/arena/protocol/sandbox/companion"
 )
 
 func dbFlag() cli.Flag {
@@ -86,10 +87,21 @@ func ladderPath(c *cli.Context) (string, error) {
 	return store.DefaultPath()
 }
 
-// builtinLaunch runs this very binary as `arena serve-bot NAME`.
+// builtinLaunch runs the built-in bot's own program (cmd/bots/NAME) when it lies
+// beside the arena and is of its clean build (package companion), with the bot's
+// settings as its argument, else this very binary as `arena serve-bot NAME`. Either
+// way the sandbox confines it alike: the program is the bot's, its folder the arena's.
 func builtinLaunch(name string) (protocol.LaunchConfig, error) {
 	if !builtin.Has(name) {
 		return protocol.LaunchConfig{}, fmt.Errorf("unknown built-in bot %q (built-in: %s)", name, strings.Join(builtin.Names(), ", "))
+	}
+	base, settings, _ := strings.Cut(name, ":")
+	if prog, _ := companion.Bot(base); prog != "" {
+		lc := protocol.LaunchConfig{Path: prog}
+		if settings != "" {
+			lc.Args = []string{settings}
+		}
+		return lc, nil
 	}
 	exe, err := os.Executable()
 	if err != nil {

@@ -167,7 +167,7 @@ func (k *checker) start(c *cli.Context, path string, sb sandbox.Config) *protoco
 // play checks a whole match of game g, in every seat of one deal, against the
 // built-in random bot, and the bot's timing in it.
 func (k *checker) play(c *cli.Context, g, path string, sb sandbox.Config) error {
-	exe, err := os.Executable()
+	random, err := builtinLaunch("random")
 	if err != nil {
 		return err
 	}
@@ -177,7 +177,7 @@ func (k *checker) play(c *cli.Context, g, path string, sb sandbox.Config) error 
 	entrants := []arena.Entrant{{Name: "bot", Launch: protocol.LaunchConfig{Path: path}}}
 	for len(entrants) < spec.MinPlayers {
 		entrants = append(entrants, arena.Entrant{Name: fmt.Sprintf("random#%d", len(entrants)),
-			Launch: protocol.LaunchConfig{Path: exe, Args: []string{"serve-bot", "random"}}})
+			Launch: random})
 	}
 	stderrDir, err := os.MkdirTemp("", "arena-check-")
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/arena-games/arena/internal/poll"
+	"github.com/arena-games/arena/protocol/sandbox"
 )
 
 // TestBotsStartThroughTheHelperBesideTheArena looks at the processes of a running
@@ -47,7 +48,7 @@ func TestBotsStartThroughTheHelperBesideTheArena(t *testing.T) {
 			if tc.helper != "" {
 				copyFile(t, tc.helper, filepath.Join(dir, "arena-sandbox"))
 			}
-			helpers, bots, stderr := botProcesses(t, filepath.Join(dir, "arena"))
+			helpers, bots, _, _, stderr := botProcesses(t, filepath.Join(dir, "arena"), "random", "random")
 			assert.Equal(t, []string{tc.used, tc.used}, helpers, "the helpers")
 			assert.Equal(t, []string{"arena", "arena"}, bots, "the bots")
 			if tc.warning == "" {
@@ -60,12 +61,12 @@ func TestBotsStartThroughTheHelperBesideTheArena(t *testing.T) {
 	}
 }
 
-// botProcesses runs a long match of the built-in random bot against itself at the
-// default sandbox, finds its two bots' helpers and bots among its processes, ends the
-// match with SIGINT and returns the programs they ran and what the arena wrote to
-// stderr.
-func botProcesses(t *testing.T, arena string) (helpers, bots []string, stderr string) {
-	cmd := exec.Command(arena, "match", "random", "random", "--games", "1000000", "--no-replays")
+// botProcesses runs a long match of two bots at the default sandbox, finds its two
+// bots' helpers and bots among its processes, ends the match with SIGINT and returns
+// the programs they ran, the bots' arguments and confinement (confinement) and what
+// the arena wrote to stderr.
+func botProcesses(t *testing.T, arena, bot1, bot2 string) (helpers, bots []string, args [][]string, confined []string, stderr string) {
+	cmd := exec.Command(arena, "match", bot1, bot2, "--games", "1000000", "--no-replays")
 	cmd.Dir = t.TempDir()
 	var errb bytes.Buffer
 	cmd.Stderr = &errb
@@ -75,20 +76,52 @@ func botProcesses(t *testing.T, arena string) (helpers, bots []string, stderr st
 		_ = cmd.Wait()
 	}()
 	poll.Until(t, "both bots running", func() bool {
-		helpers, bots = nil, nil
+		helpers, bots, args, confined = nil, nil, nil, nil
 		for _, h := range children(cmd.Process.Pid) {
 			// The bot once it has been exec'd (the helper's fork runs the helper until then).
 			kids := children(h)
-			if len(kids) == 1 && servesBot(kids[0]) {
+			if len(kids) != 1 {
+				continue
+			}
+			if a := cmdline(kids[0]); !runsHelper(a) {
 				helpers = append(helpers, program(h))
 				bots = append(bots, program(kids[0]))
+				args = append(args, a[1:])
+				confined = append(confined, confinement(kids[0]))
 			}
 		}
 		return len(bots) == 2
 	})
 	require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
 	_ = cmd.Wait()
-	return helpers, bots, errb.String()
+	return helpers, bots, args, confined, errb.String()
+}
+
+// confinement sums up what of a process's confinement /proc shows: the namespaces it
+// does not share with this test, whether it runs as another user, and its
+// no-new-privileges and seccomp modes.
+func confinement(pid int) string {
+	var out []string
+	for _, ns := range []string{"mnt", "net", "pid"} {
+		theirs, _ := os.Readlink("/proc/" + strconv.Itoa(pid) + "/ns/" + ns)
+		ours, _ := os.Readlink("/proc/self/ns/" + ns)
+		if theirs != ours {
+			out = append(out, "own "+ns+" namespace")
+		}
+	}
+	status, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	for _, line := range strings.Split(string(status), "\n") {
+		k, v, _ := strings.Cut(line, ":")
+		switch v = strings.Fields(v + " -")[0]; k {
+		case "Uid":
+			if v != strconv.Itoa(os.Getuid()) {
+				out = append(out, "another user")
+			}
+		case "NoNewPrivs", "Seccomp":
+			out = append(out, k+" "+v)
+		}
+	}
+	return strings.Join(out, ", ")
 }
 
 // children lists a process's children, from every thread.
@@ -106,11 +139,20 @@ func children(pid int) []int {
 	return out
 }
 
-// servesBot says whether a process runs as `PROGRAM serve-bot ...`.
-func servesBot(pid int) bool {
+// runsHelper says whether a process of these arguments runs as `PROGRAM sandbox-exec
+// ...`, the helper, as a helper's fork does until it execs the bot (or has exited: no
+// arguments).
+func runsHelper(args []string) bool {
+	return len(args) == 0 || len(args) > 1 && args[1] == sandbox.HelperArg
+}
+
+// cmdline is a process's arguments, its program's name first (none once it exited).
+func cmdline(pid int) []string {
 	b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
-	args := strings.Split(string(b), "\x00")
-	return len(args) > 1 && args[1] == "serve-bot"
+	if len(b) == 0 {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")
 }
 
 // program is the name of the program a process runs: its file's name, or the name of

@@ -188,14 +188,11 @@ type matchJSON struct {
 	SPRT *sprt.JSON `json:"sprt,omitempty"`
 }
 
-// resolveBots turns command-line bots into entrants: a built-in name runs this very
-// binary as `arena serve-bot NAME`; anything with a slash, or an existing file, is a
-// bot program. Repeated names get #1, #2... so that the report tells them apart.
+// resolveBots turns command-line bots into entrants: a built-in name runs its own
+// program or this very binary as `arena serve-bot NAME` (builtinLaunch); anything
+// with a slash, or an existing file, is a bot program. Repeated names get #1, #2... so
+// that the report tells them apart.
 func resolveBots(args []string) ([]arena.Entrant, error) {
-	exe, err := os.Executable()
-	if err != nil {
-		return nil, err
-	}
 	count := map[string]int{}
 	for _, a := range args {
 		count[botName(a)]++
@@ -210,7 +207,11 @@ func resolveBots(args []string) ([]arena.Entrant, error) {
 		}
 		switch {
 		case !strings.ContainsRune(a, '/') && builtin.Has(a):
-			out = append(out, arena.Entrant{Name: name, Launch: protocol.LaunchConfig{Path: exe, Args: []string{"serve-bot", a}}})
+			lc, err := builtinLaunch(a)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, arena.Entrant{Name: name, Launch: lc})
 		case strings.ContainsRune(a, '/') || fileExists(a):
 			path, err := filepath.Abs(a)
 			if err != nil {

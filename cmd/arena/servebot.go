@@ -8,8 +8,9 @@ import (
 	"github.com/arena-games/arena/plugins/builtin"
 )
 
-// serveBotCommand is how the arena binary serves its built-in bots: `arena match`
-// starts os.Executable() with these arguments as the bot process.
+// serveBotCommand is how the arena binary serves its built-in bots when their own
+// programs are not beside it (builtinLaunch): `arena match` starts os.Executable()
+// with these arguments as the bot process.
 func serveBotCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "serve-bot",

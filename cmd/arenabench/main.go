@@ -23,7 +23,10 @@
 //     P (GOMAXPROCS=1, as the Go SDK serves a bot);
 //   - a bare go-plugin start (exec, handshake and the first round trip), one alone and
 //     two at once (a two-seat match starts two bots), and `arena match` runs of one
-//     deal, for the start of a run to its first decision (and the same runs with
+//     deal, for the start of a run to its first decision (the built-in random bot in
+//     both seats, served as a user's arena serves it: by its own program beside the
+//     arena when they come from one clean commit, else by `arena serve-bot`, which
+//     the run's first line says; and the same runs with
 //     --sandbox none, for the sandbox's share of it, and with the Go SDK's random bot
 //     program in both seats, as a user's bots start), and the CPU time a bot program
 //     takes from its exec to its handshake (the arena's `serve-bot`, the Go SDK's
@@ -43,6 +46,7 @@ package main
 
 import (
 	"context"
+	"debug/buildinfo"
 	"flag"
 	"fmt"
 	"os"
@@ -57,6 +61,7 @@ import (
 
 	"github.com/arena-games/arena/protocol/botpb"
 	"github.com/arena-games/arena/protocol/sandbox"
+	"github.com/arena-games/arena/protocol/sandbox/companion"
 )
 
 func main() {
@@ -129,6 +134,7 @@ func run() error {
 	if _, err := os.Stat(w.sdkBot); err != nil {
 		return fmt.Errorf("the Go SDK's random bot program is not beside the arena (go build -o DIR/ ./cmd/bots/random): %v", err)
 	}
+	fmt.Printf("arenabench: %s\n", builtinServedBy(o.arena))
 	if o.chessOnly {
 		// The bare stream too: the floor under any go-plugin transport's decision.
 		if w.bare, err = startBare(payload(reply)); err != nil {
@@ -456,6 +462,24 @@ func firstDecision(arenaBin, bot string, n int, seed uint64, extra ...string) (f
 	}
 	slices.Sort(walls)
 	return first, walls[len(walls)/2], nil
+}
+
+// builtinServedBy says which program serves the built-in random bot of the arena at
+// arenaBin, by the arena's own rule (package companion).
+func builtinServedBy(arenaBin string) string {
+	exe, err := filepath.EvalSymlinks(arenaBin)
+	if err != nil {
+		return err.Error()
+	}
+	info, err := buildinfo.ReadFile(exe)
+	if err != nil {
+		return fmt.Sprintf("%s has no build information (%v): it serves the built-in random bot itself", exe, err)
+	}
+	prog, why := companion.BotFor(exe, "random", info)
+	if prog != "" {
+		return "the built-in random bot runs its own program, " + prog
+	}
+	return "the arena serves the built-in random bot itself (arena serve-bot random); " + why
 }
 
 // medianOf is the median of n measurements.

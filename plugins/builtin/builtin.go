@@ -1,6 +1,8 @@
 // Package builtin is the table of the bots that ship with the arena: `arena match`
 // finds them by name and the arena binary serves them itself (`arena serve-bot NAME`),
-// so no other build step is needed. Adding a bot is one line in bots.
+// so no other build step is needed; their own programs (cmd/bots/NAME) serve them
+// instead when built beside the arena from the same clean commit (package companion).
+// Adding a bot is one line in bots and its program in cmd/bots.
 //
 // A bot that takes settings gets them after a colon in its name:
 // `ismcts:time=100ms`, `ismcts:iterations=2000` (see plugins/ismcts.ParseSettings).

@@ -3,8 +3,13 @@
 package main
 
 import (
+	"github.com/arena-games/arena/engine"
 	"github.com/arena-games/arena/plugins/heuristic"
 	"github.com/arena-games/arena/protocol"
 )
 
-func main() { protocol.Serve(heuristic.New()) }
+// A policy per match, as the built-in heuristic (plugins/builtin), which this program
+// serves when it lies beside the arena.
+func main() {
+	protocol.ServeMatches(func(protocol.Match) engine.Policy { return heuristic.New() })
+}

@@ -1,5 +1,6 @@
 // Command random is the uniform random bot as a standalone plugin binary:
-// `go build -o random ./cmd/bots/random && arena match ./random random`.
+// `go build -o random ./cmd/bots/random && arena match ./random random`. Beside an
+// arena of the same clean commit it is the built-in random (package companion).
 package main
 
 import (

@@ -7,9 +7,8 @@
 // where the README's build command puts it, and is of the same build; otherwise it is
 // its own helper, as `go run ./cmd/arena` is.
 //
-// The built-in bots stay in the arena's own program (`arena serve-bot`): a program of
-// their own starts on 0.71 of its CPU, but its decisions took 1.15-1.17x as long in
-// wall time (docs/performance.md, "The start, measured in CPU").
+// The built-in bots' own programs (cmd/bots/NAME) are found beside the arena the same
+// way, with a stricter test of their build (bots.go).
 package companion
 
 import (
@@ -75,38 +74,53 @@ func Find(exe string) Found {
 // companion returns the program name beside the arena at exe if it is of the arena's
 // build, else "" and why not ("" too when there is no such file).
 func companion(exe, name string, ours *debug.BuildInfo) (string, string) {
-	file := filepath.Join(filepath.Dir(exe), name)
-	st, err := os.Stat(file)
-	if errors.Is(err, fs.ErrNotExist) {
-		return "", ""
-	}
-	if err != nil {
-		return "", err.Error()
-	}
-	self, err := os.Stat(exe)
-	if err != nil {
-		return "", err.Error()
-	}
-	// Whoever may change it could run code as the arena's bots' confiner: it must be
-	// no easier to change than the arena itself.
-	if !st.Mode().IsRegular() || st.Mode()&0o111 == 0 {
-		return "", file + " is not an executable file"
-	}
-	if owner(st) != owner(self) || st.Mode().Perm()&0o022&^self.Mode().Perm() != 0 {
-		return "", file + " has another owner than the arena, or more may write it"
-	}
-	theirs, err := buildinfo.ReadFile(file)
-	if err != nil {
-		return "", fmt.Sprintf("%s is not a Go program (%v)", file, err)
+	file, theirs, note := beside(exe, name)
+	if theirs == nil {
+		return "", note
 	}
 	why := sameBuild(ours, theirs, path.Join(path.Dir(ours.Path), name))
 	if why == "" {
 		why = sameSandboxCodeOnce(file, helperCacheFile())
 	}
 	if why != "" {
-		return "", fmt.Sprintf("%s is not of this build of the arena (%s): build them together, go build -o %s/ ./cmd/...", file, why, filepath.Dir(file))
+		return "", notOfThisBuild(file, why)
 	}
 	return file, ""
+}
+
+// beside returns the program name beside the arena at exe and its build information,
+// or nil and why it may not be used ("" when there is no such file).
+func beside(exe, name string) (string, *buildinfo.BuildInfo, string) {
+	file := filepath.Join(filepath.Dir(exe), name)
+	st, err := os.Stat(file)
+	if errors.Is(err, fs.ErrNotExist) {
+		return file, nil, ""
+	}
+	if err != nil {
+		return file, nil, err.Error()
+	}
+	self, err := os.Stat(exe)
+	if err != nil {
+		return file, nil, err.Error()
+	}
+	// Whoever may change it could run code as the arena's bots' confiner (or play as
+	// its built-in bots): it must be no easier to change than the arena itself.
+	if !st.Mode().IsRegular() || st.Mode()&0o111 == 0 {
+		return file, nil, file + " is not an executable file"
+	}
+	if owner(st) != owner(self) || st.Mode().Perm()&0o022&^self.Mode().Perm() != 0 {
+		return file, nil, file + " has another owner than the arena, or more may write it"
+	}
+	theirs, err := buildinfo.ReadFile(file)
+	if err != nil {
+		return file, nil, fmt.Sprintf("%s is not a Go program (%v)", file, err)
+	}
+	return file, theirs, ""
+}
+
+// notOfThisBuild is the note on a program beside the arena of another build.
+func notOfThisBuild(file, why string) string {
+	return fmt.Sprintf("%s is not of this build of the arena (%s): build them together, go build -o %s/ ./cmd/...", file, why, filepath.Dir(file))
 }
 
 // digestTimeout bounds the helper program's answer: it starts in a few milliseconds,
