@@ -180,3 +180,23 @@ func TestAStartsCPUIsTakenAtTheHandshake(t *testing.T) {
 	_, err = botCPU("/bin/true")
 	assert.ErrorContains(t, err, "no handshake")
 }
+
+// The fastchess row divides by the plies fastchess played, read from its games file.
+func TestFastchessPliesAreReadFromItsGames(t *testing.T) {
+	dir := t.TempDir()
+	pgn := filepath.Join(dir, "games.pgn")
+	games := "[Event \"?\"]\n[PlyCount \"117\"]\n[Termination \"normal\"]\n\n1. e4 e5 *\n\n" +
+		"[Event \"?\"]\n[PlyCount \"3\"]\n\n1. d4 d5 2. c4 *\n"
+	require.NoError(t, os.WriteFile(pgn, []byte(games), 0o644))
+	plies, n, err := pgnPlies(pgn)
+	require.NoError(t, err)
+	assert.Equal(t, 120, plies)
+	assert.Equal(t, 2, n)
+
+	require.NoError(t, os.WriteFile(pgn, []byte("[PlyCount \"many\"]\n"), 0o644))
+	_, _, err = pgnPlies(pgn)
+	assert.ErrorContains(t, err, "not a number")
+
+	c := chessRun{wall: 120 * time.Millisecond, plies: 120, games: 2}
+	assert.Equal(t, time.Millisecond, c.perMove())
+}

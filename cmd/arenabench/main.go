@@ -33,10 +33,12 @@
 //     through the Go SDK in the bare process, then through the arena's own bot
 //     process, then protocol.Seat, then the sandbox (layers.go).
 //
+// With --fastchess DIR, each repetition also runs the chess tournament manager
+// fastchess on its random_mover engine, for the arena's cost per decision against its
+// cost per move (fastchess.go); --fastchess-only measures that row alone.
+//
 // It prints every figure as the median and range over the repetitions of the ratio
-// within each repetition, with the load average seen during the run. The chess
-// tournament manager fastchess, a bot arena's nearest peer, is not packaged for this
-// machine's Debian, so it is not compared.
+// within each repetition, with the load average seen during the run.
 package main
 
 import (
@@ -77,6 +79,8 @@ type options struct {
 	startsOnly  bool
 	workersOnly bool
 	ladderOnly  bool
+	fastchess   string
+	chessOnly   bool
 }
 
 func run() error {
@@ -91,7 +95,12 @@ func run() error {
 	flag.BoolVar(&o.startsOnly, "starts-only", false, "measure only the start rows (bare go-plugin starts, and `arena match` of one deal to its first decision)")
 	flag.BoolVar(&o.workersOnly, "workers-only", false, "measure only the `arena worker` rows (needs --postgres): the worker and `arena match` with and without replays at -j 1, 2 and 4")
 	flag.BoolVar(&o.ladderOnly, "ladder-only", false, "measure only the `ladder run` rows: the ladder and `arena match` with and without replays at -j 1 and 2 (with --base, the base arena's ladder and match too)")
+	flag.StringVar(&o.fastchess, "fastchess", "", "a folder with a fastchess build and its random_mover engine (app/tests/mock/engine/random_mover.cpp), for the row per decision / fastchess per move (default: no such row)")
+	flag.BoolVar(&o.chessOnly, "fastchess-only", false, "measure only `arena match` and fastchess at -j 1 and 2 (needs --fastchess)")
 	flag.Parse()
+	if o.chessOnly && o.fastchess == "" {
+		return fmt.Errorf("--fastchess-only needs --fastchess DIR")
+	}
 	if o.workersOnly && o.postgres == "" {
 		return fmt.Errorf("--workers-only needs a PostgreSQL URL (--postgres or $ARENA_TEST_POSTGRES)")
 	}
@@ -119,6 +128,15 @@ func run() error {
 		sdkBot: filepath.Join(filepath.Dir(o.arena), "random")}
 	if _, err := os.Stat(w.sdkBot); err != nil {
 		return fmt.Errorf("the Go SDK's random bot program is not beside the arena (go build -o DIR/ ./cmd/bots/random): %v", err)
+	}
+	if o.chessOnly {
+		// The bare stream too: the floor under any go-plugin transport's decision.
+		if w.bare, err = startBare(payload(reply)); err != nil {
+			return fmt.Errorf("starting the bare stream's process: %v", err)
+		}
+		defer w.bare.stop()
+		fmt.Printf("arenabench: %d repetitions of arena match (%d games), fastchess (%d games of random_mover) and the bare stream (%d round trips)\n", o.reps, o.games, fastchessGames, o.trips)
+		return runReps(o, w, measureChess, chessRows())
 	}
 	if o.startsOnly {
 		fmt.Printf("arenabench: %d repetitions of the start rows, %d starts each\n", o.reps, o.starts)
@@ -180,7 +198,11 @@ func run() error {
 	defer w.boxed2.stop()
 	fmt.Printf("arenabench: %d repetitions; arena match: %d games of 2-player Ivanhoe, random vs random, default sandbox, --no-replays; bare stream: %d round trips, request %d-%d bytes, reply %d bytes\n",
 		o.reps, o.games, o.trips, minSize(w.msgs), maxSize(w.msgs), reply)
-	return runReps(o, w, measure, rows(o.base != "", w.pg != nil))
+	table := rows(o.base != "", w.pg != nil)
+	if o.fastchess != "" {
+		table = append(table, chessRows()...)
+	}
+	return runReps(o, w, measure, table)
 }
 
 // runReps measures the repetitions with one and prints the table of these rows.
@@ -226,6 +248,7 @@ type rep struct {
 	bw1, bw2     workerRun // the base arena's worker (--workers-only --base)
 	bw4          workerRun
 	b1, b2       matchRun  // the base arena, with --base
+	fc1, fc2     chessRun  // fastchess at -concurrency 1 and 2, with --fastchess
 	bl1, bl2     ladderRun // the base arena's ladder run, with --base
 	bare1, bare2 time.Duration
 	bareOneP     time.Duration // a bare round trip, the server on one P
@@ -321,6 +344,11 @@ func measure(o options, w *world, i int) (rep, error) {
 			func() (err error) { r.w4, err = runWorker(context.Background(), o.arena, w.pg, o.games, 4); return },
 			func() (err error) { r.r4, err = runMatchReplays(o.arena, o.games, 4, seed); return })
 	}
+	if o.fastchess != "" && !o.startsOnly {
+		steps = append(steps,
+			func() (err error) { r.fc1, err = runFastchess(o.fastchess, fastchessGames, 1, seed); return },
+			func() (err error) { r.fc2, err = runFastchess(o.fastchess, fastchessGames, 2, seed); return })
+	}
 	if o.base != "" && !o.startsOnly {
 		steps = append(steps,
 			func() (err error) { r.b1, err = runMatch(o.base, "random", o.games, 1, seed); return },
@@ -356,6 +384,21 @@ func measureWorkers(o options, w *world, i int) (rep, error) {
 		}
 	}
 	return r, runSteps(&r, steps, i)
+}
+
+// measureChess is a repetition of the fastchess rows alone (--fastchess-only):
+// `arena match` and fastchess at -j 1 and 2, each right beside the other.
+func measureChess(o options, w *world, i int) (rep, error) {
+	r := rep{load: loadAvg()}
+	seed := uint64(i + 1)
+	return r, runSteps(&r, []func() error{
+		func() (err error) { r.j1, err = runMatch(o.arena, "random", o.games, 1, seed); return },
+		func() (err error) { r.fc1, err = runFastchess(o.fastchess, fastchessGames, 1, seed); return },
+		func() (err error) { r.j2, err = runMatch(o.arena, "random", o.games, 2, seed); return },
+		func() (err error) { r.fc2, err = runFastchess(o.fastchess, fastchessGames, 2, seed); return },
+		func() (err error) { r.bare1, err = bareRoundTrips(w.bare, w.msgs, 1); return },
+		func() (err error) { r.bare2, err = bareRoundTrips(w.bare, w.msgs, 2); return },
+	}, i)
 }
 
 // measureLadder is a repetition of the ladder rows alone (--ladder-only): at each -j,

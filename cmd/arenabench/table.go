@@ -89,6 +89,28 @@ func rows(base, workers bool) []row {
 	return out
 }
 
+// chessRows compare the arena's wall time per decision with fastchess's per move
+// (fastchess.go), at -j 1 and 2 against -concurrency 1 and 2.
+func chessRows() []row {
+	us := func(f func(r rep) time.Duration) func(r rep) string {
+		return func(r rep) string { return fmt.Sprintf("%.1f µs", float64(f(r))/1e3) }
+	}
+	w1 := func(r rep) time.Duration { return r.j1.perDecision() }
+	w2 := func(r rep) time.Duration { return r.j2.perDecision() }
+	c1 := func(r rep) time.Duration { return r.fc1.perMove() }
+	c2 := func(r rep) time.Duration { return r.fc2.perMove() }
+	bare1 := func(r rep) time.Duration { return r.bare1 }
+	bare2 := func(r rep) time.Duration { return r.bare2 }
+	return []row{
+		{"wall per decision, arena match -j 1 / fastchess per move, -concurrency 1", "<= 0.5", div(w1, c1), us(w1), us(c1)},
+		{"wall per decision, arena match -j 2 / fastchess per move, -concurrency 2", "<= 0.5", div(w2, c2), us(w2), us(c2)},
+		{"fastchess, moves/s at -concurrency 2 / 1", "", div(c1, c2), us(c2), us(c1)},
+		// The floor: a bare go-plugin stream's round trip, nothing else, against a move.
+		{"bare stream round trip / fastchess per move, 1 stream, -concurrency 1", "", div(bare1, c1), us(bare1), us(c1)},
+		{"bare stream wall per round trip, 2 streams / fastchess per move, -concurrency 2", "", div(bare2, c2), us(bare2), us(c2)},
+	}
+}
+
 // ladderRows are the rows of `ladder run` against `arena match` (all that
 // --ladder-only measures), with base the base arena's too: games/s and CPU per game.
 func ladderRows(base bool) []row {
