@@ -307,3 +307,38 @@ func TestCoordinatorRefillsWhenAWorkerJoins(t *testing.T) {
 	cancel()
 	require.NoError(t, <-ran)
 }
+
+// A refill records its blocks with their jobs in transactions of a few: when one
+// cannot be committed, none of its blocks or jobs is left, the scheduler forgets the
+// tables it chose for them, and the next refill records the queue's depth, every
+// block with its job.
+func TestARefillsBlocksAndJobsAreOne(t *testing.T) {
+	st, pool, _ := ladderWithQueue(t)
+	ctx := context.Background()
+	co, err := testCoordinator(pool, st, refillChunk+3, 2)
+	require.NoError(t, err)
+	enqueue := co.refill.enqueue
+	co.refill.enqueue = func(ctx context.Context, tx pgx.Tx, jobs []river.InsertManyParams) error {
+		if err := enqueue(ctx, tx, jobs); err != nil {
+			return err
+		}
+		return errors.New("the connection broke")
+	}
+	require.Error(t, co.Fill(ctx))
+	open, err := st.OpenBlocks(ctx, "ivanhoe")
+	require.NoError(t, err)
+	assert.Empty(t, open, "no block without its job")
+	assert.Empty(t, jobBlocks(t, pool, "available"), "no job without its block")
+	assert.Nil(t, co.sched, "the scheduler is built afresh: the tables it chose were never recorded")
+
+	co.refill.enqueue = enqueue
+	require.NoError(t, co.Fill(ctx))
+	open, err = st.OpenBlocks(ctx, "ivanhoe")
+	require.NoError(t, err)
+	require.Len(t, open, refillChunk+3, "two chunks: the queue's depth")
+	var ids []int64
+	for _, b := range open {
+		ids = append(ids, b.ID)
+	}
+	assert.Equal(t, ids, jobBlocks(t, pool, "available"), "every block came with its job")
+}

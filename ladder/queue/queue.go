@@ -11,9 +11,9 @@
 // minute (a snooze costs no attempt), so that a worker of the right version takes it;
 // games are played only by the engines and protocol the block was scheduled for.
 //
-// Recording is fenced: each game is written in its own transaction that first checks
+// Recording is fenced: a block's games are written in one transaction that first checks
 // that the job's River row is still running in this attempt
-// (store.Postgres.RecordMatchFenced). A worker frozen past its lease whose job went to
+// (store.Postgres.RecordMatchesFenced). A worker frozen past its lease whose job went to
 // someone else records nothing. River itself does not fence the job's completion by
 // attempt: such a worker's late answer (an error) puts the job back in the queue, and
 // the next attempt plays whatever rotations are still missing, so nothing is lost and,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -78,7 +79,7 @@ func NewWorker(pool *pgxpool.Pool, cfg WorkerConfig) (*Worker, error) {
 // workers at once.
 func clientConfig(cfg WorkerConfig, workers *river.Workers) *river.Config {
 	return &river.Config{
-		Queues:               map[string]river.QueueConfig{Queue: {MaxWorkers: cfg.Slots + inHand}},
+		Queues:               map[string]river.QueueConfig{Queue: {MaxWorkers: places(cfg.Slots)}},
 		Workers:              workers,
 		JobTimeout:           cfg.Timeout,
 		RescueStuckJobsAfter: cfg.Lease,
@@ -117,15 +118,24 @@ type blockWorker struct {
 	slots *slots
 }
 
-// inHand is how many jobs a worker's River client runs beyond its slots: they wait
-// for a slot (slots.take), so that a slot that frees starts its next block at once.
-// River fetches for a freed slot only after a round trip to the database, and when a
-// fetch was under way as the slot freed, only at the next completion: at -j 4 with
-// blocks of 20 ms the slots idled 30% of the time. One in hand covers a slot; more
-// would strand more blocks until the lease when a worker is killed. A job whose games
-// are played but still being recorded (recorder) holds its place among them until its
-// records are made: meanwhile the next block plays, and no other is in hand.
+// inHand is how many jobs a worker's River client runs beyond those it plays and
+// records: they wait for a slot (slots.take), so that a slot that frees starts its
+// next block at once. River fetches for a freed slot only after a round trip to the
+// database, and when a fetch was under way as the slot freed, only at the next
+// completion: at -j 4 with blocks of 20 ms the slots idled 30% of the time. One in
+// hand covers a slot; more would strand more blocks until the lease when a worker is
+// killed.
 const inHand = 1
+
+// places is how many jobs a worker of so many slots runs at once (River's
+// MaxWorkers): a job whose games are played but still being recorded
+// (blockWorker.record) keeps its place until its records are made, while the next
+// block plays in its slot, so each slot has a place for that record beside the one it
+// plays in, and the job in hand its own. Without the record's place the next job was
+// fetched only once the record was made, and the slot idled 2 ms a block (mean, -j 1,
+// load 13) waiting for it. When no record is under way, the spare places hold jobs in
+// hand too: a killed worker strands at most 2 x slots + 1 blocks until their lease.
+func places(slots int) int { return 2*slots + inHand }
 
 // slots lets a worker's blocks play, at most so many at once.
 type slots struct {
@@ -192,6 +202,11 @@ func (w *blockWorker) Work(ctx context.Context, job *river.Job[BlockArgs]) (err 
 		defer w.slots.give()
 		recorded = play()
 	}()
+	// The block that takes the slot starts before the records are made: with one
+	// P per slot (GOMAXPROCS = -j), this goroutine would otherwise go on compressing
+	// and sending the records first, and the slot would idle meanwhile (0.3 ms a
+	// block, median at -j 1).
+	runtime.Gosched()
 	return recorded()
 }
 
@@ -232,86 +247,38 @@ func (w *blockWorker) prepare(ctx context.Context, job *river.Job[BlockArgs]) (f
 		done[r] = true
 	}
 	return func() func() error {
-		rec := newRecorder(b.Rotations, func(m store.Match) error {
-			m.Block, m.Game, m.Worker = b.ID, b.Game, w.cfg.Worker
-			// A game that ended is kept even when the job is being cancelled.
-			got, err := st.RecordMatchFenced(context.WithoutCancel(ctx), m, fence)
-			if errors.Is(err, store.ErrDuplicate) {
-				return nil
-			}
-			if err != nil {
-				return fmt.Errorf("recording block %d rotation %d: %w", b.ID, m.Rotation, err)
-			}
-			if w.cfg.OnGame != nil {
-				w.cfg.OnGame(got)
+		var games []store.Match
+		err := player.PlayBlock(ctx, b, bots, func(m store.Match) error {
+			if !done[m.Rotation] {
+				m.Block, m.Game, m.Worker = b.ID, b.Game, w.cfg.Worker
+				games = append(games, m)
 			}
 			return nil
 		})
-		err := player.PlayBlock(ctx, b, bots, func(m store.Match) error {
-			if done[m.Rotation] {
-				return nil
-			}
-			return rec.add(m)
-		})
-		return func() error { return rec.wait(err) }
+		return func() error { return w.record(ctx, b.ID, games, fence, err) }
 	}, nil
 }
 
-// recorder records a block's games one after another in the background, so that a
-// game's record (three round trips to the database, each waiting under load for the
-// server to be scheduled) overlaps the next game instead of delaying it: at -j 1 the
-// records took 40% of a block's time (5.5 of 12.9 ms, median of 200 blocks at load
-// 16). A kill loses nothing more than before: a game whose record is under way is
-// a game not recorded, whose rotation the block's next attempt plays (as a game the
-// kill cut short), and every record is fenced as before.
-type recorder struct {
-	games chan store.Match
-	done  chan struct{}
-	mu    sync.Mutex
-	err   error // the first record that failed; no game after it is recorded
-}
-
-func newRecorder(games int, record func(store.Match) error) *recorder {
-	r := &recorder{games: make(chan store.Match, games), done: make(chan struct{})}
-	go func() {
-		defer close(r.done)
-		for m := range r.games {
-			if r.failed() != nil {
-				continue
-			}
-			if err := record(m); err != nil {
-				r.mu.Lock()
-				r.err = err
-				r.mu.Unlock()
-			}
-		}
-	}()
-	return r
-}
-
-func (r *recorder) failed() error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.err
-}
-
-// add queues m (never waiting: the queue holds a block's games), or returns the
-// error of a record that failed, which stops the block.
-func (r *recorder) add(m store.Match) error {
-	if err := r.failed(); err != nil {
-		return err
+// record records a block's games played (in one transaction, fenced by the job), once
+// the block is played and its slot has freed, so that the records overlap the next
+// block: one transaction per block rather than per game halves the round trips and
+// the database's work around the games, and the block's last game no longer waits
+// for its record. A kill loses nothing more: a game whose record is under way, or
+// not yet begun, is a game not recorded, whose rotation the block's next attempt
+// plays (as a game the kill cut short). A game that ended is kept even when the job
+// is being cancelled. The error is the record's, or else the play's (played).
+func (w *blockWorker) record(ctx context.Context, block int64, games []store.Match, fence store.Fence, played error) error {
+	if len(games) == 0 {
+		return played
 	}
-	r.games <- m
-	return nil
-}
-
-// wait waits for the games queued to be recorded, and returns the first record's
-// error, or else the play's.
-func (r *recorder) wait(played error) error {
-	close(r.games)
-	<-r.done
-	if err := r.failed(); err != nil {
-		return err
+	got, err := w.cfg.Store.RecordMatchesFenced(context.WithoutCancel(ctx), games, fence)
+	if w.cfg.OnGame != nil {
+		for _, m := range got {
+			w.cfg.OnGame(m)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("recording block %d: %w", block, err)
 	}
 	return played
 }

@@ -2,7 +2,9 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/jackc/pgx/v5"
 
@@ -44,4 +46,47 @@ func (p *Postgres) Block(ctx context.Context, id int64) (Block, error) {
 		return Block{}, fmt.Errorf("%w: block %d", ErrNotFound, id)
 	}
 	return bs[0], nil
+}
+
+// RecordMatchesFenced is RecordMatchFenced for several games of one job, in one
+// transaction when it can: the fence, the transaction's begin and commit and their
+// round trips are paid once for the games of a block, not per game. It returns the
+// games it recorded, in order; a game already recorded (ErrDuplicate) is skipped. When
+// the one transaction fails for any reason but the fence, the games are recorded one
+// by one, so that each gets RecordMatchFenced's verdict: those before the first that
+// fails are recorded, and that one's error is returned.
+func (p *Postgres) RecordMatchesFenced(ctx context.Context, ms []Match, f Fence) ([]Match, error) {
+	if len(ms) > 1 && allSeated(ms) {
+		games := slices.Clone(ms)
+		err := p.writeGames(ctx, games, func(b *pgx.Batch) func() error {
+			return jobtable.QueueHold(b, f.Job, f.Attempt)
+		})
+		switch {
+		case err == nil:
+			return games, nil
+		case errors.Is(err, ErrFenced):
+			return nil, err
+		}
+	}
+	var done []Match
+	for _, m := range ms {
+		got, err := p.RecordMatchFenced(ctx, m, f)
+		if errors.Is(err, ErrDuplicate) {
+			continue
+		}
+		if err != nil {
+			return done, err
+		}
+		done = append(done, got)
+	}
+	return done, nil
+}
+
+func allSeated(ms []Match) bool {
+	for _, m := range ms {
+		if len(m.Seats) == 0 {
+			return false
+		}
+	}
+	return true
 }

@@ -491,25 +491,14 @@ func (p *Postgres) NewBlock(ctx context.Context, b Block) (Block, error) {
 // in the work queue) are committed together or not at all, so a coordinator killed in
 // between leaves neither.
 func (p *Postgres) NewBlockThen(ctx context.Context, b Block, then func(context.Context, pgx.Tx, Block) error) (Block, error) {
-	if b.Rotations < 1 || len(b.Bots) < 1 {
-		return Block{}, fmt.Errorf("a block needs bots and rotations, got %d bots and %d rotations", len(b.Bots), b.Rotations)
-	}
 	tx, err := p.pool.Begin(ctx)
 	if err != nil {
 		return Block{}, err
 	}
 	defer tx.Rollback(ctx)
-	now := time.Now().Truncate(time.Millisecond)
-	if err := tx.QueryRow(ctx, `INSERT INTO blocks (game, seed, rotations, created) VALUES ($1, $2, $3, $4) RETURNING id`,
-		b.Game, int64(b.Seed), b.Rotations, now).Scan(&b.ID); err != nil {
+	if b, err = NewBlockTx(ctx, tx, b); err != nil {
 		return Block{}, err
 	}
-	for i, bot := range b.Bots {
-		if _, err := tx.Exec(ctx, `INSERT INTO block_bots (block_id, position, bot_id) VALUES ($1, $2, $3)`, b.ID, i, bot); err != nil {
-			return Block{}, fmt.Errorf("block bot %d: %w", bot, err)
-		}
-	}
-	b.Created, b.Done = now.UTC(), nil
 	if then != nil {
 		if err := then(ctx, tx, b); err != nil {
 			return Block{}, err
@@ -517,6 +506,35 @@ func (p *Postgres) NewBlockThen(ctx context.Context, b Block, then func(context.
 	}
 	return b, tx.Commit(ctx)
 }
+
+// NewBlockTx records b as NewBlock does, in the transaction tx (a coordinator records
+// the blocks of a refill together, each with its job).
+func NewBlockTx(ctx context.Context, tx pgx.Tx, b Block) (Block, error) {
+	if b.Rotations < 1 || len(b.Bots) < 1 {
+		return Block{}, fmt.Errorf("a block needs bots and rotations, got %d bots and %d rotations", len(b.Bots), b.Rotations)
+	}
+	now := time.Now().Truncate(time.Millisecond)
+	positions := make([]int32, len(b.Bots))
+	for i := range positions {
+		positions[i] = int32(i)
+	}
+	// The block and its bots in one statement: a coordinator records a block for
+	// every one a worker plays, and a statement per bot was a round trip each.
+	if err := tx.QueryRow(ctx, insertBlock, b.Game, int64(b.Seed), b.Rotations, now, positions, b.Bots).Scan(&b.ID); err != nil {
+		return Block{}, fmt.Errorf("block of bots %v: %w", b.Bots, err)
+	}
+	b.Created, b.Done = now.UTC(), nil
+	return b, nil
+}
+
+// insertBlock writes a block and its bots ($5 their positions, $6 their IDs), and
+// returns its ID.
+const insertBlock = `WITH b AS (
+		INSERT INTO blocks (game, seed, rotations, created) VALUES ($1, $2, $3, $4) RETURNING id),
+	s AS (
+		INSERT INTO block_bots (block_id, position, bot_id)
+		SELECT b.id, t.position, t.bot FROM b, unnest($5::integer[], $6::bigint[]) AS t (position, bot))
+	SELECT id FROM b`
 
 // OpenBlocks lists the blocks of game still missing rotations, with the bots and the
 // rotations recorded of each.
@@ -610,20 +628,52 @@ func (p *Postgres) RecordMatch(ctx context.Context, m Match) (Match, error) {
 const asynchronousGames = `SET LOCAL synchronous_commit = off`
 
 // recordMatch is RecordMatch with a check queued first inside the transaction (a
-// fence), whose error, if any, is returned and nothing written. The transaction is
-// three round trips to the server (begin, one batch, commit), not one per statement:
-// under load each round trip waits for the server's process to be scheduled.
+// fence), whose error, if any, is returned and nothing written.
 func (p *Postgres) recordMatch(ctx context.Context, m Match, check func(*pgx.Batch) func() error) (Match, error) {
 	if len(m.Seats) == 0 {
 		return Match{}, errors.New("a game needs seats")
 	}
-	gz, err := compress(m.ReplayData)
-	if err != nil {
+	ms := []Match{m}
+	err := p.writeGames(ctx, ms, check)
+	var missing notWritten
+	switch {
+	case pgCode(err) == uniqueViolation:
+		// A racing writer may have committed it after our check could have run:
+		// the unique key is the judge.
+		return Match{}, p.duplicate(ctx, m)
+	case pgCode(err) == foreignKeyViolation && m.Worker != 0:
+		return Match{}, fmt.Errorf("%w: worker %d", ErrNotFound, m.Worker)
+	case errors.As(err, &missing):
+		return Match{}, p.notInBlock(ctx, m)
+	case err != nil:
 		return Match{}, err
+	}
+	return ms[0], nil
+}
+
+// notWritten is writeGames' error for a game insertGame did not write (its block is
+// missing or has no such rotation).
+type notWritten struct{ game int }
+
+func (e notWritten) Error() string { return fmt.Sprintf("game %d of the batch not written", e.game) }
+
+// writeGames writes ms (setting their IDs) in one transaction, after a check queued
+// first inside it (a fence) whose error, if any, is returned and nothing written. The
+// transaction is three round trips to the server (begin, one batch, commit) however
+// many games it holds, not one per statement: under load each round trip waits for
+// the server's process to be scheduled. Its connection is back in the pool when it
+// returns, so that a caller asking why it failed cannot exhaust the pool.
+func (p *Postgres) writeGames(ctx context.Context, ms []Match, check func(*pgx.Batch) func() error) error {
+	gz := make([][]byte, len(ms))
+	for i, m := range ms {
+		var err error
+		if gz[i], err = compress(m.ReplayData); err != nil {
+			return err
+		}
 	}
 	tx, err := p.pool.Begin(ctx)
 	if err != nil {
-		return Match{}, err
+		return err
 	}
 	defer tx.Rollback(ctx)
 	b := &pgx.Batch{}
@@ -634,36 +684,31 @@ func (p *Postgres) recordMatch(ctx context.Context, m Match, check func(*pgx.Bat
 	if check != nil {
 		checked = check(b)
 	}
-	inserted := false
-	b.Queue(insertGame, gameArgs(m, gz)...).QueryRow(func(row pgx.Row) error {
-		err := row.Scan(&m.ID)
-		inserted = err == nil
-		if errors.Is(err, pgx.ErrNoRows) {
-			return nil // no block, or a rotation out of its range: told below
-		}
-		return err
-	})
+	inserted := make([]bool, len(ms))
+	for i := range ms {
+		b.Queue(insertGame, gameArgs(ms[i], gz[i])...).QueryRow(func(row pgx.Row) error {
+			err := row.Scan(&ms[i].ID)
+			inserted[i] = err == nil
+			if errors.Is(err, pgx.ErrNoRows) {
+				return nil // no block, or a rotation out of its range: told below
+			}
+			return err
+		})
+	}
 	err = tx.SendBatch(ctx, b).Close()
 	if err := checked(); err != nil {
-		return Match{}, err
+		return err
 	}
-	switch {
-	case pgCode(err) == uniqueViolation:
-		// A racing writer may have committed it after our check could have run:
-		// the unique key is the judge. Give the connection back before asking which
-		// game holds the rotation, or racing writers could exhaust the pool.
-		_ = tx.Rollback(ctx)
-		return Match{}, p.duplicate(ctx, m)
-	case pgCode(err) == foreignKeyViolation && m.Worker != 0:
-		return Match{}, fmt.Errorf("%w: worker %d", ErrNotFound, m.Worker)
-	case err != nil:
-		return Match{}, err
-	case !inserted:
-		_ = tx.Rollback(ctx)
-		return Match{}, p.notInBlock(ctx, m)
+	if err != nil {
+		return err
 	}
-	m.Started, m.Finished = m.Started.Truncate(time.Millisecond), m.Finished.Truncate(time.Millisecond)
-	return m, tx.Commit(ctx)
+	for i := range ms {
+		if !inserted[i] {
+			return notWritten{i}
+		}
+		ms[i].Started, ms[i].Finished = ms[i].Started.Truncate(time.Millisecond), ms[i].Finished.Truncate(time.Millisecond)
+	}
+	return tx.Commit(ctx)
 }
 
 // insertGame writes a game with its seats and its replay (when $15 is not null) in
