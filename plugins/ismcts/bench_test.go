@@ -3,6 +3,8 @@ package ismcts
 import (
 	"fmt"
 	"os"
+	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/arena-games/arena/engine"
 	"github.com/arena-games/arena/plugins/heuristic"
+	"golang.org/x/sys/unix"
 )
 
 // midGame plays a seeded game for decisions decisions by the heuristic, then on to a
@@ -98,6 +101,115 @@ func timeIterations(b *testing.B, s *Search, view engine.View, events []engine.E
 func cpuTime() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// tableBudgets are the iteration budgets of the strength table's rows that count
+// (docs/performance.md, "The table (issue 33)"), each meant as "100 ms of a quiet
+// core"; three-player Ninjas's was 19,700 until this benchmark found that 2.8 times it,
+// four-player Ninjas's 6,300 (1.07 times) and four-player Kardinal's 6,850 (1.09).
+var tableBudgets = map[string]map[int]int{
+	"ivanhoe":  {2: 7500, 3: 2500, 4: 2100, 5: 5750},
+	"kardinal": {3: 7400, 4: 6250, 5: 8250},
+	"ninjas":   {2: 5600, 3: 6500, 4: 5850, 5: 5700, 6: 3550},
+}
+
+// BenchmarkWholeGames plays whole games, one an op, ismcts at its table's budget in
+// one seat (game i: deal 1000+i/players, seat i%players, the tuning deals) and the
+// heuristic in the others, and reports the CPU time of the searched decisions (those
+// with a choice) on the search's own thread: the mean, its quantiles, and the budget
+// whose mean decision would take 100 ms of CPU. The speed benchmark's one position
+// can misjudge a whole game: play-outs shorten as a game ends. Run it with -cpu 1 and
+// -benchtime Nx (N games; give every seat one: a multiple of the players).
+// ISMCTS_BENCH="SETTINGS ..." measures other settings too (with their own iterations=).
+func BenchmarkWholeGames(b *testing.B) {
+	for _, tc := range benchTables {
+		for _, n := range tc.players {
+			budget := fmt.Sprintf("iterations=%d", tableBudgets[tc.game][n])
+			for _, settings := range append([]string{budget}, strings.Fields(os.Getenv("ISMCTS_BENCH"))...) {
+				b.Run(fmt.Sprintf("%s/%dp/%s", tc.game, n, settings), func(b *testing.B) {
+					cfg, err := ParseSettings(settings)
+					if err != nil {
+						b.Fatal(err)
+					}
+					timeWholeGames(b, tc.game, n, cfg)
+				})
+			}
+		}
+	}
+}
+
+// timeWholeGames plays b.N games of game for BenchmarkWholeGames and reports them.
+func timeWholeGames(b *testing.B, game string, players int, cfg Config) {
+	runtime.LockOSThread() // the thread's CPU clock is then the search's
+	defer runtime.UnlockOSThread()
+	var took []time.Duration
+	iterations := 0
+	for i := 0; i < b.N; i++ {
+		d, seat := i/players, i%players
+		g, err := engine.New(game, uint64(1000+d), players)
+		if err != nil {
+			b.Fatal(err)
+		}
+		p, err := New(game, uint64(d*10+seat), cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		seats := make([]engine.Policy, players)
+		for s := range seats {
+			seats[s] = heuristic.New()
+		}
+		seats[seat] = &cpuTimed{p: p, took: &took, iterations: &iterations}
+		if err := engine.PlayOut(g, seats); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if len(took) == 0 {
+		b.Fatal("no searched decision")
+	}
+	slices.Sort(took)
+	var sum time.Duration
+	for _, t := range took {
+		sum += t
+	}
+	k := len(took)
+	ms := func(t time.Duration) float64 { return t.Seconds() * 1000 }
+	mean := sum / time.Duration(k)
+	b.ReportMetric(ms(mean), "cpu-ms/decision")
+	b.ReportMetric(ms(took[k/10]), "p10-ms")
+	b.ReportMetric(ms(took[k/2]), "p50-ms")
+	b.ReportMetric(ms(took[k*9/10]), "p90-ms")
+	b.ReportMetric(ms(took[k-1]), "max-ms")
+	b.ReportMetric(float64(k)/float64(b.N), "decisions/game")
+	b.ReportMetric(float64(iterations)/sum.Seconds(), "iterations/cpu-s")
+	b.ReportMetric(float64(iterations)/float64(k)*float64(100*time.Millisecond)/float64(mean), "budget-100ms")
+}
+
+// cpuTimed is the ismcts seat of BenchmarkWholeGames: it adds the thread CPU time of
+// each searched decision to took and its iterations to iterations.
+type cpuTimed struct {
+	p          *Player
+	took       *[]time.Duration
+	iterations *int
+}
+
+func (c *cpuTimed) Choose(view engine.View, events []engine.Event, options []engine.Option) int {
+	if len(options) <= 1 && !hiddenQuestion(view) {
+		return c.p.Choose(view, events, options)
+	}
+	start := threadCPU()
+	i := c.p.Choose(view, events, options)
+	*c.took = append(*c.took, threadCPU()-start)
+	*c.iterations += c.p.Iterations()
+	return i
+}
+
+// threadCPU is the CPU time of the calling thread (lock it to the goroutine first).
+func threadCPU() time.Duration {
+	var ru unix.Rusage
+	if err := unix.Getrusage(unix.RUSAGE_THREAD, &ru); err != nil {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
