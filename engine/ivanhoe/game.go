@@ -187,6 +187,9 @@ func (g *Game) InTournament(seat int) bool { return g.in[seat] }
 // Tokens reports the colours of token seat holds.
 func (g *Game) Tokens(seat int) [NumColours]bool { return g.tokens[seat] }
 
+// Held is the number of cards in seat's hand.
+func (g *Game) Held(seat int) int { return g.handSize[seat] }
+
 // Winner is the seat that won the game, or NoSeat.
 func (g *Game) Winner() int { return g.winner }
 

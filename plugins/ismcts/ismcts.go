@@ -103,6 +103,10 @@ type Config struct {
 	// moves so far say, Ninjas only); 0 is the table's default (tableDefaults:
 	// FieldAuto in Ninjas with four to six players, else FieldHeuristic).
 	Field int
+	// Hand is the credit, in tokens, that Ivanhoe's cut-off evaluation gives a seat
+	// for each card it holds (ProgressHolding); 0 is the table's default
+	// (tableDefaults: 0.15 in Ivanhoe with five players, else none), negative none.
+	Hand float64
 }
 
 // Defaults of Config.

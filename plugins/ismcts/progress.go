@@ -13,7 +13,13 @@ const progressSoft = 1.0
 // end: each seat gains, against each opponent, the logistic of the difference of what
 // the match ranks by (tokens, gems) over t (negative t: the hard share beaten). A
 // finished game gets its match score.
-func Progress(t float64) Evaluate {
+func Progress(t float64) Evaluate { return ProgressHolding(t, 0) }
+
+// ProgressHolding is Progress crediting each Ivanhoe seat, besides its tokens, hand
+// tokens for every card it holds: cards are what wins the tournaments to come, so a
+// seat that spent its hand on a tournament it did not win is worse off than its
+// tokens say, which a play-out cut off mid-game would not otherwise see.
+func ProgressHolding(t, hand float64) Evaluate {
 	return func(g engine.Game, reward []float64) {
 		if g.Terminal() {
 			MatchScore(g, reward)
@@ -29,6 +35,9 @@ func Progress(t float64) Evaluate {
 		if x, ok := g.(*ivanhoe.Game); ok {
 			if s := tournamentLeader(x); s >= 0 {
 				score[s] += leaderCredit
+			}
+			for s := range score[:n] {
+				score[s] += hand * float64(x.Held(s))
 			}
 		}
 		if t <= 0 {

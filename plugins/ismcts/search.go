@@ -121,6 +121,7 @@ type tableDefault struct {
 	soft    float64
 	bias    int
 	field   int
+	hand    float64
 }
 
 // tableDefaults are the defaults that won through the arena (see docs/performance.md); what a
@@ -133,9 +134,10 @@ type tableDefault struct {
 // the heuristic's move (progressive bias, Config.Bias), which gained there and not
 // with five players. Ninjas with four to six players models each other seat from its
 // moves (Config.Field: FieldAuto), which gained against random players and did not lose
-// against the heuristic.
+// against the heuristic. Five-player Ivanhoe credits the cards each seat holds where
+// its play-outs are cut off (Config.Hand).
 var tableDefaults = map[string]map[int]tableDefault{
-	"ivanhoe":     {4: {bias: 10}, 5: {cutoff: 40, c: 0.4}},
+	"ivanhoe":     {4: {bias: 10}, 5: {cutoff: 40, c: 0.4, hand: 0.15}},
 	kardinal.Name: {4: {rollout: KardinalGreedy}, 5: {soft: 5}},
 	"ninjas":      {2: {infer: 4}, 4: {field: FieldAuto}, 5: {field: FieldAuto}, 6: {field: FieldAuto}},
 }
@@ -167,11 +169,14 @@ func (c Config) withTable(game string, players int) Config {
 	if d.field != 0 && c.Field == 0 {
 		c.Field = d.field
 	}
+	if d.hand > 0 && c.Hand == 0 {
+		c.Hand = d.hand
+	}
 	if (game == "ivanhoe" || game == "ninjas") && c.Evaluate == nil && c.Cutoff > 0 {
 		if c.Soft == 0 {
 			c.Soft = progressSoft
 		}
-		c.Evaluate = Progress(c.Soft)
+		c.Evaluate = ProgressHolding(c.Soft, max(c.Hand, 0))
 	}
 	return c.withGame(game)
 }

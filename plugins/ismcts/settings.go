@@ -27,6 +27,8 @@ cutoff=N       stop play-outs after N decisions and evaluate (Kardinal: the
 soft=T         the evaluation's temperature: Kardinal's in points (default 3;
                5 with five players), Progress's in tokens or gems (default
                1); 0: hard ranks
+hand=X         Ivanhoe, play-outs cut off: X tokens of credit for each card a
+               seat holds (default 0.15 with five players, else 0)
 eval=E         Kardinal: potential (default: the points if the game ended now,
                with part credit for chains and alliances in the making) or
                projection (the points alone)
@@ -65,7 +67,7 @@ func ParseSettings(s string) (Config, error) {
 		}
 		known, err := p.set(k, v)
 		if !known {
-			return Config{}, fmt.Errorf("unknown setting %q (iterations, time, c, rollout, epsilon, others, cutoff, soft, eval, prior, bias, model, reuse, infer, field)", k)
+			return Config{}, fmt.Errorf("unknown setting %q (iterations, time, c, rollout, epsilon, others, cutoff, soft, hand, eval, prior, bias, model, reuse, infer, field)", k)
 		}
 		if err != nil {
 			return Config{}, fmt.Errorf("setting %s=%s: %v", k, v, err)
@@ -121,6 +123,14 @@ func (p *settings) set(k, v string) (known bool, err error) {
 			err = fmt.Errorf("must not be negative")
 		case cfg.Soft == 0:
 			cfg.Soft = -1 // hard ranks
+		}
+	case "hand":
+		cfg.Hand, err = strconv.ParseFloat(v, 64)
+		switch {
+		case err == nil && (cfg.Hand < 0 || cfg.Hand > 10):
+			err = fmt.Errorf("must be between 0 and 10")
+		case cfg.Hand == 0:
+			cfg.Hand = -1 // none, even where the table's default credits cards
 		}
 	case "eval":
 		cfg.Plain, err = either(v, "projection", "potential")
