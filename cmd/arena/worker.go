@@ -106,6 +106,7 @@ func runWorker(c *cli.Context) error {
 		return errors.New("a worker needs a PostgreSQL ladder: --db postgres://... (an SQLite ladder plays with `arena ladder run`)")
 	}
 	playProcs(c.Int("jobs"))
+	workerGC()
 	var opts engine.Options
 	if c.IsSet("game") {
 		o, err := gameOptions(c, c.String("game"))
