@@ -34,8 +34,9 @@ prior=N        N virtual wins for the heuristic's move at the root (default 0)
 bias=N         N virtual wins for the heuristic's move at every node, added
                first (Kardinal: KardinalGreedy's move; default 10 in Ivanhoe
                with four players, else 0)
-model=M        how the other seats choose in the tree: ucb (default) or
-               rollout (as in play-outs: the search models them as that policy)
+model=M        how the other seats choose in the tree: ucb or rollout (as in
+               play-outs: the search models them as that policy); default
+               rollout in Ninjas with two players, else ucb
 reuse=R        yes: start each decision from the last decision's subtree for the
                moves made since (Kardinal: the seat's own moves in a row;
                Ninjas: every move); no: start empty (the default)
@@ -125,7 +126,12 @@ func (p *settings) set(k, v string) (known bool, err error) {
 	case "eval":
 		cfg.Plain, err = either(v, "projection", "potential")
 	case "model":
-		cfg.Model, err = either(v, "rollout", "ucb")
+		var yes bool
+		yes, err = either(v, "rollout", "ucb")
+		cfg.Model = -1
+		if yes {
+			cfg.Model = 1
+		}
 	case "reuse":
 		var yes bool
 		yes, err = either(v, "yes", "no")
