@@ -621,15 +621,7 @@ func TestModelChoosesTheOthersMoves(t *testing.T) {
 		require.NoError(t, err)
 		_, err = s.Choose(view, events, opts, time.Time{})
 		require.NoError(t, err)
-		others, unchosen := 0, 0
-		for _, n := range s.tree.nodes[1:] {
-			if int(n.mover) != self {
-				others++
-				if !chosen[n.opt] {
-					unchosen++
-				}
-			}
-		}
+		others, unchosen := otherMoves(s, self, chosen)
 		assert.Positive(t, others, "model %v: no other seat in the tree", model)
 		if model > 0 {
 			assert.Zero(t, unchosen, "a move the model never chose is in the tree")

@@ -34,7 +34,14 @@ func TestModelIsTwoPlayerNinjasDefault(t *testing.T) {
 	require.NoError(t, err)
 	_, err = s.Choose(g.View(self), engine.EventsFor(nil, g.Log(), self, 0), g.Options(), time.Time{})
 	require.NoError(t, err)
-	others, unchosen := 0, 0
+	others, unchosen := otherMoves(s, self, chosen)
+	assert.Positive(t, others, "no other seat in the tree")
+	assert.Zero(t, unchosen, "moves the model never chose are in the tree")
+}
+
+// otherMoves counts the nodes of s's tree of seats other than self, and those among
+// them whose option chosen does not hold.
+func otherMoves(s *Search, self int, chosen map[engine.Option]bool) (others, unchosen int) {
 	for _, n := range s.tree.nodes[1:] {
 		if int(n.mover) != self {
 			others++
@@ -43,6 +50,5 @@ func TestModelIsTwoPlayerNinjasDefault(t *testing.T) {
 			}
 		}
 	}
-	assert.Positive(t, others, "no other seat in the tree")
-	assert.Zero(t, unchosen, "moves the model never chose are in the tree")
+	return others, unchosen
 }

@@ -126,19 +126,9 @@ func (p *settings) set(k, v string) (known bool, err error) {
 	case "eval":
 		cfg.Plain, err = either(v, "projection", "potential")
 	case "model":
-		var yes bool
-		yes, err = either(v, "rollout", "ucb")
-		cfg.Model = -1
-		if yes {
-			cfg.Model = 1
-		}
+		cfg.Model, err = onOff(v, "rollout", "ucb")
 	case "reuse":
-		var yes bool
-		yes, err = either(v, "yes", "no")
-		cfg.Reuse = -1
-		if yes {
-			cfg.Reuse = 1
-		}
+		cfg.Reuse, err = onOff(v, "yes", "no")
 	case "field":
 		cfg.Field, err = fieldSetting(v)
 	case "infer":
@@ -218,6 +208,16 @@ func either(v, yes, no string) (bool, error) {
 		return false, fmt.Errorf("is %s or %s", yes, no)
 	}
 	return v == yes, nil
+}
+
+// onOff reads a setting of two values that may turn off what a table's default turns
+// on: 1 for yes, -1 for no.
+func onOff(v, yes, no string) (int, error) {
+	on, err := either(v, yes, no)
+	if on {
+		return 1, err
+	}
+	return -1, err
 }
 
 // fieldSetting reads field=heuristic|random|auto.
