@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"runtime"
+	"runtime/debug"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -26,4 +27,15 @@ func TestAMatchRunsOnAsManyCoresAsItPlaysMatchesAtOnce(t *testing.T) {
 	t.Setenv("GOMAXPROCS", "2")
 	playProcs(1)
 	assert.Equal(t, runtime.NumCPU(), runtime.GOMAXPROCS(0), "the user's GOMAXPROCS stands")
+}
+
+// A worker collects at GOGC=400 unless GOGC says otherwise.
+func TestAWorkerCollectsLessOftenUnlessGOGCIsSet(t *testing.T) {
+	was := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(was)
+	workerGC()
+	assert.Equal(t, workerGCPercent, debug.SetGCPercent(100))
+	t.Setenv("GOGC", "150")
+	workerGC()
+	assert.Equal(t, 100, debug.SetGCPercent(100), "GOGC set: the setting is left as it is")
 }

@@ -106,6 +106,7 @@ func runWorker(c *cli.Context) error {
 		return errors.New("a worker needs a PostgreSQL ladder: --db postgres://... (an SQLite ladder plays with `arena ladder run`)")
 	}
 	playProcs(c.Int("jobs"))
+	workerGC()
 	var opts engine.Options
 	if c.IsSet("game") {
 		o, err := gameOptions(c, c.String("game"))
@@ -155,29 +156,10 @@ func runWorker(c *cli.Context) error {
 		<-entry
 		return fmt.Errorf("ladder database %s: %w", st.Path(), err)
 	}
-	// Registered and heartbeating until the River client has stopped.
-	alive, gone := context.WithCancel(context.WithoutCancel(ctx))
-	defer gone()
-	me, left, err := store.KeepAlive(alive, pg, <-entry, func(err error) {
-		log.Warn("worker heartbeat failed", "err", err)
-	})
-	if err != nil {
-		return fmt.Errorf("registering the worker: %w", err)
-	}
-	unregister := func() { gone(); <-left }
-	defer unregister()
-	ms, err := serveWorkerMetrics(c, me.ID, player)
-	if err != nil {
-		return err
-	}
-	if ms != nil {
-		defer ms.srv.Close() // the linger closes it too, on the way out of a stop
-		player.Observer = ms.ladderObserver()
-	}
-	ms.watch(ladderprom.Pools(ladderprom.PoolStats{"queue": pool.Stat, "store": pg.PoolStat}))
-	ms.watch(ladderprom.Replays(filepath.Join(st.Dir(), "replays")))
+	// River starts (and fetches and reads its first blocks) while the worker
+	// registers; its blocks play once it has (Release).
 	progress := logging.StartProgress(ctx, log, c.Duration("progress-every"), "games recorded")
-	w, err := queue.NewWorker(pool, queue.WorkerConfig{Store: pg, Player: player, Options: opts, Slots: c.Int("jobs"), Worker: me.ID,
+	w, err := queue.NewWorker(pool, queue.WorkerConfig{Store: pg, Player: player, Options: opts, Slots: c.Int("jobs"), Held: true,
 		Lease: c.Duration("lease"), Timeout: timeout, Log: log,
 		OnGame: func(m store.Match) {
 			progress.Add(1)
@@ -189,11 +171,40 @@ func runWorker(c *cli.Context) error {
 			}
 		}})
 	if err != nil {
+		<-entry
 		return err
 	}
 	if err := w.Start(context.WithoutCancel(ctx)); err != nil {
+		<-entry
 		return err
 	}
+	// A worker that cannot register plays nothing: River hands its jobs back.
+	abort := func(err error) error {
+		_, _ = w.Shutdown(context.WithoutCancel(ctx), hardStop)
+		return err
+	}
+	// Registered and heartbeating until the River client has stopped.
+	alive, gone := context.WithCancel(context.WithoutCancel(ctx))
+	defer gone()
+	me, left, err := store.KeepAlive(alive, pg, <-entry, func(err error) {
+		log.Warn("worker heartbeat failed", "err", err)
+	})
+	if err != nil {
+		return abort(fmt.Errorf("registering the worker: %w", err))
+	}
+	unregister := func() { gone(); <-left }
+	defer unregister()
+	ms, err := serveWorkerMetrics(c, me.ID, player)
+	if err != nil {
+		return abort(err)
+	}
+	if ms != nil {
+		defer ms.srv.Close() // the linger closes it too, on the way out of a stop
+		player.Observer = ms.ladderObserver()
+	}
+	ms.watch(ladderprom.Pools(ladderprom.PoolStats{"queue": pool.Stat, "store": pg.PoolStat}))
+	ms.watch(ladderprom.Replays(filepath.Join(st.Dir(), "replays")))
+	w.Release(me.ID)
 	log.Info(fmt.Sprintf("worker playing %d blocks at once (%s)", c.Int("jobs"), queue.Version()), "worker", me.ID)
 	<-ctx.Done()
 	finished, err := stopWorker(c, log, w, now)

@@ -123,6 +123,10 @@ func TestAWorkerStopsSoftly(t *testing.T) {
 	require.NoError(t, pool.QueryRow(context.Background(), `SELECT COUNT(*) FROM blocks b
 		WHERE (SELECT COUNT(*) FROM matches WHERE block_id = b.id) NOT IN (0, b.rotations)`).Scan(&half))
 	assert.Zero(t, half, "no block half played")
+	var byWorker int
+	require.NoError(t, pool.QueryRow(context.Background(), `SELECT COUNT(*) FROM matches m JOIN workers w ON w.id = m.worker_id
+		WHERE m.block_id = $1 AND w.pid = $2`, block, w.cmd.Process.Pid).Scan(&byWorker))
+	assert.Equal(t, rotations, byWorker, "the games name the worker as it registered (its River client started before)")
 	require.Contains(t, out, "worker stopping")
 	after := out[strings.Index(out, "worker stopping"):]
 	assert.Equal(t, rotations, strings.Count(after, "block="+strconv.FormatInt(block, 10)+" rotation="),

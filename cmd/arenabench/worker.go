@@ -16,8 +16,8 @@ import (
 
 // workerRun is one `arena worker` playing a fresh PostgreSQL ladder of the same two
 // built-in bots as ladder.go's, with `arena ladder serve` as its coordinator: from
-// the worker's exec (the coordinator already queueing blocks) to the moment its
-// games are recorded, as a match is timed from exec to exit.
+// the worker's exec (the coordinator already queueing blocks) to the end of its
+// games'th game, as a match is timed from exec to exit.
 type workerRun struct {
 	wall  time.Duration
 	games int
@@ -107,17 +107,25 @@ func runWorker(ctx context.Context, arenaBin string, pg *pgLadder, games, jobs i
 		worker.stop()
 		return workerRun{}, fmt.Errorf("the worker recorded too few games: %v: %s", err, worker.out.String())
 	}
-	wall := time.Since(start)
-	run := workerRun{wall: wall}
-	var steady float64
-	err = pg.conn.QueryRow(ctx, "SELECT COUNT(*), EXTRACT(EPOCH FROM MAX(finished) - MIN(finished))::float8 FROM "+schema+".matches").Scan(&run.games, &steady)
-	run.steady = time.Duration(steady * float64(time.Second))
-	return run, err
+	return gamesSpan(ctx, pg.conn, schema, start, games)
 }
 
-// pollUntil polls f every 5 ms until it reaches want, the process exits, or within
-// passes; a count of games at 5 ms steps adds at most 5 ms to a run of seconds. An
-// error is tried again (the coordinator creates the queue's tables as it starts).
+// gamesSpan times a worker's first games games (by their end) from its exec at
+// start, from the ends the worker recorded with each game (the same clock): the
+// poll that saw them can come up to a poll's interval later.
+func gamesSpan(ctx context.Context, conn *pgx.Conn, schema string, start time.Time, games int) (workerRun, error) {
+	var first, last time.Time
+	err := conn.QueryRow(ctx, `SELECT MIN(finished), MAX(finished) FROM (SELECT finished FROM `+schema+`.matches
+		ORDER BY finished LIMIT $1) AS m`, games).Scan(&first, &last)
+	if err != nil {
+		return workerRun{}, err
+	}
+	return workerRun{wall: last.Sub(start), games: games, steady: last.Sub(first)}, nil
+}
+
+// pollUntil polls f every pollEvery until it reaches want, the process exits, or
+// within passes. An error is tried again (the coordinator creates the queue's tables
+// as it starts).
 func pollUntil(p *quietProc, within time.Duration, f func() (int, error), want int) error {
 	deadline := time.Now().Add(within)
 	for {
@@ -132,9 +140,15 @@ func pollUntil(p *quietProc, within time.Duration, f func() (int, error), want i
 		case time.Now().After(deadline):
 			return fmt.Errorf("%d of %d after %v", n, want, within)
 		}
-		time.Sleep(5 * time.Millisecond)
+		time.Sleep(pollEvery)
 	}
 }
+
+// pollEvery is how often a worker's games are counted. The count is not the clock
+// (gamesSpan is), so it need not be fine: a count every 5 ms was 200 queries a second
+// to PostgreSQL, on the two cores the worker measured shares with its bots, and 1-2%
+// of a core for PostgreSQL's process alone (/proc, load 15).
+const pollEvery = 50 * time.Millisecond
 
 // quietProc is a background arena process whose output is kept for an error.
 type quietProc struct {
