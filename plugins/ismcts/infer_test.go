@@ -24,7 +24,10 @@ import (
 func TestInferenceFindsTheOthersCards(t *testing.T) {
 	for _, players := range []int{2, 3} {
 		t.Run(fmt.Sprintf("%dp", players), func(t *testing.T) {
-			cfg, err := ParseSettings("iterations=100,infer=8")
+			// model=ucb: the search as the ratios above were measured. The model
+			// changes only which random numbers the samples draw; over search seeds
+			// 3-5 the ratio ranged 1.05-1.13 with either model (h-search, 27 Nov).
+			cfg, err := ParseSettings("iterations=100,infer=8,model=ucb")
 			require.NoError(t, err)
 			s, err := NewSearch("ninjas", nil, 3, cfg)
 			require.NoError(t, err)

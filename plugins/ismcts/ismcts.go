@@ -72,10 +72,12 @@ type Config struct {
 	// Plain drops from Kardinal's soft evaluation the part credit of short chains and
 	// half-made alliances (KardinalPotential), leaving SoftKardinalProjection.
 	Plain bool
-	// Model, when set, has the other seats choose in the tree as they do in play-outs
-	// (the rollout policy) instead of by UCB: the search then models its opponents as
-	// players of that policy and spends its iterations on its own decisions.
-	Model bool
+	// Model, when positive, has the other seats choose in the tree as they do in
+	// play-outs (the rollout policy) instead of by UCB: the search then models its
+	// opponents as players of that policy and spends its iterations on its own
+	// decisions. Negative never does; 0 is the table's default (tableDefaults: on in
+	// Ninjas with two players).
+	Model int
 	// Prior, when positive, starts each decision's tree with Prior visits, each a
 	// win, for the option the heuristic bot would choose: the search leaves the
 	// heuristic's move only for one it finds better after that many iterations.

@@ -137,8 +137,8 @@ func TestSettings(t *testing.T) {
 		"soft=0":                     {Soft: -1},
 		"eval=projection":            {Plain: true},
 		"eval=potential":             {},
-		"model=rollout,cutoff=30":    {Model: true, Cutoff: 30},
-		"model=ucb":                  {},
+		"model=rollout,cutoff=30":    {Model: 1, Cutoff: 30},
+		"model=ucb":                  {Model: -1},
 		"cutoff=0":                   {Cutoff: -1},
 		"others=0.5":                 {Others: 0.5},
 		"reuse=yes":                  {Reuse: 1},
@@ -606,7 +606,7 @@ func TestModelChoosesTheOthersMoves(t *testing.T) {
 	g := midGame(t, "ninjas", 3, 10)
 	self := g.ToMove()
 	view, events, opts := g.View(self), engine.EventsFor(nil, g.Log(), self, 0), g.Options()
-	for _, model := range []bool{true, false} {
+	for _, model := range []int{1, -1} {
 		chosen := map[engine.Option]bool{}
 		first := func(g engine.Game, _ *engine.Rand) int {
 			chosen[g.Options()[0]] = true
@@ -621,17 +621,9 @@ func TestModelChoosesTheOthersMoves(t *testing.T) {
 		require.NoError(t, err)
 		_, err = s.Choose(view, events, opts, time.Time{})
 		require.NoError(t, err)
-		others, unchosen := 0, 0
-		for _, n := range s.tree.nodes[1:] {
-			if int(n.mover) != self {
-				others++
-				if !chosen[n.opt] {
-					unchosen++
-				}
-			}
-		}
+		others, unchosen := otherMoves(s, self, chosen)
 		assert.Positive(t, others, "model %v: no other seat in the tree", model)
-		if model {
+		if model > 0 {
 			assert.Zero(t, unchosen, "a move the model never chose is in the tree")
 		} else {
 			assert.Positive(t, unchosen, "UCB expanded only the policy's moves: the test tells nothing")

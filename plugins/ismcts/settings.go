@@ -36,8 +36,9 @@ prior=N        N virtual wins for the heuristic's move at the root (default 0)
 bias=N         N virtual wins for the heuristic's move at every node, added
                first (Kardinal: KardinalGreedy's move; default 10 in Ivanhoe
                with four players, else 0)
-model=M        how the other seats choose in the tree: ucb (default) or
-               rollout (as in play-outs: the search models them as that policy)
+model=M        how the other seats choose in the tree: ucb or rollout (as in
+               play-outs: the search models them as that policy); default
+               rollout in Ninjas with two players, else ucb
 reuse=R        yes: start each decision from the last decision's subtree for the
                moves made since (Kardinal: the seat's own moves in a row;
                Ninjas: every move); no: start empty (the default)
@@ -135,14 +136,9 @@ func (p *settings) set(k, v string) (known bool, err error) {
 	case "eval":
 		cfg.Plain, err = either(v, "projection", "potential")
 	case "model":
-		cfg.Model, err = either(v, "rollout", "ucb")
+		cfg.Model, err = onOff(v, "rollout", "ucb")
 	case "reuse":
-		var yes bool
-		yes, err = either(v, "yes", "no")
-		cfg.Reuse = -1
-		if yes {
-			cfg.Reuse = 1
-		}
+		cfg.Reuse, err = onOff(v, "yes", "no")
 	case "field":
 		cfg.Field, err = fieldSetting(v)
 	case "infer":
@@ -222,6 +218,16 @@ func either(v, yes, no string) (bool, error) {
 		return false, fmt.Errorf("is %s or %s", yes, no)
 	}
 	return v == yes, nil
+}
+
+// onOff reads a setting of two values that may turn off what a table's default turns
+// on: 1 for yes, -1 for no.
+func onOff(v, yes, no string) (int, error) {
+	on, err := either(v, yes, no)
+	if on {
+		return 1, err
+	}
+	return -1, err
 }
 
 // fieldSetting reads field=heuristic|random|auto.
