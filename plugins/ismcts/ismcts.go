@@ -109,7 +109,25 @@ type Config struct {
 	// for each card it holds (ProgressHolding); 0 is the table's default
 	// (tableDefaults: 0.15 in Ivanhoe with five players, else none), negative none.
 	Hand float64
+	// Final is how the root's child is chosen once the search ends: FinalVisits (the
+	// most visited), FinalValue (the best mean reward among children visited at least
+	// a tenth as often as the most visited, so that a lucky few visits do not decide)
+	// or FinalSecure (the best lower bound, mean less 1/sqrt(visits)); 0 is the
+	// table's default (FinalVisits).
+	Final int
+	// Trees, above 1, grows that many trees a decision instead of one, the iterations
+	// dealt among them in turn, each over its own sampled deals; the move is chosen
+	// from their root statistics summed (see Final). Reuse is then ignored. 0 or 1:
+	// one tree.
+	Trees int
 }
+
+// Config.Final's choices of the root's child.
+const (
+	FinalVisits = 1 + iota
+	FinalValue
+	FinalSecure
+)
 
 // Defaults of Config.
 const (

@@ -150,6 +150,9 @@ func TestSettings(t *testing.T) {
 		"field=heuristic":            {Field: FieldHeuristic},
 		"bias=20":                    {Bias: 20},
 		"bias=0":                     {Bias: -1},
+		"final=value,trees=4":        {Final: FinalValue, Trees: 4},
+		"final=secure,trees=1":       {Final: FinalSecure, Trees: 1},
+		"final=visits":               {Final: FinalVisits},
 	} {
 		got, err := ParseSettings(in)
 		require.NoError(t, err, in)
@@ -158,7 +161,8 @@ func TestSettings(t *testing.T) {
 	}
 	for _, bad := range []string{"iterations=0", "iterations=x", "time=-1s", "time=soon", "c=0", "epsilon=2",
 		"rollout=magic", "speed=9", "time", "soft=-1", "prior=-1", "eval=magic", "model=magic",
-		"others=0", "others=1.5", "reuse=maybe", "infer=-1", "infer=65", "field=weak", "bias=-1", "bias=x"} {
+		"others=0", "others=1.5", "reuse=maybe", "infer=-1", "infer=65", "field=weak", "bias=-1", "bias=x",
+		"final=best", "trees=0", "trees=65", "trees=x"} {
 		_, err := ParseSettings(bad)
 		assert.Error(t, err, bad)
 	}

@@ -3,6 +3,7 @@ package ismcts
 import (
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/arena-games/arena/engine"
@@ -23,6 +24,9 @@ type Search struct {
 	sampler engine.Sampler
 	rnd     engine.Rand
 	tree    tree
+	forest  []tree // Config.Trees' trees after the first
+	visits  []int32
+	rewards []float64 // per option, summed over the trees (see choice)
 	sample  engine.Game
 	path    []int32
 	self    int // the seat searching its decision
@@ -106,6 +110,15 @@ func (s *Search) resolve(players int) {
 			s.tree.guide = KardinalGreedy
 		}
 	}
+	if n := max(s.cfg.Trees, 1) - 1; len(s.forest) != n {
+		s.forest = make([]tree, n)
+		for i := range s.forest {
+			s.forest[i].reset()
+		}
+	}
+	for i := range s.forest {
+		s.forest[i].guide, s.forest[i].bias = s.tree.guide, s.tree.bias
+	}
 }
 
 // tableDefault is what a table of one game and player count plays best with where
@@ -123,6 +136,8 @@ type tableDefault struct {
 	field   int
 	hand    float64
 	model   bool
+	final   int
+	trees   int
 }
 
 // tableDefaults are the defaults that won through the arena (see docs/performance.md); what a
@@ -179,6 +194,12 @@ func (c Config) withTable(game string, players int) Config {
 	if d.model && c.Model == 0 {
 		c.Model = 1
 	}
+	if d.final > 0 && c.Final == 0 {
+		c.Final = d.final
+	}
+	if d.trees > 0 && c.Trees == 0 {
+		c.Trees = d.trees
+	}
 	if (game == "ivanhoe" || game == "ninjas") && c.Evaluate == nil && c.Cutoff > 0 {
 		if c.Soft == 0 {
 			c.Soft = progressSoft
@@ -217,17 +238,44 @@ func (s *Search) Choose(view engine.View, events []engine.Event, options []engin
 	if s.cfg.Prior > 0 {
 		h := s.cfg.Policy.Choose(view, events, options)
 		if h >= 0 && h < len(options) {
-			s.tree.prefer(options[h], int8(view.ViewSeat()), int32(s.cfg.Prior))
+			for k := 0; k <= len(s.forest); k++ {
+				s.treeAt(k).prefer(options[h], int8(view.ViewSeat()), int32(s.cfg.Prior))
+			}
 		}
 	}
 	if err := s.search(view, events, stop); err != nil {
 		return 0, err
 	}
-	if i := s.tree.best(options); i >= 0 {
+	if i := s.choice(options); i >= 0 {
 		s.root.own = append(s.root.own, move{seat: int8(s.self), opt: options[i]})
 		return i, nil
 	}
 	return 0, fmt.Errorf("ismcts: no searched option is among the %d real ones", len(options))
+}
+
+// treeAt is the search's k-th tree: the first is tree, the others forest's.
+func (s *Search) treeAt(k int) *tree {
+	if k == 0 {
+		return &s.tree
+	}
+	return &s.forest[k-1]
+}
+
+// choice is the option the search plays once it ends, as an index into options (-1:
+// none searched): its only tree's most visited root child, else as Config.Final
+// prefers from the root's visits and rewards summed over its trees, each tree's vote
+// weighed by its visits.
+func (s *Search) choice(options []engine.Option) int {
+	if len(s.forest) == 0 && s.cfg.Final != FinalValue && s.cfg.Final != FinalSecure {
+		return s.tree.best(options)
+	}
+	s.visits, s.rewards = slices.Grow(s.visits[:0], len(options))[:len(options)], slices.Grow(s.rewards[:0], len(options))[:len(options)]
+	clear(s.visits)
+	clear(s.rewards)
+	for k := 0; k <= len(s.forest); k++ {
+		s.treeAt(k).tally(options, s.visits, s.rewards)
+	}
+	return pick(s.visits, s.rewards, s.cfg.Final)
 }
 
 // start readies the tree for a decision: with Config.Reuse, the subtree under the
@@ -237,13 +285,16 @@ func (s *Search) start(view engine.View, events []engine.Event) {
 	var ok bool
 	s.moves, ok = s.root.playedSince(s.game, events, d, s.moves)
 	keep := int32(0)
-	if ok && s.cfg.Reuse > 0 && s.cfg.Prior <= 0 && d >= 0 {
+	if ok && s.cfg.Reuse > 0 && s.cfg.Prior <= 0 && len(s.forest) == 0 && d >= 0 {
 		keep = s.tree.follow(s.moves)
 	}
 	if keep > 0 {
 		s.tree.reroot(keep)
 	} else {
 		s.tree.reset()
+	}
+	for i := range s.forest {
+		s.forest[i].reset()
 	}
 	s.root = rooted{valid: d >= 0, decisions: d, events: len(events), own: s.root.own[:0]}
 }
@@ -315,7 +366,8 @@ func (s *Search) iterate(view engine.View, events []engine.Event) error {
 	case s.field.any:
 		model = s.fieldIn
 	}
-	if s.path, err = s.tree.descend(g, s.cfg.C, &s.rnd, s.path, view.ViewSeat(), model); err != nil {
+	t := s.treeAt(s.Iterations % (len(s.forest) + 1))
+	if s.path, err = t.descend(g, s.cfg.C, &s.rnd, s.path, view.ViewSeat(), model); err != nil {
 		return err
 	}
 	for d := 0; !g.Terminal() && (s.cfg.Cutoff <= 0 || d < s.cfg.Cutoff); d++ {
@@ -329,6 +381,6 @@ func (s *Search) iterate(view engine.View, events []engine.Event) error {
 	}
 	reward := s.reward[:g.Players()]
 	s.cfg.Evaluate(g, reward)
-	s.tree.backup(s.path, reward)
+	t.backup(s.path, reward)
 	return nil
 }

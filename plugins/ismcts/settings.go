@@ -39,6 +39,11 @@ bias=N         N virtual wins for the heuristic's move at every node, added
 model=M        how the other seats choose in the tree: ucb or rollout (as in
                play-outs: the search models them as that policy); default
                rollout in Ninjas with two players, else ucb
+final=F        the move played once the search ends: visits (the most visited,
+               the default), value (the best mean among those visited at least a
+               tenth as often) or secure (the best mean less 1/sqrt(visits))
+trees=K        K trees a decision, the iterations dealt among them in turn,
+               the move from their root counts summed (default 1)
 reuse=R        yes: start each decision from the last decision's subtree for the
                moves made since (Kardinal: the seat's own moves in a row;
                Ninjas: every move); no: start empty (the default)
@@ -68,7 +73,7 @@ func ParseSettings(s string) (Config, error) {
 		}
 		known, err := p.set(k, v)
 		if !known {
-			return Config{}, fmt.Errorf("unknown setting %q (iterations, time, c, rollout, epsilon, others, cutoff, soft, hand, eval, prior, bias, model, reuse, infer, field)", k)
+			return Config{}, fmt.Errorf("unknown setting %q (iterations, time, c, rollout, epsilon, others, cutoff, soft, hand, eval, prior, bias, model, final, trees, reuse, infer, field)", k)
 		}
 		if err != nil {
 			return Config{}, fmt.Errorf("setting %s=%s: %v", k, v, err)
@@ -137,6 +142,13 @@ func (p *settings) set(k, v string) (known bool, err error) {
 		cfg.Plain, err = either(v, "projection", "potential")
 	case "model":
 		cfg.Model, err = onOff(v, "rollout", "ucb")
+	case "trees":
+		cfg.Trees, err = strconv.Atoi(v)
+		if err == nil && (cfg.Trees < 1 || cfg.Trees > 64) {
+			err = fmt.Errorf("must be between 1 and 64")
+		}
+	case "final":
+		cfg.Final, err = finalSetting(v)
 	case "reuse":
 		cfg.Reuse, err = onOff(v, "yes", "no")
 	case "field":
@@ -241,4 +253,17 @@ func fieldSetting(v string) (int, error) {
 		return FieldAuto, nil
 	}
 	return 0, fmt.Errorf("is heuristic, random or auto")
+}
+
+// finalSetting reads final=visits|value|secure.
+func finalSetting(v string) (int, error) {
+	switch v {
+	case "visits":
+		return FinalVisits, nil
+	case "value":
+		return FinalValue, nil
+	case "secure":
+		return FinalSecure, nil
+	}
+	return 0, fmt.Errorf("is visits, value or secure")
 }

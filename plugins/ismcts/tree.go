@@ -194,6 +194,47 @@ func (t *tree) best(options []engine.Option) int {
 	return bestI
 }
 
+// tally adds, for each of options, the visits and rewards of the root's child for it
+// to visits and reward (indexed as options).
+func (t *tree) tally(options []engine.Option, visits []int32, reward []float64) {
+	t.index.build(options)
+	for ch := t.nodes[0].child; ch != 0; ch = t.nodes[ch].next {
+		n := &t.nodes[ch]
+		if i := t.index.find(n.opt); i >= 0 {
+			visits[i] += n.visits
+			reward[i] += n.reward
+		}
+	}
+}
+
+// pick is the option that final (Config.Final) prefers given each option's root visits
+// and reward, summed over the trees searched; -1 when none was visited.
+func pick(visits []int32, reward []float64, final int) int {
+	bestI, bestV := -1, int32(0)
+	for i, v := range visits {
+		if v > bestV {
+			bestI, bestV = i, v
+		}
+	}
+	if final != FinalValue && final != FinalSecure || bestI < 0 {
+		return bestI
+	}
+	most, bestScore := bestV, math.Inf(-1)
+	for i, v := range visits {
+		if v <= 0 || (final == FinalValue && 10*v < most) {
+			continue
+		}
+		s := reward[i] / float64(v)
+		if final == FinalSecure {
+			s -= 1 / math.Sqrt(float64(v))
+		}
+		if s > bestScore || s == bestScore && v > bestV {
+			bestI, bestV, bestScore = i, v, s
+		}
+	}
+	return bestI
+}
+
 // optIndex finds an option's index among the current options in constant time: an
 // open-addressed table rebuilt per node visit, cleared by a generation count.
 type optIndex struct {
