@@ -240,3 +240,38 @@ func (g *Game) fill(v *View, known *[MaxPlayers][NumKinds]uint8, pool *engine.Po
 	}
 	return nil
 }
+
+// StackPile puts a card of kind k depth cards below the top of the draw pile (0: the
+// top), swapped with one chosen uniformly among the pile's cards of that kind outside
+// the depths in fixed (stacked before): a sample of the pile made to deal a card the
+// searching seat has since seen itself draw, where every arrangement of the rest stays
+// as likely as before. It reports false when no such card of kind k is in the pile.
+func (g *Game) StackPile(depth int, k Kind, fixed []int, r *engine.Rand) bool {
+	at := g.pileN - 1 - depth
+	if at < 0 || k >= NumKinds {
+		return false
+	}
+	n, pick := 0, -1
+	for i := 0; i < g.pileN; i++ {
+		if g.pile[i] != k || stacked(g.pileN-1-i, fixed) {
+			continue
+		}
+		if n++; r.Intn(n) == 0 { // reservoir: uniform among the candidates
+			pick = i
+		}
+	}
+	if pick < 0 {
+		return false
+	}
+	g.pile[at], g.pile[pick] = g.pile[pick], g.pile[at]
+	return true
+}
+
+func stacked(depth int, fixed []int) bool {
+	for _, d := range fixed {
+		if d == depth {
+			return true
+		}
+	}
+	return false
+}

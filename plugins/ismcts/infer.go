@@ -59,7 +59,58 @@ func (s *Search) inference(view engine.View, events []engine.Event) bool {
 	s.present, s.kept, s.tried = *v, 0, 0
 	var drew bool
 	s.pastEvents, drew = heldCards(append(s.pastEvents[:0], events[:s.past.events]...), events[s.past.events:], v.Seat)
-	return others && !drew && len(s.replay) == v.Decisions-s.past.decisions
+	if drew && (s.cfg.Drawn <= 0 || !s.ownDraws(events[s.past.events:], v.Seat)) {
+		return false
+	}
+	return others && len(s.replay) == v.Decisions-s.past.decisions
+}
+
+// drawn is a card self drew since the last searched decision, depth cards below what
+// was then the top of the draw pile.
+type drawn struct {
+	depth int
+	kind  ninjas.Kind
+}
+
+// ownDraws reads from the events since the last searched decision the cards self drew
+// there and how deep in the pile each lay then (Config.Drawn), so that replays can
+// deal self those cards; false where a reshuffle since makes the depths unknowable.
+func (s *Search) ownDraws(since []engine.Event, self int) bool {
+	s.draws, s.fixed = s.draws[:0], s.fixed[:0]
+	depth := 0
+	for _, e := range since {
+		switch ninjas.EventKind(e.Kind) {
+		case ninjas.EvReshuffle:
+			return false
+		case ninjas.EvDrawCard:
+			if int(e.Seat) == self {
+				s.draws = append(s.draws, drawn{depth: depth, kind: ninjas.Kind(e.A)})
+				depth++
+			}
+		case ninjas.EvDraw:
+			if int(e.Seat) != self {
+				depth += int(e.A)
+			}
+		}
+	}
+	return true
+}
+
+// stack arranges g's draw pile, a sample of the last searched decision's state, to
+// deal self the cards it has drawn since; false when the sample's pile lacks one.
+func (s *Search) stack(g engine.Game) bool {
+	x, ok := g.(*ninjas.Game)
+	if !ok {
+		return len(s.draws) == 0
+	}
+	s.fixed = s.fixed[:0]
+	for _, d := range s.draws {
+		if !x.StackPile(d.depth, d.kind, s.fixed, &s.rnd) {
+			return false
+		}
+		s.fixed = append(s.fixed, d.depth)
+	}
+	return true
 }
 
 // heldCards appends to past, for each card another seat played in the events since,
@@ -111,7 +162,7 @@ func (s *Search) sampleInferred(view engine.View, events []engine.Event) (engine
 		}
 		s.sample = g
 		s.tried++
-		if s.replayed(g) {
+		if s.stack(g) && s.replayed(g) {
 			s.kept++
 			return g, nil
 		}

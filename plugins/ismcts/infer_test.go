@@ -27,42 +27,73 @@ func TestInferenceFindsTheOthersCards(t *testing.T) {
 			// model=ucb: the search as the ratios above were measured. The model
 			// changes only which random numbers the samples draw; over search seeds
 			// 3-5 the ratio ranged 1.05-1.13 with either model (h-search, 27 Nov).
-			cfg, err := ParseSettings("iterations=100,infer=8,model=ucb")
-			require.NoError(t, err)
-			s, err := NewSearch("ninjas", nil, 3, cfg)
-			require.NoError(t, err)
-			plain, err := engine.SamplerFor("ninjas", nil)
-			require.NoError(t, err)
-			r := engine.NewRand(5)
-			var inferred, uninformed, kept, tried, decisions, nk float64
-			inferringDecisions(t, s, players, 12, func(g engine.Game, view engine.View, events []engine.Event) bool {
-				decisions++
-				s.inferring = true
-				keptBefore := s.kept
-				for k := 0; k < 50; k++ {
-					x, err := s.sampleInferred(view, events)
-					require.NoError(t, err)
-					require.Equal(t, view, x.View(0), "a sample the seat could tell from the present")
-					if s.kept > keptBefore {
-						inferred += handsMatch(g, x)
-						nk++
-					}
-					keptBefore = s.kept
-					y, err := plain.Sample(nil, view, events, &r)
-					require.NoError(t, err)
-					uninformed += handsMatch(g, y)
-				}
-				kept, tried = kept+float64(s.kept), tried+float64(s.tried)
-				return true
-			})
-			t.Logf("%v decisions with moves to replay; %.0f of %.0f replays kept; cards of the others' hands placed right: inferred %.3f, present sampler %.3f",
-				decisions, kept, tried, inferred/nk, uninformed/decisions/50)
-			require.Greater(t, decisions, 20.0)
+			got := inferOnGames(t, "iterations=100,infer=8,model=ucb,drawn=no", players)
+			require.Greater(t, got.decisions, 20.0)
 			if players == 2 { // replays kept regardless of the moves place 1.02 times as many
-				assert.Greater(t, inferred/nk, 1.07*uninformed/decisions/50, "cards placed right, a kept replay against a present sample")
+				assert.Greater(t, got.ratio(), 1.07, "cards placed right, a kept replay against a present sample")
 			}
 		})
 	}
+}
+
+// inferred is what inferOnGames found: the decisions with moves to replay, the
+// replays kept and tried, and the cards of the other seats' hands placed right by
+// kept replays (per kept sample) and by the present sampler (per sample).
+type inferred struct {
+	decisions, kept, tried, inferred, uninformed float64
+	// paired: over the decisions with a kept replay, the mean of the kept replays'
+	// cards placed right less the present sampler's at the same decision.
+	paired float64
+}
+
+func (x inferred) ratio() float64 { return x.inferred / x.uninformed }
+
+// inferOnGames plays 12 seeded Ninjas games with ismcts of settings in seat 0 (search
+// seed 3) and at every decision where inference has moves to replay draws 50
+// inferred samples and 50 of the present sampler, each of which must show seat 0
+// exactly its present view.
+func inferOnGames(t *testing.T, settings string, players int) inferred {
+	cfg, err := ParseSettings(settings)
+	require.NoError(t, err)
+	s, err := NewSearch("ninjas", nil, 3, cfg)
+	require.NoError(t, err)
+	plain, err := engine.SamplerFor("ninjas", nil)
+	require.NoError(t, err)
+	r := engine.NewRand(5)
+	var x inferred
+	var nk, np float64
+	inferringDecisions(t, s, players, 12, func(g engine.Game, view engine.View, events []engine.Event) bool {
+		x.decisions++
+		s.inferring = true
+		keptBefore, first := s.kept, s.kept
+		var here, plainHere, nHere float64
+		for k := 0; k < 50; k++ {
+			y, err := s.sampleInferred(view, events)
+			require.NoError(t, err)
+			require.Equal(t, view, y.View(0), "a sample the seat could tell from the present")
+			if s.kept > keptBefore {
+				x.inferred += handsMatch(g, y)
+				here += handsMatch(g, y)
+				nk++
+				nHere++
+			}
+			keptBefore = s.kept
+			y, err = plain.Sample(nil, view, events, &r)
+			require.NoError(t, err)
+			x.uninformed += handsMatch(g, y)
+			plainHere += handsMatch(g, y)
+		}
+		if s.kept > first {
+			x.paired += here/nHere - plainHere/50
+			np++
+		}
+		x.kept, x.tried = x.kept+float64(s.kept), x.tried+float64(s.tried)
+		return true
+	})
+	x.inferred, x.uninformed, x.paired = x.inferred/nk, x.uninformed/x.decisions/50, x.paired/np
+	t.Logf("%s, %d players: %v decisions with moves to replay; %.0f of %.0f replays kept; cards of the others' hands placed right: inferred %.3f, present sampler %.3f; paired by decision %+.3f",
+		settings, players, x.decisions, x.kept, x.tried, x.inferred, x.uninformed, x.paired)
+	return x
 }
 
 // inferringDecisions plays seeded Ninjas games (seeds 1 to games), search s in seat 0

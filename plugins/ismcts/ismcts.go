@@ -93,6 +93,12 @@ type Config struct {
 	// Ninjas only, where the events name every move. Negative never does; 0 is the
 	// table's default (tableDefaults: 4 in Ninjas with two players).
 	Infer int
+	// Drawn, when positive, lets Infer replay across the cards the searching seat
+	// drew since its last decision (its first decision of a turn, after the other
+	// seats' turns): each sampled pile is stacked to deal it the cards it saw itself
+	// draw. Otherwise a draw since ends inference for the decision. Negative never
+	// does; 0 is the table's default (tableDefaults).
+	Drawn int
 	// Bias, when positive, is progressive bias at every node: a node's first
 	// expansion adds the heuristic's option (Kardinal: KardinalGreedy's) first, with
 	// Bias virtual visits, each a win, that the search must outweigh. Negative

@@ -153,6 +153,8 @@ func TestSettings(t *testing.T) {
 		"final=value,trees=4":        {Final: FinalValue, Trees: 4},
 		"final=secure,trees=1":       {Final: FinalSecure, Trees: 1},
 		"final=visits":               {Final: FinalVisits},
+		"drawn=yes":                  {Drawn: 1},
+		"drawn=no":                   {Drawn: -1},
 	} {
 		got, err := ParseSettings(in)
 		require.NoError(t, err, in)
@@ -162,7 +164,7 @@ func TestSettings(t *testing.T) {
 	for _, bad := range []string{"iterations=0", "iterations=x", "time=-1s", "time=soon", "c=0", "epsilon=2",
 		"rollout=magic", "speed=9", "time", "soft=-1", "prior=-1", "eval=magic", "model=magic",
 		"others=0", "others=1.5", "reuse=maybe", "infer=-1", "infer=65", "field=weak", "bias=-1", "bias=x",
-		"final=best", "trees=0", "trees=65", "trees=x"} {
+		"final=best", "trees=0", "trees=65", "trees=x", "drawn=maybe"} {
 		_, err := ParseSettings(bad)
 		assert.Error(t, err, bad)
 	}

@@ -41,6 +41,8 @@ type Search struct {
 	present     ninjas.View
 	kept, tried int
 	inferring   bool
+	draws       []drawn // self's draws since, for Config.Drawn
+	fixed       []int
 	views       viewBuffer
 	// For Config.Field: the judge of the other seats, and the models that play the
 	// seats it finds uniform so in play-outs and in the tree.
@@ -138,6 +140,7 @@ type tableDefault struct {
 	model   bool
 	final   int
 	trees   int
+	drawn   bool
 }
 
 // tableDefaults are the defaults that won through the arena (see docs/performance.md); what a
@@ -196,6 +199,9 @@ func (c Config) withTable(game string, players int) Config {
 	}
 	if d.final > 0 && c.Final == 0 {
 		c.Final = d.final
+	}
+	if d.drawn && c.Drawn == 0 {
+		c.Drawn = 1
 	}
 	if d.trees > 0 && c.Trees == 0 {
 		c.Trees = d.trees

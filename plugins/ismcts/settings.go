@@ -51,6 +51,9 @@ infer=N        Ninjas: up to N tries an iteration to sample the last decision's
                state and replay the moves since, kept as likely as the opponent
                model makes the others' moves (default 4 in Ninjas with two
                players, else 0: sample the present)
+drawn=D        Ninjas, inferring: yes replays across the cards the seat drew
+               since its last decision (its pile stacked to deal them); no
+               stops inferring at such a draw (the default)
 field=F        the model of the other seats: heuristic (the rollout policy),
                random (uniform, in play-outs and the tree) or auto (Ninjas: each
                seat uniform in part as its moves so far are likelier under a
@@ -73,7 +76,7 @@ func ParseSettings(s string) (Config, error) {
 		}
 		known, err := p.set(k, v)
 		if !known {
-			return Config{}, fmt.Errorf("unknown setting %q (iterations, time, c, rollout, epsilon, others, cutoff, soft, hand, eval, prior, bias, model, final, trees, reuse, infer, field)", k)
+			return Config{}, fmt.Errorf("unknown setting %q (iterations, time, c, rollout, epsilon, others, cutoff, soft, hand, eval, prior, bias, model, final, trees, reuse, infer, drawn, field)", k)
 		}
 		if err != nil {
 			return Config{}, fmt.Errorf("setting %s=%s: %v", k, v, err)
@@ -149,6 +152,8 @@ func (p *settings) set(k, v string) (known bool, err error) {
 		}
 	case "final":
 		cfg.Final, err = finalSetting(v)
+	case "drawn":
+		cfg.Drawn, err = onOff(v, "yes", "no")
 	case "reuse":
 		cfg.Reuse, err = onOff(v, "yes", "no")
 	case "field":
