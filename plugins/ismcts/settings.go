@@ -151,13 +151,13 @@ func (p *settings) set(k, v string) (known bool, err error) {
 			err = fmt.Errorf("must be between 1 and 64")
 		}
 	case "final":
-		cfg.Final, err = finalSetting(v)
+		cfg.Final, err = oneOf(v, choice{"visits", FinalVisits}, choice{"value", FinalValue}, choice{"secure", FinalSecure})
 	case "drawn":
 		cfg.Drawn, err = onOff(v, "yes", "no")
 	case "reuse":
 		cfg.Reuse, err = onOff(v, "yes", "no")
 	case "field":
-		cfg.Field, err = fieldSetting(v)
+		cfg.Field, err = oneOf(v, choice{"heuristic", FieldHeuristic}, choice{"random", FieldRandom}, choice{"auto", FieldAuto})
 	case "infer":
 		cfg.Infer, err = switchable(v, 64)
 	case "bias":
@@ -247,28 +247,20 @@ func onOff(v, yes, no string) (int, error) {
 	return -1, err
 }
 
-// fieldSetting reads field=heuristic|random|auto.
-func fieldSetting(v string) (int, error) {
-	switch v {
-	case "heuristic":
-		return FieldHeuristic, nil
-	case "random":
-		return FieldRandom, nil
-	case "auto":
-		return FieldAuto, nil
-	}
-	return 0, fmt.Errorf("is heuristic, random or auto")
+// choice is one named value of a setting.
+type choice struct {
+	name  string
+	value int
 }
 
-// finalSetting reads final=visits|value|secure.
-func finalSetting(v string) (int, error) {
-	switch v {
-	case "visits":
-		return FinalVisits, nil
-	case "value":
-		return FinalValue, nil
-	case "secure":
-		return FinalSecure, nil
+// oneOf reads a setting of named values.
+func oneOf(v string, choices ...choice) (int, error) {
+	names := make([]string, len(choices))
+	for i, c := range choices {
+		if c.name == v {
+			return c.value, nil
+		}
+		names[i] = c.name
 	}
-	return 0, fmt.Errorf("is visits, value or secure")
+	return 0, fmt.Errorf("is %s or %s", strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
 }
