@@ -20,3 +20,19 @@ func TestDrawnInfersAcrossOwnDraws(t *testing.T) {
 	require.Positive(t, with.kept)
 	assert.Greater(t, with.paired, 0.15, "cards placed right, a kept replay against a present sample at the same decision")
 }
+
+// TestDrawnIsTwoPlayerNinjasDefault: two-player Ninjas infers across its own draws
+// unless the caller says drawn=no, and no other table does; a search with the
+// defaults finds moves to replay at as many decisions as with drawn=yes.
+func TestDrawnIsTwoPlayerNinjasDefault(t *testing.T) {
+	assert.Equal(t, 1, Config{}.withTable("ninjas", 2).Drawn)
+	for _, n := range []int{3, 4, 5, 6} {
+		assert.Zero(t, Config{}.withTable("ninjas", n).Drawn, "%d players", n)
+	}
+	off, err := ParseSettings("drawn=no")
+	require.NoError(t, err)
+	assert.Equal(t, -1, off.withTable("ninjas", 2).Drawn)
+	without := inferOnGames(t, "iterations=100,infer=8,model=ucb,drawn=no", 2)
+	byDefault := inferOnGames(t, "iterations=100,infer=8,model=ucb", 2)
+	require.Greater(t, byDefault.decisions, 1.5*without.decisions, "decisions with moves to replay")
+}

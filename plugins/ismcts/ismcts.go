@@ -97,7 +97,7 @@ type Config struct {
 	// drew since its last decision (its first decision of a turn, after the other
 	// seats' turns): each sampled pile is stacked to deal it the cards it saw itself
 	// draw. Otherwise a draw since ends inference for the decision. Negative never
-	// does; 0 is the table's default (tableDefaults).
+	// does; 0 is the table's default (tableDefaults: on in Ninjas with two players).
 	Drawn int
 	// Bias, when positive, is progressive bias at every node: a node's first
 	// expansion adds the heuristic's option (Kardinal: KardinalGreedy's) first, with

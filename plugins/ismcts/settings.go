@@ -53,7 +53,8 @@ infer=N        Ninjas: up to N tries an iteration to sample the last decision's
                players, else 0: sample the present)
 drawn=D        Ninjas, inferring: yes replays across the cards the seat drew
                since its last decision (its pile stacked to deal them); no
-               stops inferring at such a draw (the default)
+               stops inferring at such a draw; default yes in Ninjas with two
+               players, else no
 field=F        the model of the other seats: heuristic (the rollout policy),
                random (uniform, in play-outs and the tree) or auto (Ninjas: each
                seat uniform in part as its moves so far are likelier under a
