@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/arena-games/arena/engine"
 )
@@ -355,8 +356,8 @@ func (r *runner) openReplay(m matchSpec, res *MatchResult) (*replayWriter, error
 	}
 	path := filepath.Join(r.cfg.ReplayDir, m.id+".jsonl")
 	if r.cfg.ReplaysInMemory {
-		res.Replay, rw.live, rw.mem = path, false, &bytes.Buffer{}
-		rw.enc = json.NewEncoder(rw.mem)
+		res.Replay = path
+		rw.toMemory()
 	} else if err := openReplayFile(path, res, rw); err != nil {
 		return nil, err
 	}
@@ -374,6 +375,12 @@ func (r *runner) openReplay(m matchSpec, res *MatchResult) (*replayWriter, error
 		RunSeed: r.cfg.Seed, BotSeeds: seeds, Players: len(m.entrants), Deal: m.deal, Rotation: m.rotation, Bots: bots, Sandbox: boxes,
 		Clock: &ClockJSON{DecisionMs: c.Decision.Milliseconds(), BankMs: c.Bank.Milliseconds(), GraceMs: c.Grace.Milliseconds(), MatchMs: c.Match.Milliseconds()}})
 	return rw, nil
+}
+
+// toMemory makes rw keep the replay in memory (Config.ReplaysInMemory), not live.
+func (rw *replayWriter) toMemory() {
+	rw.live, rw.mem = false, &bytes.Buffer{}
+	rw.enc = json.NewEncoder(rw.mem)
 }
 
 // openReplayFile opens match res's replay file at path for rw.
@@ -407,6 +414,18 @@ func (rw *replayWriter) write(rec Record) {
 	if rw.live && rw.err == nil {
 		rw.err = rw.w.Flush()
 	}
+}
+
+// decision writes the record of g's pending decision, answered by option choice (the
+// game's fallback's when fallback) after took. It is called before the choice is
+// applied: the option's words depend on the state.
+func (rw *replayWriter) decision(g engine.Game, choice int, took time.Duration, fallback bool) {
+	if !rw.writing() {
+		return
+	}
+	o := g.Options()[choice]
+	rw.write(Record{Type: "decision", N: g.Decisions(), Seat: g.ToMove(), Choice: choice, Option: optionJSON(o),
+		Text: g.Describe(o), Micros: took.Microseconds(), Forfeit: fallback})
 }
 
 // writing reports whether records are written: a run without replays skips building

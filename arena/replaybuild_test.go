@@ -1,0 +1,114 @@
+package arena
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/arena-games/arena/engine"
+	_ "github.com/arena-games/arena/engine/kardinal"
+	_ "github.com/arena-games/arena/engine/ninjas"
+)
+
+// step is one decision of a played game: the state before it (a clone), the option
+// chosen, the time the bot took and whether the game's fallback played it.
+type step struct {
+	g        engine.Game
+	choice   int
+	took     time.Duration
+	fallback bool
+}
+
+// playedGame plays a game of name with seeded random choices and bot times. From
+// decision forfeitAt on (never when negative) seat 0's decisions are the fallback's,
+// as for a forfeited seat. It returns every decision and the final state.
+func playedGame(t testing.TB, name string, players int, seed uint64, forfeitAt int) ([]step, engine.Game) {
+	g, err := engine.New(name, seed, players)
+	require.NoError(t, err)
+	rng := rand.New(rand.NewPCG(seed, 31))
+	var steps []step
+	for !g.Terminal() {
+		st := step{g: g.Clone(), choice: rng.IntN(len(g.Options())), took: time.Duration(rng.Int64N(int64(5 * time.Millisecond)))}
+		if forfeitAt >= 0 && g.Decisions() >= forfeitAt && g.ToMove() == 0 {
+			st.choice, st.took, st.fallback = g.Fallback(), 0, true
+		}
+		steps = append(steps, st)
+		require.NoError(t, g.Apply(st.choice))
+	}
+	return steps, g
+}
+
+// buildReplay writes a played game's decisions and result to rw, as a match does.
+func buildReplay(rw *replayWriter, steps []step, end engine.Game) {
+	for _, st := range steps {
+		rw.decision(st.g, st.choice, st.took, st.fallback)
+	}
+	r := end.Result()
+	rw.write(Record{Type: "result", Place: r.Place, GamePlace: r.Place, Score: r.Score, N: end.Decisions(), Hash: hashString(end.Hash())})
+}
+
+// replayTables are the games and player counts the replay benchmark and tests play.
+var replayTables = []struct {
+	game    string
+	players int
+}{{"ivanhoe", 2}, {"ivanhoe", 5}, {"kardinal", 3}, {"ninjas", 2}, {"ninjas", 6}}
+
+// BenchmarkReplayBuilding is what keeping a replay costs a game beside its play: the
+// records of every decision (the option's words included) and the result, encoded
+// into memory as the ladder keeps them. One op is one whole game.
+func BenchmarkReplayBuilding(b *testing.B) {
+	for _, tb := range replayTables {
+		steps, end := playedGame(b, tb.game, tb.players, 7, -1)
+		b.Run(fmt.Sprintf("%s/%dp", tb.game, tb.players), func(b *testing.B) {
+			b.ReportAllocs()
+			size := 0
+			for b.Loop() {
+				rw := &replayWriter{}
+				rw.toMemory()
+				buildReplay(rw, steps, end)
+				size = rw.mem.Len()
+			}
+			b.ReportMetric(float64(len(steps)), "decisions/game")
+			b.ReportMetric(float64(size), "bytes/game")
+		})
+	}
+}
+
+// referenceRecords encodes a played game's records with encoding/json, as the replay
+// format was first written.
+func referenceRecords(steps []step, end engine.Game) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	for _, st := range steps {
+		o := st.g.Options()[st.choice]
+		_ = enc.Encode(Record{Type: "decision", N: st.g.Decisions(), Seat: st.g.ToMove(), Choice: st.choice, Option: optionJSON(o),
+			Text: st.g.Describe(o), Micros: st.took.Microseconds(), Forfeit: st.fallback})
+	}
+	r := end.Result()
+	_ = enc.Encode(Record{Type: "result", Place: r.Place, GamePlace: r.Place, Score: r.Score, N: end.Decisions(), Hash: hashString(end.Hash())})
+	return buf.Bytes()
+}
+
+// The replay writer's records are encoding/json's byte for byte, over whole games of
+// every game and several player counts, with and without a forfeited seat.
+func TestReplayRecordsAreEncodingJSONs(t *testing.T) {
+	for _, tb := range replayTables {
+		for seed := uint64(1); seed <= 6; seed++ {
+			forfeitAt := -1
+			if seed%2 == 0 {
+				forfeitAt = int(seed) * 5
+			}
+			steps, end := playedGame(t, tb.game, tb.players, seed, forfeitAt)
+			rw := &replayWriter{}
+			rw.toMemory()
+			buildReplay(rw, steps, end)
+			require.NoError(t, rw.err)
+			require.Equal(t, string(referenceRecords(steps, end)), rw.mem.String(), "%s, %d players, seed %d", tb.game, tb.players, seed)
+		}
+	}
+}
