@@ -342,6 +342,9 @@ type replayWriter struct {
 	f   *os.File
 	w   *bufio.Writer
 	enc *json.Encoder
+	// out is where the records go, enc's writer; buf is a decision's record being built.
+	out io.Writer
+	buf []byte
 	err error
 	// live flushes every record (Config.LiveReplays).
 	live bool
@@ -380,7 +383,8 @@ func (r *runner) openReplay(m matchSpec, res *MatchResult) (*replayWriter, error
 // toMemory makes rw keep the replay in memory (Config.ReplaysInMemory), not live.
 func (rw *replayWriter) toMemory() {
 	rw.live, rw.mem = false, &bytes.Buffer{}
-	rw.enc = json.NewEncoder(rw.mem)
+	rw.out = rw.mem
+	rw.enc = json.NewEncoder(rw.out)
 }
 
 // openReplayFile opens match res's replay file at path for rw.
@@ -398,7 +402,8 @@ func openReplayFile(path string, res *MatchResult, rw *replayWriter) error {
 	}
 	res.Replay, res.replayTemp = path, path+TempReplaySuffix
 	rw.f, rw.w = f, bufio.NewWriterSize(f, replayBuffer)
-	rw.enc = json.NewEncoder(rw.w)
+	rw.out = rw.w
+	rw.enc = json.NewEncoder(rw.out)
 	return nil
 }
 
@@ -411,9 +416,7 @@ func (rw *replayWriter) write(rec Record) {
 		return
 	}
 	rw.err = rw.enc.Encode(rec)
-	if rw.live && rw.err == nil {
-		rw.err = rw.w.Flush()
-	}
+	rw.flushLive()
 }
 
 // decision writes the record of g's pending decision, answered by option choice (the
@@ -424,8 +427,16 @@ func (rw *replayWriter) decision(g engine.Game, choice int, took time.Duration, 
 		return
 	}
 	o := g.Options()[choice]
-	rw.write(Record{Type: "decision", N: g.Decisions(), Seat: g.ToMove(), Choice: choice, Option: optionJSON(o),
-		Text: g.Describe(o), Micros: took.Microseconds(), Forfeit: fallback})
+	rw.buf = appendDecision(rw.buf[:0], g.Decisions(), g.ToMove(), choice, o, g.Describe(o), took.Microseconds(), fallback)
+	_, rw.err = rw.out.Write(rw.buf)
+	rw.flushLive()
+}
+
+// flushLive flushes a live replay's record to its file.
+func (rw *replayWriter) flushLive() {
+	if rw.live && rw.err == nil {
+		rw.err = rw.w.Flush()
+	}
 }
 
 // writing reports whether records are written: a run without replays skips building

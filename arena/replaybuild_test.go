@@ -112,3 +112,41 @@ func TestReplayRecordsAreEncodingJSONs(t *testing.T) {
 		}
 	}
 }
+
+// encodedDecision is a decision's record as encoding/json's Encoder writes it.
+func encodedDecision(n, seat, choice int, o engine.Option, text string, micros int64, forfeit bool) string {
+	var buf bytes.Buffer
+	_ = json.NewEncoder(&buf).Encode(Record{Type: "decision", N: n, Seat: seat, Choice: choice, Option: optionJSON(o),
+		Text: text, Micros: micros, Forfeit: forfeit})
+	return buf.String()
+}
+
+// Texts that JSON escapes, and the zero values it leaves out, are written as
+// encoding/json writes them.
+func TestADecisionsRecordEscapesItsTextAsEncodingJSONDoes(t *testing.T) {
+	texts := []string{"", "play Squire 3", `say "hi"`, `back\slash`, "a\nb\tc\rd\be\ff\x01\x1f", "<b>&amp;</b>",
+		"Württemberg", "line\u2028sep\u2029", "bad \xff\xfe utf-8", "\ufffd kept", "del \x7f", "emoji 🃏"}
+	for _, text := range texts {
+		for _, zero := range []bool{true, false} {
+			n, seat, choice, micros, o := 0, 0, 0, int64(0), engine.Option{}
+			if !zero {
+				n, seat, choice, micros, o = 17, 4, 3, -5, engine.Option{Kind: 255, A: -32768, B: 32767, C: -1, D: 9}
+			}
+			want := encodedDecision(n, seat, choice, o, text, micros, !zero)
+			got := appendDecision([]byte("kept|"), n, seat, choice, o, text, micros, !zero)
+			require.Equal(t, "kept|"+want, string(got), "%q", text)
+		}
+	}
+}
+
+func FuzzDecisionRecord(f *testing.F) {
+	f.Add(0, 0, 0, uint8(0), int16(0), int16(0), int16(0), int16(0), "", int64(0), false)
+	f.Add(12, 1, 4, uint8(3), int16(-1), int16(200), int16(0), int16(7), `Dodge: "<&>" \ `+"\u2028\xff", int64(1234), true)
+	f.Fuzz(func(t *testing.T, n, seat, choice int, kind uint8, a, b, c, d int16, text string, micros int64, forfeit bool) {
+		o := engine.Option{Kind: kind, A: a, B: b, C: c, D: d}
+		want := encodedDecision(n, seat, choice, o, text, micros, forfeit)
+		if got := string(appendDecision(nil, n, seat, choice, o, text, micros, forfeit)); got != want {
+			t.Fatalf("appended %q, encoding/json %q", got, want)
+		}
+	})
+}
