@@ -150,3 +150,21 @@ func FuzzDecisionRecord(f *testing.F) {
 		}
 	})
 }
+
+// The decision lines of replays written by `arena match` (test data of every game)
+// are appended again byte for byte.
+func TestRealReplaysDecisionsAreAppendedAsWritten(t *testing.T) {
+	for name, b := range realReplays(t) {
+		decisions := 0
+		for _, line := range bytes.SplitAfter(b, []byte("\n")) {
+			var rec Record
+			if len(line) == 0 || json.Unmarshal(line, &rec) != nil || rec.Type != "decision" {
+				continue
+			}
+			decisions++
+			got := appendDecision(nil, rec.N, rec.Seat, rec.Choice, rec.Option.option(), rec.Text, rec.Micros, rec.Forfeit)
+			require.Equal(t, string(line), string(got), name)
+		}
+		require.NotZero(t, decisions, name)
+	}
+}
