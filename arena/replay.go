@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/arena-games/arena/engine"
@@ -406,7 +407,8 @@ func openReplayFile(path string, res *MatchResult, rw *replayWriter) error {
 		return err
 	}
 	res.Replay, res.replayTemp = path, path+TempReplaySuffix
-	rw.f, rw.w = f, bufio.NewWriterSize(f, replayBuffer)
+	rw.f, rw.w = f, replayBuffers.Get().(*bufio.Writer)
+	rw.w.Reset(f)
 	rw.out = rw.w
 	rw.enc = json.NewEncoder(rw.out)
 	return nil
@@ -415,6 +417,10 @@ func openReplayFile(path string, res *MatchResult, rw *replayWriter) error {
 // replayBuffer holds most games' whole replay (a two-player Ivanhoe game's is 5-14
 // KB), so that a replay not written live goes to its file in one write or a few.
 const replayBuffer = 64 << 10
+
+// replayBuffers are the files' buffers, reused: a new one allocates and clears
+// replayBuffer bytes for every game.
+var replayBuffers = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, replayBuffer) }}
 
 func (rw *replayWriter) write(rec Record) {
 	if !rw.writing() {
@@ -458,7 +464,10 @@ func (rw *replayWriter) close() error {
 	if err := rw.f.Close(); err != nil && rw.err == nil {
 		rw.err = err
 	}
-	rw.f = nil
+	rw.w.Reset(nil)
+	replayBuffers.Put(rw.w)
+	// Nothing is written after the file is closed.
+	rw.f, rw.w, rw.out, rw.enc = nil, nil, nil, nil
 	return rw.err
 }
 

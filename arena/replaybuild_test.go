@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
@@ -49,8 +51,13 @@ func buildReplay(rw *replayWriter, steps []step, end engine.Game) {
 	for _, st := range steps {
 		rw.decision(st.g, st.choice, st.took, st.fallback)
 	}
+	rw.write(resultRecord(end))
+}
+
+// resultRecord is a played game's result record (no seat forfeited).
+func resultRecord(end engine.Game) Record {
 	r := end.Result()
-	rw.write(Record{Type: "result", Place: r.Place, GamePlace: r.Place, Score: r.Score, N: end.Decisions(), Hash: hashString(end.Hash())})
+	return Record{Type: "result", Place: r.Place, GamePlace: r.Place, Score: r.Score, N: end.Decisions(), Hash: hashString(end.Hash())}
 }
 
 // replayTables are the games and player counts the replay benchmark and tests play.
@@ -101,8 +108,7 @@ func referenceRecords(steps []step, end engine.Game) []byte {
 		_ = enc.Encode(Record{Type: "decision", N: st.g.Decisions(), Seat: st.g.ToMove(), Choice: st.choice, Option: optionJSON(o),
 			Text: st.g.Describe(o), Micros: st.took.Microseconds(), Forfeit: st.fallback})
 	}
-	r := end.Result()
-	_ = enc.Encode(Record{Type: "result", Place: r.Place, GamePlace: r.Place, Score: r.Score, N: end.Decisions(), Hash: hashString(end.Hash())})
+	_ = enc.Encode(resultRecord(end))
 	return buf.Bytes()
 }
 
@@ -178,5 +184,55 @@ func TestRealReplaysDecisionsAreAppendedAsWritten(t *testing.T) {
 			require.Equal(t, string(line), string(got), name)
 		}
 		require.NotZero(t, decisions, name)
+	}
+}
+
+// BenchmarkReplayFile is what a replay's file costs a game beside its records: made
+// under its temporary name, written, closed and moved to its own name, as `arena
+// match` keeps a replay (a two-player Ivanhoe game's records). One op is one game.
+func BenchmarkReplayFile(b *testing.B) {
+	steps, end := playedGame(b, "ivanhoe", 2, 7, -1)
+	mem := &replayWriter{}
+	mem.toMemory()
+	buildReplay(mem, steps, end)
+	records, dir := mem.mem.Bytes(), b.TempDir()
+	b.ReportAllocs()
+	cpu0, i := processCPU(), 0
+	for b.Loop() {
+		i++
+		res := &MatchResult{}
+		rw := &replayWriter{}
+		require.NoError(b, openReplayFile(filepath.Join(dir, fmt.Sprintf("d%05d-r0.jsonl", i)), res, rw))
+		_, _ = rw.out.Write(records)
+		require.NoError(b, rw.close())
+		require.NoError(b, commitReplay(res))
+	}
+	b.ReportMetric(float64((processCPU()-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/game")
+}
+
+// A live replay's file holds each decision's record as soon as it is made, for the
+// ladder's page that shows a game in play; one that is not live holds it at the end.
+func TestALiveReplaysFileHoldsEachDecisionAtOnce(t *testing.T) {
+	steps, end := playedGame(t, "ninjas", 3, 5, 9)
+	for _, live := range []bool{true, false} {
+		path := filepath.Join(t.TempDir(), "d00000-r0.jsonl")
+		res, rw := &MatchResult{}, &replayWriter{live: live}
+		require.NoError(t, openReplayFile(path, res, rw))
+		for i, st := range steps {
+			rw.decision(st.g, st.choice, st.took, st.fallback)
+			b, err := os.ReadFile(res.ReplayFile())
+			require.NoError(t, err)
+			if want := i + 1; live {
+				require.Equal(t, want, bytes.Count(b, []byte("\n")), "after decision %d", i)
+			} else {
+				require.Empty(t, b, "a replay that is not live is written at its end")
+			}
+		}
+		rw.write(resultRecord(end))
+		require.NoError(t, rw.close())
+		require.NoError(t, commitReplay(res))
+		b, err := os.ReadFile(path)
+		require.NoError(t, err)
+		require.Equal(t, string(referenceRecords(steps, end)), string(b), "live %v", live)
 	}
 }
