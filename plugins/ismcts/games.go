@@ -21,7 +21,7 @@ func (c Config) withGame(game string) Config {
 		c.Evaluate = KardinalProjection
 		switch {
 		case c.Soft > 0 && !c.Plain:
-			c.Evaluate = KardinalPotential(c.Soft)
+			c.Evaluate = KardinalTempo(c.Soft, max(c.Tempo, 0))
 		case c.Soft > 0:
 			c.Evaluate = SoftKardinalProjection(c.Soft)
 		}
@@ -150,7 +150,14 @@ const (
 // length) and leading one side of an alliance whose other side is still empty (0.35
 // per advisor of both sides, plus one). Play-outs cut off early leave many such
 // positions, and the plain projection scores them as nothing.
-func KardinalPotential(t float64) Evaluate {
+func KardinalPotential(t float64) Evaluate { return KardinalTempo(t, 0) }
+
+// KardinalTempo is KardinalPotential crediting tempo points to each seat that still
+// has a turn to come in the present round (from the seat to move up to the start
+// player's right, K10): every seat has as many turns in the end, so a play-out cut
+// off mid-round shows the seats that have just moved ahead by what their turn
+// brought, and the others' turns are still to come.
+func KardinalTempo(t, tempo float64) Evaluate {
 	return func(g engine.Game, reward []float64) {
 		var score [engine.MaxSeats]float64
 		var pts [engine.MaxSeats]int
@@ -162,6 +169,11 @@ func KardinalPotential(t float64) Evaluate {
 			return
 		}
 		potentialScores(k.Table(), k.Board(), pts[:n], score[:n])
+		if tempo > 0 {
+			for s := k.ToMove(); s != k.Start(); s = (s + 1) % n {
+				score[s] += tempo
+			}
+		}
 		softShare(score[:n], t, reward)
 	}
 }

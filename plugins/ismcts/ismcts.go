@@ -76,7 +76,9 @@ type Config struct {
 	// play-outs (the rollout policy) instead of by UCB: the search then models its
 	// opponents as players of that policy and spends its iterations on its own
 	// decisions. Negative never does; 0 is the table's default (tableDefaults: on in
-	// Ninjas with two players).
+	// Ninjas with two players). ModelGreedy has them choose as KardinalGreedy
+	// in Kardinal (as the rollout policy elsewhere): cheap, and nearer the
+	// heuristic's placements than a play-out's.
 	Model int
 	// Prior, when positive, starts each decision's tree with Prior visits, each a
 	// win, for the option the heuristic bot would choose: the search leaves the
@@ -109,7 +111,24 @@ type Config struct {
 	// for each card it holds (ProgressHolding); 0 is the table's default
 	// (tableDefaults: 0.15 in Ivanhoe with five players, else none), negative none.
 	Hand float64
+	// Turns, when positive, plays a Kardinal play-out past its cutoff to the end of
+	// the turn in progress, so that every play-out stops where a turn begins, however
+	// many decisions the moves before took; negative never does; 0 is the table's
+	// default (tableDefaults).
+	Turns int
+	// Tempo is the credit, in points, that Kardinal's cut-off evaluation gives each
+	// seat with a turn still to come in the present round (KardinalTempo); 0 is the
+	// table's default, negative none.
+	Tempo float64
+	// Final, when positive, answers with the root's best child by mean reward among
+	// those visited at least half as often as the most visited, instead of the most
+	// visited; negative never does; 0 is the table's default.
+	Final int
 }
+
+// ModelGreedy is Config.Model's value for the other seats choosing in the tree as
+// KardinalGreedy.
+const ModelGreedy = 2
 
 // Defaults of Config.
 const (

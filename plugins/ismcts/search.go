@@ -123,6 +123,9 @@ type tableDefault struct {
 	field   int
 	hand    float64
 	model   bool
+	turns   bool
+	tempo   float64
+	final   bool
 }
 
 // tableDefaults are the defaults that won through the arena (see docs/performance.md); what a
@@ -179,6 +182,15 @@ func (c Config) withTable(game string, players int) Config {
 	if d.model && c.Model == 0 {
 		c.Model = 1
 	}
+	if d.turns && c.Turns == 0 {
+		c.Turns = 1
+	}
+	if d.tempo > 0 && c.Tempo == 0 {
+		c.Tempo = d.tempo
+	}
+	if d.final && c.Final == 0 {
+		c.Final = 1
+	}
 	if (game == "ivanhoe" || game == "ninjas") && c.Evaluate == nil && c.Cutoff > 0 {
 		if c.Soft == 0 {
 			c.Soft = progressSoft
@@ -223,7 +235,7 @@ func (s *Search) Choose(view engine.View, events []engine.Event, options []engin
 	if err := s.search(view, events, stop); err != nil {
 		return 0, err
 	}
-	if i := s.tree.best(options); i >= 0 {
+	if i := s.tree.best(options, s.cfg.Final > 0); i >= 0 {
 		s.root.own = append(s.root.own, move{seat: int8(s.self), opt: options[i]})
 		return i, nil
 	}
@@ -310,6 +322,8 @@ func (s *Search) iterate(view engine.View, events []engine.Event) error {
 	}
 	var model Rollout
 	switch {
+	case s.cfg.Model == ModelGreedy && s.game == kardinal.Name:
+		model = KardinalGreedy
 	case s.cfg.Model > 0:
 		model = s.cfg.Rollout
 	case s.field.any:
@@ -318,7 +332,12 @@ func (s *Search) iterate(view engine.View, events []engine.Event) error {
 	if s.path, err = s.tree.descend(g, s.cfg.C, &s.rnd, s.path, view.ViewSeat(), model); err != nil {
 		return err
 	}
-	for d := 0; !g.Terminal() && (s.cfg.Cutoff <= 0 || d < s.cfg.Cutoff); d++ {
+	turns := s.cfg.Turns > 0 && s.game == kardinal.Name
+	for d, mover := 0, g.ToMove(); !g.Terminal(); d++ {
+		if s.cfg.Cutoff > 0 && d >= s.cfg.Cutoff && (!turns || g.ToMove() != mover) {
+			break // with Turns, only where a turn begins
+		}
+		mover = g.ToMove()
 		i := s.cfg.Rollout(g, &s.rnd)
 		if i < 0 || i >= len(g.Options()) {
 			i = g.Fallback()

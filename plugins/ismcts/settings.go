@@ -32,13 +32,21 @@ hand=X         Ivanhoe, play-outs cut off: X tokens of credit for each card a
 eval=E         Kardinal: potential (default: the points if the game ended now,
                with part credit for chains and alliances in the making) or
                projection (the points alone)
+turns=T        Kardinal, yes: play each play-out past its cutoff to the end of
+               the turn in progress; no: stop at the cutoff (the default)
+tempo=X        Kardinal, play-outs cut off: X points of credit for each seat
+               with a turn still to come in the present round (default 0)
+final=F        the answer: visits (the root's most visited option, the
+               default) or value (the best mean reward among the options
+               visited at least half as often)
 prior=N        N virtual wins for the heuristic's move at the root (default 0)
 bias=N         N virtual wins for the heuristic's move at every node, added
                first (Kardinal: KardinalGreedy's move; default 10 in Ivanhoe
                with four players, else 0)
-model=M        how the other seats choose in the tree: ucb or rollout (as in
-               play-outs: the search models them as that policy); default
-               rollout in Ninjas with two players, else ucb
+model=M        how the other seats choose in the tree: ucb, rollout (as in
+               play-outs: the search models them as that policy) or greedy
+               (Kardinal: as KardinalGreedy); default rollout in Ninjas with
+               two players, else ucb
 reuse=R        yes: start each decision from the last decision's subtree for the
                moves made since (Kardinal: the seat's own moves in a row;
                Ninjas: every move); no: start empty (the default)
@@ -68,7 +76,7 @@ func ParseSettings(s string) (Config, error) {
 		}
 		known, err := p.set(k, v)
 		if !known {
-			return Config{}, fmt.Errorf("unknown setting %q (iterations, time, c, rollout, epsilon, others, cutoff, soft, hand, eval, prior, bias, model, reuse, infer, field)", k)
+			return Config{}, fmt.Errorf("unknown setting %q (iterations, time, c, rollout, epsilon, others, cutoff, soft, hand, eval, turns, tempo, final, prior, bias, model, reuse, infer, field)", k)
 		}
 		if err != nil {
 			return Config{}, fmt.Errorf("setting %s=%s: %v", k, v, err)
@@ -135,7 +143,23 @@ func (p *settings) set(k, v string) (known bool, err error) {
 		}
 	case "eval":
 		cfg.Plain, err = either(v, "projection", "potential")
+	case "turns":
+		cfg.Turns, err = onOff(v, "yes", "no")
+	case "final":
+		cfg.Final, err = onOff(v, "value", "visits")
+	case "tempo":
+		cfg.Tempo, err = strconv.ParseFloat(v, 64)
+		switch {
+		case err == nil && (cfg.Tempo < 0 || cfg.Tempo > 50):
+			err = fmt.Errorf("must be between 0 and 50")
+		case cfg.Tempo == 0:
+			cfg.Tempo = -1 // none, even where the table's default credits it
+		}
 	case "model":
+		if v == "greedy" {
+			cfg.Model = ModelGreedy
+			break
+		}
 		cfg.Model, err = onOff(v, "rollout", "ucb")
 	case "reuse":
 		cfg.Reuse, err = onOff(v, "yes", "no")

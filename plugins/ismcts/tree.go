@@ -181,14 +181,28 @@ func (t *tree) backup(path []int32, reward []float64) {
 }
 
 // best is the root's most visited child that is one of options, as an index into
-// options; -1 when there is none.
-func (t *tree) best(options []engine.Option) int {
+// options; -1 when there is none. byValue picks instead the best mean reward among the
+// children visited at least half as often as the most visited (Config.Final).
+func (t *tree) best(options []engine.Option, byValue bool) int {
 	t.index.build(options)
 	bestI, bestV := -1, int32(-1)
 	for ch := t.nodes[0].child; ch != 0; ch = t.nodes[ch].next {
 		n := &t.nodes[ch]
 		if i := t.index.find(n.opt); i >= 0 && n.visits > bestV {
 			bestI, bestV = i, n.visits
+		}
+	}
+	if !byValue {
+		return bestI
+	}
+	bestMean := -1.0
+	for ch := t.nodes[0].child; ch != 0; ch = t.nodes[ch].next {
+		n := &t.nodes[ch]
+		if 2*n.visits < bestV {
+			continue
+		}
+		if i := t.index.find(n.opt); i >= 0 && n.reward/float64(n.visits) > bestMean {
+			bestI, bestMean = i, n.reward/float64(n.visits)
 		}
 	}
 	return bestI
