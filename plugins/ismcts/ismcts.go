@@ -76,9 +76,7 @@ type Config struct {
 	// play-outs (the rollout policy) instead of by UCB: the search then models its
 	// opponents as players of that policy and spends its iterations on its own
 	// decisions. Negative never does; 0 is the table's default (tableDefaults: on in
-	// Ninjas with two players). ModelGreedy has them choose as KardinalGreedy
-	// in Kardinal (as the rollout policy elsewhere): cheap, and nearer the
-	// heuristic's placements than a play-out's.
+	// Ninjas with two players).
 	Model int
 	// Prior, when positive, starts each decision's tree with Prior visits, each a
 	// win, for the option the heuristic bot would choose: the search leaves the
@@ -116,6 +114,10 @@ type Config struct {
 	// many decisions the moves before took; negative never does; 0 is the table's
 	// default (tableDefaults).
 	Turns int
+	// Takes, when positive, answers Kardinal's refills (which cards to take) with
+	// the heuristic's choice instead of searching them; negative never does; 0 is
+	// the table's default (tableDefaults).
+	Takes int
 	// Tempo is the credit, in points, that Kardinal's cut-off evaluation gives each
 	// seat with a turn still to come in the present round (KardinalTempo); 0 is the
 	// table's default, negative none.
@@ -125,10 +127,6 @@ type Config struct {
 	// visited; negative never does; 0 is the table's default.
 	Final int
 }
-
-// ModelGreedy is Config.Model's value for the other seats choosing in the tree as
-// KardinalGreedy.
-const ModelGreedy = 2
 
 // Defaults of Config.
 const (

@@ -124,6 +124,7 @@ type tableDefault struct {
 	hand    float64
 	model   bool
 	turns   bool
+	takes   bool
 	tempo   float64
 	final   bool
 }
@@ -185,6 +186,9 @@ func (c Config) withTable(game string, players int) Config {
 	if d.turns && c.Turns == 0 {
 		c.Turns = 1
 	}
+	if d.takes && c.Takes == 0 {
+		c.Takes = 1
+	}
 	if d.tempo > 0 && c.Tempo == 0 {
 		c.Tempo = d.tempo
 	}
@@ -220,6 +224,10 @@ func (s *Search) Choose(view engine.View, events []engine.Event, options []engin
 		s.root.own = append(s.root.own, move{seat: int8(s.self), opt: options[0]})
 		return 0, nil
 	}
+	if i, ok := s.heuristicTake(view, events, options); ok {
+		s.root.own = append(s.root.own, move{seat: int8(s.self), opt: options[i]})
+		return i, nil
+	}
 	s.start(view, events)
 	s.inferring = s.inference(view, events)
 	if s.cfg.Field == FieldAuto || s.players == 0 { // before the first sample the table's default is not known yet
@@ -240,6 +248,26 @@ func (s *Search) Choose(view engine.View, events []engine.Event, options []engin
 		return i, nil
 	}
 	return 0, fmt.Errorf("ismcts: no searched option is among the %d real ones", len(options))
+}
+
+// heuristicTake answers a Kardinal refill (which cards to take, K6) with the
+// heuristic's choice where Config.Takes says so. A trial: with five players the
+// play-outs are cut off before the seat's next turn, so they see a card taken only
+// through what it keeps from the others, while the heuristic values each by what it
+// would place; it lost there (docs/performance.md).
+func (s *Search) heuristicTake(view engine.View, events []engine.Event, options []engine.Option) (int, bool) {
+	v, ok := view.(*kardinal.View)
+	if !ok || v.Phase != kardinal.PhaseRefill {
+		return 0, false
+	}
+	if s.players != v.Players {
+		s.resolve(v.Players)
+	}
+	if s.cfg.Takes <= 0 {
+		return 0, false
+	}
+	i := s.cfg.Policy.Choose(view, events, options)
+	return i, i >= 0 && i < len(options)
 }
 
 // start readies the tree for a decision: with Config.Reuse, the subtree under the
@@ -322,8 +350,6 @@ func (s *Search) iterate(view engine.View, events []engine.Event) error {
 	}
 	var model Rollout
 	switch {
-	case s.cfg.Model == ModelGreedy && s.game == kardinal.Name:
-		model = KardinalGreedy
 	case s.cfg.Model > 0:
 		model = s.cfg.Rollout
 	case s.field.any:

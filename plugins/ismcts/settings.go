@@ -34,6 +34,8 @@ eval=E         Kardinal: potential (default: the points if the game ended now,
                projection (the points alone)
 turns=T        Kardinal, yes: play each play-out past its cutoff to the end of
                the turn in progress; no: stop at the cutoff (the default)
+takes=T        Kardinal: heuristic (the heuristic chooses which cards to take
+               after placing) or search (the default)
 tempo=X        Kardinal, play-outs cut off: X points of credit for each seat
                with a turn still to come in the present round (default 0)
 final=F        the answer: visits (the root's most visited option, the
@@ -43,10 +45,9 @@ prior=N        N virtual wins for the heuristic's move at the root (default 0)
 bias=N         N virtual wins for the heuristic's move at every node, added
                first (Kardinal: KardinalGreedy's move; default 10 in Ivanhoe
                with four players, else 0)
-model=M        how the other seats choose in the tree: ucb, rollout (as in
-               play-outs: the search models them as that policy) or greedy
-               (Kardinal: as KardinalGreedy); default rollout in Ninjas with
-               two players, else ucb
+model=M        how the other seats choose in the tree: ucb or rollout (as in
+               play-outs: the search models them as that policy); default
+               rollout in Ninjas with two players, else ucb
 reuse=R        yes: start each decision from the last decision's subtree for the
                moves made since (Kardinal: the seat's own moves in a row;
                Ninjas: every move); no: start empty (the default)
@@ -76,7 +77,7 @@ func ParseSettings(s string) (Config, error) {
 		}
 		known, err := p.set(k, v)
 		if !known {
-			return Config{}, fmt.Errorf("unknown setting %q (iterations, time, c, rollout, epsilon, others, cutoff, soft, hand, eval, turns, tempo, final, prior, bias, model, reuse, infer, field)", k)
+			return Config{}, fmt.Errorf("unknown setting %q (iterations, time, c, rollout, epsilon, others, cutoff, soft, hand, eval, turns, takes, tempo, final, prior, bias, model, reuse, infer, field)", k)
 		}
 		if err != nil {
 			return Config{}, fmt.Errorf("setting %s=%s: %v", k, v, err)
@@ -143,6 +144,8 @@ func (p *settings) set(k, v string) (known bool, err error) {
 		}
 	case "eval":
 		cfg.Plain, err = either(v, "projection", "potential")
+	case "takes":
+		cfg.Takes, err = onOff(v, "heuristic", "search")
 	case "turns":
 		cfg.Turns, err = onOff(v, "yes", "no")
 	case "final":
@@ -156,10 +159,6 @@ func (p *settings) set(k, v string) (known bool, err error) {
 			cfg.Tempo = -1 // none, even where the table's default credits it
 		}
 	case "model":
-		if v == "greedy" {
-			cfg.Model = ModelGreedy
-			break
-		}
 		cfg.Model, err = onOff(v, "rollout", "ucb")
 	case "reuse":
 		cfg.Reuse, err = onOff(v, "yes", "no")
