@@ -51,3 +51,6 @@ func (g *Game) InterimDone() bool { return g.exhaustions > 0 }
 // before it (K10), so the seats from ToMove up to it still have one turn more to come
 // than those that have moved this round.
 func (g *Game) Start() int { return int(g.start) }
+
+// DrawPile is the number of cards left in the draw pile.
+func (g *Game) DrawPile() int { return int(g.pileLen) }

@@ -20,6 +20,8 @@ func (c Config) withGame(game string) Config {
 		}
 		c.Evaluate = KardinalProjection
 		switch {
+		case c.Soft > 0 && !c.Plain && c.Late > 0:
+			c.Evaluate = KardinalCooling(c.Soft, c.Late)
 		case c.Soft > 0 && !c.Plain:
 			c.Evaluate = KardinalTempo(c.Soft, max(c.Tempo, 0))
 		case c.Soft > 0:
@@ -175,6 +177,32 @@ func KardinalTempo(t, tempo float64) Evaluate {
 			}
 		}
 		softShare(score[:n], t, reward)
+	}
+}
+
+// KardinalCooling is KardinalPotential whose temperature falls as the game goes on:
+// late at its end, 2t-late at its start, t halfway (measured by the cards drawn, the
+// pile about twice), as what is still to come, and so how little a lead of some
+// points decides, shrinks.
+func KardinalCooling(t, late float64) Evaluate {
+	return func(g engine.Game, reward []float64) {
+		k := g.(*kardinal.Game)
+		n := g.Players()
+		var pts [engine.MaxSeats]int
+		k.ProjectedScores(pts[:n])
+		if g.Terminal() {
+			SoftShareBeaten(pts[:n], late, reward)
+			return
+		}
+		first := float64(kardinal.DeckSize - int(kardinal.NumKinds)*kardinal.Removed(n) - kardinal.HandSize*n - kardinal.FaceUpSize)
+		left := float64(k.DrawPile())
+		if !k.InterimDone() {
+			left += first
+		}
+		r := min(max(left/(2*first), 0), 1) // the share of the game still to come
+		var score [engine.MaxSeats]float64
+		potentialScores(k.Table(), k.Board(), pts[:n], score[:n])
+		softShare(score[:n], late+(2*t-2*late)*r, reward)
 	}
 }
 

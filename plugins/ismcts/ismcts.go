@@ -122,6 +122,10 @@ type Config struct {
 	// seat with a turn still to come in the present round (KardinalTempo); 0 is the
 	// table's default, negative none.
 	Tempo float64
+	// Late, when positive, is the temperature of Kardinal's soft evaluation at the
+	// game's end, Soft's then its mean over the game (KardinalCooling); 0 keeps
+	// Soft throughout.
+	Late float64
 	// Final, when positive, answers with the root's best child by mean reward among
 	// those visited at least half as often as the most visited, instead of the most
 	// visited; negative never does; 0 is the table's default.

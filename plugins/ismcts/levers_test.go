@@ -138,3 +138,26 @@ func TestFinalByValue(t *testing.T) {
 	assert.Equal(t, 0, tr.best(opts, false))
 	assert.Equal(t, 1, tr.best(opts, true))
 }
+
+// TestCoolingFallsFromStartToEnd: KardinalCooling's temperature is 2t-late where no
+// card has been drawn yet, late once the game is over, and t throughout when late is t.
+func TestCoolingFallsFromStartToEnd(t *testing.T) {
+	a, b := make([]float64, 5), make([]float64, 5)
+	g, err := engine.New("kardinal", 3, 5)
+	require.NoError(t, err)
+	KardinalCooling(5, 3)(g, a)
+	KardinalPotential(7)(g, b)
+	assert.InDeltaSlice(t, b, a, 1e-12, "at the start")
+	r := engine.NewRand(3)
+	for !g.Terminal() {
+		KardinalCooling(5, 5)(g, a)
+		KardinalPotential(5)(g, b)
+		require.InDeltaSlice(t, b, a, 1e-12)
+		require.NoError(t, g.Apply(KardinalPlacer(g, &r)))
+	}
+	var pts [5]int
+	g.(*kardinal.Game).ProjectedScores(pts[:])
+	KardinalCooling(5, 3)(g, a)
+	SoftShareBeaten(pts[:], 3, b)
+	assert.InDeltaSlice(t, b, a, 1e-12, "at the end")
+}

@@ -38,6 +38,8 @@ takes=T        Kardinal: heuristic (the heuristic chooses which cards to take
                after placing) or search (the default)
 tempo=X        Kardinal, play-outs cut off: X points of credit for each seat
                with a turn still to come in the present round (default 0)
+late=T         Kardinal: the evaluation's temperature at the game's end, soft
+               its mean (from 2*soft-late at the start); default: soft throughout
 final=F        the answer: visits (the root's most visited option, the
                default) or value (the best mean reward among the options
                visited at least half as often)
@@ -77,7 +79,7 @@ func ParseSettings(s string) (Config, error) {
 		}
 		known, err := p.set(k, v)
 		if !known {
-			return Config{}, fmt.Errorf("unknown setting %q (iterations, time, c, rollout, epsilon, others, cutoff, soft, hand, eval, turns, takes, tempo, final, prior, bias, model, reuse, infer, field)", k)
+			return Config{}, fmt.Errorf("unknown setting %q (iterations, time, c, rollout, epsilon, others, cutoff, soft, hand, eval, turns, takes, tempo, late, final, prior, bias, model, reuse, infer, field)", k)
 		}
 		if err != nil {
 			return Config{}, fmt.Errorf("setting %s=%s: %v", k, v, err)
@@ -150,6 +152,8 @@ func (p *settings) set(k, v string) (known bool, err error) {
 		cfg.Turns, err = onOff(v, "yes", "no")
 	case "final":
 		cfg.Final, err = onOff(v, "value", "visits")
+	case "late":
+		cfg.Late, err = positive(v)
 	case "tempo":
 		cfg.Tempo, err = strconv.ParseFloat(v, 64)
 		switch {
