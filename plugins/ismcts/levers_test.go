@@ -46,6 +46,13 @@ func TestTempoCreditsTheSeatsStillToMove(t *testing.T) {
 		}
 	}
 	assert.Greater(t, compared, 1000)
+	off, err := ParseSettings("tempo=0")
+	require.NoError(t, err)
+	assert.Negative(t, off.Tempo)
+	for _, bad := range []string{"tempo=-1", "tempo=51", "tempo=NaN", "hand=NaN"} {
+		_, err = ParseSettings(bad)
+		assert.ErrorContains(t, err, "must be between 0 and", bad)
+	}
 }
 
 // phaseState is a five-player Kardinal game played by the heuristic to a decision of

@@ -137,13 +137,7 @@ func (p *settings) set(k, v string) (known bool, err error) {
 			cfg.Soft = -1 // hard ranks
 		}
 	case "hand":
-		cfg.Hand, err = strconv.ParseFloat(v, 64)
-		switch {
-		case err == nil && (cfg.Hand < 0 || cfg.Hand > 10):
-			err = fmt.Errorf("must be between 0 and 10")
-		case cfg.Hand == 0:
-			cfg.Hand = -1 // none, even where the table's default credits cards
-		}
+		cfg.Hand, err = credit(v, 10)
 	case "eval":
 		cfg.Plain, err = either(v, "projection", "potential")
 	case "takes":
@@ -155,13 +149,7 @@ func (p *settings) set(k, v string) (known bool, err error) {
 	case "late":
 		cfg.Late, err = positive(v)
 	case "tempo":
-		cfg.Tempo, err = strconv.ParseFloat(v, 64)
-		switch {
-		case err == nil && (cfg.Tempo < 0 || cfg.Tempo > 50):
-			err = fmt.Errorf("must be between 0 and 50")
-		case cfg.Tempo == 0:
-			cfg.Tempo = -1 // none, even where the table's default credits it
-		}
+		cfg.Tempo, err = credit(v, 50)
 	case "model":
 		cfg.Model, err = onOff(v, "rollout", "ucb")
 	case "reuse":
@@ -229,6 +217,21 @@ func switchable(v string, most int) (int, error) {
 		return -1, nil
 	}
 	return n, nil
+}
+
+// credit reads a credit of 0 to most whose 0 turns off what a table's default may
+// credit: 0 is read as -1, none.
+func credit(v string, most float64) (float64, error) {
+	x, err := strconv.ParseFloat(v, 64)
+	switch {
+	case err != nil:
+		return 0, err
+	case !(x >= 0 && x <= most):
+		return 0, fmt.Errorf("must be between 0 and %g", most)
+	case x == 0:
+		return -1, nil
+	}
+	return x, nil
 }
 
 func positive(v string) (float64, error) {
