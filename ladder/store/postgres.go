@@ -659,9 +659,11 @@ func (e notWritten) Error() string { return fmt.Sprintf("game %d of the batch no
 
 // writeGames writes ms (setting their IDs) in one transaction, after a check queued
 // first inside it (a fence) whose error, if any, is returned and nothing written. The
-// transaction is three round trips to the server (begin, one batch, commit) however
-// many games it holds, not one per statement: under load each round trip waits for
-// the server's process to be scheduled. Its connection is back in the pool when it
+// transaction is two round trips to the server however many games it holds: one
+// batch that begins it and holds every statement, then its commit (or rollback, once
+// the batch's results said it must not commit). Under load each round trip waits for
+// the server's process to be scheduled, and wakes it beside the games on the worker's
+// cores: a begin of its own was a third. Its connection is back in the pool when it
 // returns, so that a caller asking why it failed cannot exhaust the pool.
 func (p *Postgres) writeGames(ctx context.Context, ms []Match, check func(*pgx.Batch) func() error) error {
 	gz := make([][]byte, len(ms))
@@ -671,12 +673,15 @@ func (p *Postgres) writeGames(ctx context.Context, ms []Match, check func(*pgx.B
 			return err
 		}
 	}
-	tx, err := p.pool.Begin(ctx)
+	conn, err := p.pool.Acquire(ctx)
 	if err != nil {
 		return err
 	}
-	defer tx.Rollback(ctx)
+	// A connection left inside the transaction (its rollback failed) is closed, not
+	// pooled (pgxpool checks its state on release).
+	defer conn.Release()
 	b := &pgx.Batch{}
+	b.Queue(`BEGIN`)
 	// The commit returns without waiting for the server to flush its log
 	// (asynchronousGames says why that loses nothing a worker relies on).
 	b.Queue(asynchronousGames)
@@ -695,20 +700,38 @@ func (p *Postgres) writeGames(ctx context.Context, ms []Match, check func(*pgx.B
 			return err
 		})
 	}
-	err = tx.SendBatch(ctx, b).Close()
-	if err := checked(); err != nil {
+	if err := batchVerdict(conn.SendBatch(ctx, b).Close(), checked, inserted); err != nil {
+		_, _ = conn.Exec(ctx, `ROLLBACK`)
 		return err
+	}
+	tag, err := conn.Exec(ctx, `COMMIT`)
+	if err == nil && tag.String() != "COMMIT" {
+		err = fmt.Errorf("the games' transaction was rolled back (%s)", tag)
 	}
 	if err != nil {
 		return err
 	}
 	for i := range ms {
-		if !inserted[i] {
-			return notWritten{i}
-		}
 		ms[i].Started, ms[i].Finished = ms[i].Started.Truncate(time.Millisecond), ms[i].Finished.Truncate(time.Millisecond)
 	}
-	return tx.Commit(ctx)
+	return nil
+}
+
+// batchVerdict is whether writeGames may commit: not when its batch failed (sent),
+// its check's verdict is an error, or a game was not inserted (notWritten).
+func batchVerdict(sent error, checked func() error, inserted []bool) error {
+	if err := checked(); err != nil {
+		return err
+	}
+	if sent != nil {
+		return sent
+	}
+	for i, ok := range inserted {
+		if !ok {
+			return notWritten{i}
+		}
+	}
+	return nil
 }
 
 // insertGame writes a game with its seats and its replay (when $15 is not null) in
