@@ -659,12 +659,13 @@ func (e notWritten) Error() string { return fmt.Sprintf("game %d of the batch no
 
 // writeGames writes ms (setting their IDs) in one transaction, after a check queued
 // first inside it (a fence) whose error, if any, is returned and nothing written. The
-// transaction is two round trips to the server however many games it holds: one
-// batch that begins it and holds every statement, then its commit (or rollback, once
-// the batch's results said it must not commit). Under load each round trip waits for
-// the server's process to be scheduled, and wakes it beside the games on the worker's
-// cores: a begin of its own was a third. Its connection is back in the pool when it
-// returns, so that a caller asking why it failed cannot exhaust the pool.
+// transaction is one round trip to the server however many games it holds: one batch
+// that begins it, holds every statement and commits it (a failed statement aborts the
+// transaction and skips the commit; a rollback then follows). Under load each round
+// trip waits for the server's process to be scheduled, and wakes it beside the games
+// on the worker's cores: a begin and a commit of their own were two more. Its
+// connection is back in the pool when it returns, so that a caller asking why it
+// failed cannot exhaust the pool.
 func (p *Postgres) writeGames(ctx context.Context, ms []Match, check func(*pgx.Batch) func() error) error {
 	gz := make([][]byte, len(ms))
 	for i, m := range ms {
@@ -689,26 +690,28 @@ func (p *Postgres) writeGames(ctx context.Context, ms []Match, check func(*pgx.B
 	if check != nil {
 		checked = check(b)
 	}
-	inserted := make([]bool, len(ms))
+	missing := make([]bool, len(ms))
+	blocks, rotations := make([]int64, len(ms)), make([]int32, len(ms))
 	for i := range ms {
+		blocks[i], rotations[i] = ms[i].Block, int32(ms[i].Rotation)
 		b.Queue(insertGame, gameArgs(ms[i], gz[i])...).QueryRow(func(row pgx.Row) error {
 			err := row.Scan(&ms[i].ID)
-			inserted[i] = err == nil
 			if errors.Is(err, pgx.ErrNoRows) {
+				missing[i] = true
 				return nil // no block, or a rotation out of its range: told below
 			}
 			return err
 		})
 	}
-	if err := batchVerdict(conn.SendBatch(ctx, b).Close(), checked, inserted); err != nil {
+	b.Queue(allWritten, blocks, rotations, len(ms))
+	b.Queue(`COMMIT`).Exec(func(tag pgconn.CommandTag) error {
+		if tag.String() != "COMMIT" {
+			return fmt.Errorf("the games' transaction was rolled back (%s)", tag)
+		}
+		return nil
+	})
+	if err := batchVerdict(conn.SendBatch(ctx, b).Close(), checked, missing); err != nil {
 		_, _ = conn.Exec(ctx, `ROLLBACK`)
-		return err
-	}
-	tag, err := conn.Exec(ctx, `COMMIT`)
-	if err == nil && tag.String() != "COMMIT" {
-		err = fmt.Errorf("the games' transaction was rolled back (%s)", tag)
-	}
-	if err != nil {
 		return err
 	}
 	for i := range ms {
@@ -717,22 +720,27 @@ func (p *Postgres) writeGames(ctx context.Context, ms []Match, check func(*pgx.B
 	return nil
 }
 
-// batchVerdict is whether writeGames may commit: not when its batch failed (sent),
-// its check's verdict is an error, or a game was not inserted (notWritten).
-func batchVerdict(sent error, checked func() error, inserted []bool) error {
+// batchVerdict is why writeGames' batch did not commit, or nil when it did: its
+// check's verdict, a game not inserted (notWritten; allWritten then failed), or the
+// batch's error (sent).
+func batchVerdict(sent error, checked func() error, missing []bool) error {
 	if err := checked(); err != nil {
 		return err
 	}
-	if sent != nil {
-		return sent
-	}
-	for i, ok := range inserted {
-		if !ok {
+	for i, m := range missing {
+		if m {
 			return notWritten{i}
 		}
 	}
-	return nil
+	return sent
 }
+
+// allWritten fails (and so aborts the transaction before its commit) unless every
+// game of the batch, by block and rotation, is in matches: one that insertGame did not
+// write (no such block or rotation) is not, and one recorded before failed its insert
+// on the unique key.
+const allWritten = `SELECT 1 / (COUNT(*) = $3)::integer FROM matches
+	WHERE (block_id, rotation) IN (SELECT * FROM unnest($1::bigint[], $2::integer[]))`
 
 // insertGame writes a game with its seats and its replay (when $15 is not null) in
 // one statement, only when its block exists and has the rotation; it returns the
