@@ -237,11 +237,7 @@ func (t *table) decisions(ctx context.Context) error {
 		if choice < 0 || choice >= len(opts) {
 			return fmt.Errorf("match %s: %s's fallback %d is not an option", t.m.id, cfg.Game, choice)
 		}
-		if t.rw.writing() {
-			o := opts[choice]
-			t.rw.write(Record{Type: "decision", N: g.Decisions(), Seat: s, Choice: choice, Option: optionJSON(o),
-				Text: g.Describe(o), Micros: took.Microseconds(), Forfeit: fallback})
-		}
+		t.rw.decision(g, choice, took, fallback)
 		if err := g.Apply(choice); err != nil {
 			return fmt.Errorf("match %s: %w", t.m.id, err)
 		}

@@ -2,11 +2,14 @@ package ivanhoe
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/arena-games/arena/engine"
 )
 
-func seatName(s int) string { return fmt.Sprintf("seat %d", s) }
+// The words of options are built without fmt: a replay puts every decision into words
+// while the game is played.
+func seatName(s int) string { return "seat " + strconv.Itoa(s) }
 
 // Describe puts an option into words, for logs and people choosing by hand.
 func (g *Game) Describe(o engine.Option) string {
@@ -18,7 +21,7 @@ func (g *Game) Describe(o engine.Option) string {
 	case PlayAction:
 		return g.describeAction(Card(o.A), int(o.B), int(o.C), int(o.D))
 	case EndTurn:
-		return fmt.Sprintf("end the turn announcing %d", g.Total(g.toMove))
+		return "end the turn announcing " + strconv.Itoa(g.Total(g.toMove))
 	case Withdraw:
 		return "withdraw"
 	case CancelAction:
@@ -26,7 +29,7 @@ func (g *Game) Describe(o engine.Option) string {
 	case LetStand:
 		return "let " + g.pending.String() + " stand"
 	case KeepCard:
-		return fmt.Sprintf("keep %s (display position %d)", g.faceUp(g.toMove, int(o.A)), o.A)
+		return "keep " + g.faceUp(g.toMove, int(o.A)).String() + " (display position " + strconv.Itoa(int(o.A)) + ")"
 	case GiveBack:
 		return "give back the " + Colour(o.A).String() + " token"
 	case TakeToken:
@@ -39,17 +42,17 @@ func (g *Game) describeAction(c Card, t, a, b int) string {
 	s := g.toMove
 	switch c {
 	case Unhorse, ChangeWeapon, DropWeapon:
-		return fmt.Sprintf("%s: the tournament becomes %s", c, Colour(a))
+		return c.String() + ": the tournament becomes " + Colour(a).String()
 	case BreakLance, KnockDown, Riposte:
-		return fmt.Sprintf("%s on %s", c, seatName(t))
+		return c.String() + " on " + seatName(t)
 	case Stunned:
-		return fmt.Sprintf("Stunned on %s", seatName(t))
+		return "Stunned on " + seatName(t)
 	case Dodge:
-		return fmt.Sprintf("Dodge: discard %s from %s's display", g.faceUp(t, a), seatName(t))
+		return "Dodge: discard " + g.faceUp(t, a).String() + " from " + seatName(t) + "'s display"
 	case Retreat:
-		return fmt.Sprintf("Retreat: take %s back into the hand", g.faceUp(s, a))
+		return "Retreat: take " + g.faceUp(s, a).String() + " back into the hand"
 	case Outwit:
-		return fmt.Sprintf("Outwit: give %s to %s for their %s", g.faceUp(s, a), seatName(t), g.faceUp(t, b))
+		return "Outwit: give " + g.faceUp(s, a).String() + " to " + seatName(t) + " for their " + g.faceUp(t, b).String()
 	}
 	return c.String()
 }

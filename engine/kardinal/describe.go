@@ -2,9 +2,13 @@ package kardinal
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/arena-games/arena/engine"
 )
+
+// The words of options are built without fmt: a replay puts every decision into words
+// while the game is played.
 
 // aCard is "a Frankreich card", "an England/Schwaben card".
 func aCard(k Kind) string {
@@ -19,7 +23,7 @@ func aCard(k Kind) string {
 
 func payString(k Kind, joker bool) string {
 	if joker {
-		return fmt.Sprintf("a joker of two %s cards", k)
+		return "a joker of two " + k.String() + " cards"
 	}
 	return aCard(k)
 }
@@ -29,16 +33,16 @@ func fromString(from int) string {
 		return "the top of the draw pile"
 	}
 	if from >= 0 && from < int(NumKinds) {
-		return fmt.Sprintf("the face-up %s card", Kind(from))
+		return "the face-up " + Kind(from).String() + " card"
 	}
 	return "nowhere"
 }
 
 func spaceString(b *Board, space int) string {
 	if b == nil || space < 0 || space >= b.Spaces() {
-		return fmt.Sprintf("unknown space %d", space+1)
+		return "unknown space " + strconv.Itoa(space+1)
 	}
-	return fmt.Sprintf("space %d", space+1)
+	return "space " + strconv.Itoa(space+1)
 }
 
 // Describe puts an option into words.
@@ -50,9 +54,9 @@ func (g *Game) Describe(o engine.Option) string {
 			return "an unknown placement"
 		}
 		if p.Advisor() {
-			return fmt.Sprintf("place an advisor in %s, paying %s", p.Country, payString(p.Kind, p.Joker))
+			return "place an advisor in " + p.Country.String() + ", paying " + payString(p.Kind, p.Joker)
 		}
-		return fmt.Sprintf("place a monastery in %s on %s, paying %s", p.Country, spaceString(g.board, p.Space), payString(p.Kind, p.Joker))
+		return "place a monastery in " + p.Country.String() + " on " + spaceString(g.board, p.Space) + ", paying " + payString(p.Kind, p.Joker)
 	case Stop:
 		return "place no second piece"
 	case Take:
@@ -61,14 +65,14 @@ func (g *Game) Describe(o engine.Option) string {
 		if o.A < 0 || o.A >= int16(NumKinds) {
 			return "an unknown exchange"
 		}
-		return fmt.Sprintf("exchange %s for %s", aCard(Kind(o.A)), fromString(int(o.B)))
+		return "exchange " + aCard(Kind(o.A)) + " for " + fromString(int(o.B))
 	case Pass:
 		return "pass: nothing can be placed or exchanged"
 	}
 	return fmt.Sprintf("unknown option kind %d", o.Kind)
 }
 
-func seatString(s int8) string { return fmt.Sprintf("seat %d", s) }
+func seatString(s int8) string { return "seat " + strconv.Itoa(int(s)) }
 
 // DescribeEvent puts an event into words.
 func (g *Game) DescribeEvent(e engine.Event) string {

@@ -2,9 +2,13 @@ package ninjas
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/arena-games/arena/engine"
 )
+
+// The words of options are built without fmt: a replay puts every decision into words
+// while the game is played.
 
 // article puts "a" or "an" before a card name.
 func article(k Kind) string {
@@ -21,7 +25,7 @@ func cardsPhrase(k Kind, count int, jester bool) string {
 	case jester:
 		return "a Jester named " + k.String()
 	case count > 1:
-		return fmt.Sprintf("%d %ss", count, k)
+		return strconv.Itoa(count) + " " + k.String() + "s"
 	}
 	return article(k)
 }
@@ -30,7 +34,7 @@ func gemsPhrase(n int) string {
 	if n == 1 {
 		return "1 gem"
 	}
-	return fmt.Sprintf("%d gems", n)
+	return strconv.Itoa(n) + " gems"
 }
 
 // Describe puts an option of the pending decision into words.
@@ -38,7 +42,7 @@ func (g *Game) Describe(o engine.Option) string {
 	p := ReadOption(o)
 	switch p.Kind {
 	case PlayAttack:
-		return fmt.Sprintf("attack seat %d with %s", p.Target, cardsPhrase(p.Card, p.Count, p.Jester))
+		return "attack seat " + strconv.Itoa(p.Target) + " with " + cardsPhrase(p.Card, p.Count, p.Jester)
 	case PlayFortify:
 		return "fortify with " + cardsPhrase(p.Card, 1, p.Jester)
 	case DiscardCard:
@@ -56,7 +60,7 @@ func (g *Game) Describe(o engine.Option) string {
 	case NoResponse:
 		return "play no response"
 	case PlayHighwayman:
-		return fmt.Sprintf("play %s to take the %s", cardsPhrase(Highwayman, 1, p.Jester), gemsPhrase(g.winGems))
+		return "play " + cardsPhrase(Highwayman, 1, p.Jester) + " to take the " + gemsPhrase(g.winGems)
 	case LetGemsGo:
 		return "let the gems go"
 	}
