@@ -46,3 +46,11 @@ func (g *Game) Table() *Table { return &g.table }
 // InterimDone reports whether the interim scoring (K8) has been held: until then a
 // monastery majority scores twice more, after it once.
 func (g *Game) InterimDone() bool { return g.exhaustions > 0 }
+
+// Start is the seat holding the start marker: the game's last round ends with the seat
+// before it (K10), so the seats from ToMove up to it still have one turn more to come
+// than those that have moved this round.
+func (g *Game) Start() int { return int(g.start) }
+
+// DrawPile is the number of cards left in the draw pile.
+func (g *Game) DrawPile() int { return int(g.pileLen) }

@@ -2,6 +2,8 @@ package queue
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -74,4 +76,48 @@ func TestABlocksGamesAreRecordedTogether(t *testing.T) {
 	require.ErrorIs(t, err, store.ErrFenced, "the lease ran out and another worker took the job")
 	assert.Empty(t, got)
 	assert.Equal(t, []int{0}, done(blk), "a fenced batch records nothing")
+}
+
+// BenchmarkFencedBlockOfTwoGames is a worker's record of a block on a real PostgreSQL:
+// its two games, each with a replay of about a two-player Ivanhoe game's size, under
+// the job's fence (RecordMatchesFenced). Its time is mostly the round trips' waits,
+// which under load the fetch of the worker's next job waits on; compare builds on one
+// server at one load.
+func BenchmarkFencedBlockOfTwoGames(b *testing.B) {
+	st, pool, bots := ladderWithQueue(b)
+	ctx := context.Background()
+	ins, err := NewInserter(pool, nil)
+	require.NoError(b, err)
+	var replay strings.Builder
+	for i := range 90 {
+		fmt.Fprintf(&replay, `{"type":"decision","n":%d,"seat":%d,"choice":%d,"us":%d}`+"\n", i+1, i%2, i*7%9, 50+i*37%200)
+	}
+	type job struct {
+		blk   store.Block
+		fence store.Fence
+	}
+	jobs := make([]job, b.N)
+	for i := range jobs {
+		blk, err := st.NewBlock(ctx, store.Block{Game: "ivanhoe", Seed: 1, Bots: []int64{bots[0].ID, bots[1].ID}, Rotations: 2})
+		require.NoError(b, err)
+		res, err := ins.Insert(ctx, BlockArgs{Block: blk.ID, Game: "ivanhoe", Version: Version()}, nil)
+		require.NoError(b, err)
+		_, err = pool.Exec(ctx, `UPDATE river_job SET state = 'running', attempt = 1 WHERE id = $1`, res.Job.ID)
+		require.NoError(b, err)
+		jobs[i] = job{blk, store.Fence{Job: res.Job.ID, Attempt: 1}}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for _, j := range jobs {
+		var games []store.Match
+		for rot := range 2 {
+			now := time.Now()
+			games = append(games, store.Match{Block: j.blk.ID, Rotation: rot, Game: "ivanhoe", Seed: 1, Started: now, Finished: now,
+				ReplayData: []byte(replay.String()), Seats: []store.Seat{{Bot: bots[rot].ID, Ending: "ok"}, {Bot: bots[1-rot].ID, Place: 1, Ending: "ok"}}})
+		}
+		got, err := st.RecordMatchesFenced(ctx, games, j.fence)
+		if err != nil || len(got) != 2 {
+			b.Fatalf("recorded %d of 2: %v", len(got), err)
+		}
+	}
 }

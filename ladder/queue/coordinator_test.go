@@ -21,7 +21,7 @@ import (
 
 // ladderWithQueue is a fresh PostgreSQL ladder of three built-in bots, with River's
 // tables.
-func ladderWithQueue(t *testing.T) (*store.Postgres, *pgxpool.Pool, []store.Bot) {
+func ladderWithQueue(t testing.TB) (*store.Postgres, *pgxpool.Pool, []store.Bot) {
 	t.Helper()
 	url := pgtest.URL(t)
 	ctx := context.Background()

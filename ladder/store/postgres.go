@@ -659,10 +659,13 @@ func (e notWritten) Error() string { return fmt.Sprintf("game %d of the batch no
 
 // writeGames writes ms (setting their IDs) in one transaction, after a check queued
 // first inside it (a fence) whose error, if any, is returned and nothing written. The
-// transaction is three round trips to the server (begin, one batch, commit) however
-// many games it holds, not one per statement: under load each round trip waits for
-// the server's process to be scheduled. Its connection is back in the pool when it
-// returns, so that a caller asking why it failed cannot exhaust the pool.
+// transaction is one round trip to the server however many games it holds: one batch
+// that begins it, holds every statement and commits it (a failed statement aborts the
+// transaction and skips the commit; a rollback then follows). Under load each round
+// trip waits for the server's process to be scheduled, and wakes it beside the games
+// on the worker's cores: a begin and a commit of their own were two more. Its
+// connection is back in the pool when it returns, so that a caller asking why it
+// failed cannot exhaust the pool.
 func (p *Postgres) writeGames(ctx context.Context, ms []Match, check func(*pgx.Batch) func() error) error {
 	gz := make([][]byte, len(ms))
 	for i, m := range ms {
@@ -671,12 +674,15 @@ func (p *Postgres) writeGames(ctx context.Context, ms []Match, check func(*pgx.B
 			return err
 		}
 	}
-	tx, err := p.pool.Begin(ctx)
+	conn, err := p.pool.Acquire(ctx)
 	if err != nil {
 		return err
 	}
-	defer tx.Rollback(ctx)
+	// A connection left inside the transaction (its rollback failed) is closed, not
+	// pooled (pgxpool checks its state on release).
+	defer conn.Release()
 	b := &pgx.Batch{}
+	b.Queue(`BEGIN`)
 	// The commit returns without waiting for the server to flush its log
 	// (asynchronousGames says why that loses nothing a worker relies on).
 	b.Queue(asynchronousGames)
@@ -684,32 +690,57 @@ func (p *Postgres) writeGames(ctx context.Context, ms []Match, check func(*pgx.B
 	if check != nil {
 		checked = check(b)
 	}
-	inserted := make([]bool, len(ms))
+	missing := make([]bool, len(ms))
+	blocks, rotations := make([]int64, len(ms)), make([]int32, len(ms))
 	for i := range ms {
+		blocks[i], rotations[i] = ms[i].Block, int32(ms[i].Rotation)
 		b.Queue(insertGame, gameArgs(ms[i], gz[i])...).QueryRow(func(row pgx.Row) error {
 			err := row.Scan(&ms[i].ID)
-			inserted[i] = err == nil
 			if errors.Is(err, pgx.ErrNoRows) {
+				missing[i] = true
 				return nil // no block, or a rotation out of its range: told below
 			}
 			return err
 		})
 	}
-	err = tx.SendBatch(ctx, b).Close()
-	if err := checked(); err != nil {
-		return err
-	}
-	if err != nil {
+	b.Queue(allWritten, blocks, rotations, len(ms))
+	b.Queue(`COMMIT`).Exec(func(tag pgconn.CommandTag) error {
+		if tag.String() != "COMMIT" {
+			return fmt.Errorf("the games' transaction was rolled back (%s)", tag)
+		}
+		return nil
+	})
+	if err := batchVerdict(conn.SendBatch(ctx, b).Close(), checked, missing); err != nil {
+		_, _ = conn.Exec(ctx, `ROLLBACK`)
 		return err
 	}
 	for i := range ms {
-		if !inserted[i] {
-			return notWritten{i}
-		}
 		ms[i].Started, ms[i].Finished = ms[i].Started.Truncate(time.Millisecond), ms[i].Finished.Truncate(time.Millisecond)
 	}
-	return tx.Commit(ctx)
+	return nil
 }
+
+// batchVerdict is why writeGames' batch did not commit, or nil when it did: its
+// check's verdict, a game not inserted (notWritten; allWritten then failed), or the
+// batch's error (sent).
+func batchVerdict(sent error, checked func() error, missing []bool) error {
+	if err := checked(); err != nil {
+		return err
+	}
+	for i, m := range missing {
+		if m {
+			return notWritten{i}
+		}
+	}
+	return sent
+}
+
+// allWritten fails (and so aborts the transaction before its commit) unless every
+// game of the batch, by block and rotation, is in matches: one that insertGame did not
+// write (no such block or rotation) is not, and one recorded before failed its insert
+// on the unique key.
+const allWritten = `SELECT 1 / (COUNT(*) = $3)::integer FROM matches
+	WHERE (block_id, rotation) IN (SELECT * FROM unnest($1::bigint[], $2::integer[]))`
 
 // insertGame writes a game with its seats and its replay (when $15 is not null) in
 // one statement, only when its block exists and has the rotation; it returns the

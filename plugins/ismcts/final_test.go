@@ -10,17 +10,15 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestFinalPicksByVisitsValueOrBound: the three final choices differ where the most
-// visited option is not the best on average, and the value choice ignores an option
-// visited less than a tenth as often as the most visited, however well it did.
-func TestFinalPicksByVisitsValueOrBound(t *testing.T) {
+// TestPickSumsTheTreesVotes: over the trees' summed root statistics, pick plays the
+// most visited option, or with Config.Final the best mean among those visited at
+// least half as often as the most visited, however well a less visited one did.
+func TestPickSumsTheTreesVotes(t *testing.T) {
 	visits := []int32{100, 80, 12, 9}
 	reward := []float64{50, 60, 11, 8.5} // means 0.5, 0.75, 0.917, 0.944
-	assert.Equal(t, 0, pick(visits, reward, FinalVisits))
-	assert.Equal(t, 0, pick(visits, reward, 0))
-	assert.Equal(t, 2, pick(visits, reward, FinalValue), "the best mean among those visited at least 10 times")
-	assert.Equal(t, 1, pick(visits, reward, FinalSecure), "0.75-1/sqrt(80) beats 0.917-1/sqrt(12) and 0.944-1/3")
-	assert.Equal(t, -1, pick([]int32{0, 0}, []float64{0, 0}, FinalValue))
+	assert.Equal(t, 0, pick(visits, reward, false))
+	assert.Equal(t, 1, pick(visits, reward, true), "the best mean among those visited at least 50 times")
+	assert.Equal(t, -1, pick([]int32{0, 0}, []float64{0, 0}, true))
 }
 
 // TestTreesShareTheIterations: with trees=3 a decision grows three trees, the
@@ -30,7 +28,7 @@ func TestTreesShareTheIterations(t *testing.T) {
 	g := midGame(t, "ninjas", 2, 10)
 	self := g.ToMove()
 	view, events := g.View(self), engine.EventsFor(nil, g.Log(), self, 0)
-	for _, settings := range []string{"iterations=300,trees=3", "iterations=300,trees=3,final=secure", "iterations=300,final=value"} {
+	for _, settings := range []string{"iterations=300,trees=3", "iterations=300,trees=3,final=value", "iterations=300,final=value"} {
 		cfg, err := ParseSettings(settings)
 		require.NoError(t, err)
 		s, err := NewSearch("ninjas", nil, 1, cfg)
@@ -49,7 +47,7 @@ func TestTreesShareTheIterations(t *testing.T) {
 		}
 		assert.Positive(t, visits[i], settings)
 		if cfg.Final == 0 {
-			assert.Equal(t, pick(visits, make([]float64, len(visits)), FinalVisits), i, settings)
+			assert.Equal(t, pick(visits, make([]float64, len(visits)), false), i, settings)
 		}
 	}
 }

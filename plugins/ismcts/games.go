@@ -20,8 +20,10 @@ func (c Config) withGame(game string) Config {
 		}
 		c.Evaluate = KardinalProjection
 		switch {
+		case c.Soft > 0 && !c.Plain && c.Late > 0:
+			c.Evaluate = KardinalCooling(c.Soft, c.Late)
 		case c.Soft > 0 && !c.Plain:
-			c.Evaluate = KardinalPotential(c.Soft)
+			c.Evaluate = KardinalTempo(c.Soft, max(c.Tempo, 0))
 		case c.Soft > 0:
 			c.Evaluate = SoftKardinalProjection(c.Soft)
 		}
@@ -150,7 +152,14 @@ const (
 // length) and leading one side of an alliance whose other side is still empty (0.35
 // per advisor of both sides, plus one). Play-outs cut off early leave many such
 // positions, and the plain projection scores them as nothing.
-func KardinalPotential(t float64) Evaluate {
+func KardinalPotential(t float64) Evaluate { return KardinalTempo(t, 0) }
+
+// KardinalTempo is KardinalPotential crediting tempo points to each seat that still
+// has a turn to come in the present round (from the seat to move up to the start
+// player's right, K10): every seat has as many turns in the end, so a play-out cut
+// off mid-round shows the seats that have just moved ahead by what their turn
+// brought, and the others' turns are still to come.
+func KardinalTempo(t, tempo float64) Evaluate {
 	return func(g engine.Game, reward []float64) {
 		var score [engine.MaxSeats]float64
 		var pts [engine.MaxSeats]int
@@ -162,7 +171,38 @@ func KardinalPotential(t float64) Evaluate {
 			return
 		}
 		potentialScores(k.Table(), k.Board(), pts[:n], score[:n])
+		if tempo > 0 {
+			for s := k.ToMove(); s != k.Start(); s = (s + 1) % n {
+				score[s] += tempo
+			}
+		}
 		softShare(score[:n], t, reward)
+	}
+}
+
+// KardinalCooling is KardinalPotential whose temperature falls as the game goes on:
+// late at its end, 2t-late at its start, t halfway (measured by the cards drawn, the
+// pile about twice), as what is still to come, and so how little a lead of some
+// points decides, shrinks.
+func KardinalCooling(t, late float64) Evaluate {
+	return func(g engine.Game, reward []float64) {
+		k := g.(*kardinal.Game)
+		n := g.Players()
+		var pts [engine.MaxSeats]int
+		k.ProjectedScores(pts[:n])
+		if g.Terminal() {
+			SoftShareBeaten(pts[:n], late, reward)
+			return
+		}
+		first := float64(kardinal.DeckSize - int(kardinal.NumKinds)*kardinal.Removed(n) - kardinal.HandSize*n - kardinal.FaceUpSize)
+		left := float64(k.DrawPile())
+		if !k.InterimDone() {
+			left += first
+		}
+		r := min(max(left/(2*first), 0), 1) // the share of the game still to come
+		var score [engine.MaxSeats]float64
+		potentialScores(k.Table(), k.Board(), pts[:n], score[:n])
+		softShare(score[:n], late+(2*t-2*late)*r, reward)
 	}
 }
 

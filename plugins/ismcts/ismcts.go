@@ -115,11 +115,26 @@ type Config struct {
 	// for each card it holds (ProgressHolding); 0 is the table's default
 	// (tableDefaults: 0.15 in Ivanhoe with five players, else none), negative none.
 	Hand float64
-	// Final is how the root's child is chosen once the search ends: FinalVisits (the
-	// most visited), FinalValue (the best mean reward among children visited at least
-	// a tenth as often as the most visited, so that a lucky few visits do not decide)
-	// or FinalSecure (the best lower bound, mean less 1/sqrt(visits)); 0 is the
-	// table's default (FinalVisits).
+	// Turns, when positive, plays a Kardinal play-out past its cutoff to the end of
+	// the turn in progress, so that every play-out stops where a turn begins, however
+	// many decisions the moves before took; negative never does; 0 is the table's
+	// default (tableDefaults).
+	Turns int
+	// Takes, when positive, answers Kardinal's refills (which cards to take) with
+	// the heuristic's choice instead of searching them; negative never does; 0 is
+	// the table's default (tableDefaults).
+	Takes int
+	// Tempo is the credit, in points, that Kardinal's cut-off evaluation gives each
+	// seat with a turn still to come in the present round (KardinalTempo); 0 is the
+	// table's default, negative none.
+	Tempo float64
+	// Late, when positive, is the temperature of Kardinal's soft evaluation at the
+	// game's end, Soft's then its mean over the game (KardinalCooling); 0 keeps
+	// Soft throughout.
+	Late float64
+	// Final, when positive, answers with the root's best child by mean reward among
+	// those visited at least half as often as the most visited, instead of the most
+	// visited; negative never does; 0 is the table's default.
 	Final int
 	// Trees, above 1, grows that many trees a decision instead of one, the iterations
 	// dealt among them in turn, each over its own sampled deals; the move is chosen
@@ -127,13 +142,6 @@ type Config struct {
 	// one tree.
 	Trees int
 }
-
-// Config.Final's choices of the root's child.
-const (
-	FinalVisits = 1 + iota
-	FinalValue
-	FinalSecure
-)
 
 // Defaults of Config.
 const (

@@ -150,9 +150,8 @@ func TestSettings(t *testing.T) {
 		"field=heuristic":            {Field: FieldHeuristic},
 		"bias=20":                    {Bias: 20},
 		"bias=0":                     {Bias: -1},
-		"final=value,trees=4":        {Final: FinalValue, Trees: 4},
-		"final=secure,trees=1":       {Final: FinalSecure, Trees: 1},
-		"final=visits":               {Final: FinalVisits},
+		"trees=4":                    {Trees: 4},
+		"trees=1":                    {Trees: 1},
 		"drawn=yes":                  {Drawn: 1},
 		"drawn=no":                   {Drawn: -1},
 	} {
@@ -164,7 +163,7 @@ func TestSettings(t *testing.T) {
 	for _, bad := range []string{"iterations=0", "iterations=x", "time=-1s", "time=soon", "c=0", "epsilon=2",
 		"rollout=magic", "speed=9", "time", "soft=-1", "prior=-1", "eval=magic", "model=magic",
 		"others=0", "others=1.5", "reuse=maybe", "infer=-1", "infer=65", "field=weak", "bias=-1", "bias=x",
-		"final=best", "trees=0", "trees=65", "trees=x", "drawn=maybe"} {
+		"trees=0", "trees=65", "trees=x", "drawn=maybe"} {
 		_, err := ParseSettings(bad)
 		assert.Error(t, err, bad)
 	}

@@ -119,5 +119,5 @@ func (p *timedSearch) Choose(view engine.View, events []engine.Event, options []
 		}
 		*p.took = append(*p.took, time.Since(start))
 	}
-	return p.s.tree.best(options)
+	return p.s.tree.best(options, false)
 }

@@ -138,7 +138,10 @@ type tableDefault struct {
 	field   int
 	hand    float64
 	model   bool
-	final   int
+	turns   bool
+	takes   bool
+	tempo   float64
+	final   bool
 	trees   int
 	drawn   bool
 }
@@ -200,8 +203,17 @@ func (c Config) withTable(game string, players int) Config {
 	if d.model && c.Model == 0 {
 		c.Model = 1
 	}
-	if d.final > 0 && c.Final == 0 {
-		c.Final = d.final
+	if d.turns && c.Turns == 0 {
+		c.Turns = 1
+	}
+	if d.takes && c.Takes == 0 {
+		c.Takes = 1
+	}
+	if d.tempo > 0 && c.Tempo == 0 {
+		c.Tempo = d.tempo
+	}
+	if d.final && c.Final == 0 {
+		c.Final = 1
 	}
 	if d.drawn && c.Drawn == 0 {
 		c.Drawn = 1
@@ -237,6 +249,10 @@ func (s *Search) Choose(view engine.View, events []engine.Event, options []engin
 	if len(options) <= 1 && !hiddenQuestion(view) {
 		s.root.own = append(s.root.own, move{seat: int8(s.self), opt: options[0]})
 		return 0, nil
+	}
+	if i, ok := s.heuristicTake(view, events, options); ok {
+		s.root.own = append(s.root.own, move{seat: int8(s.self), opt: options[i]})
+		return i, nil
 	}
 	s.start(view, events)
 	s.inferring = s.inference(view, events)
@@ -275,8 +291,8 @@ func (s *Search) treeAt(k int) *tree {
 // prefers from the root's visits and rewards summed over its trees, each tree's vote
 // weighed by its visits.
 func (s *Search) choice(options []engine.Option) int {
-	if len(s.forest) == 0 && s.cfg.Final != FinalValue && s.cfg.Final != FinalSecure {
-		return s.tree.best(options)
+	if len(s.forest) == 0 {
+		return s.tree.best(options, s.cfg.Final > 0)
 	}
 	s.visits, s.rewards = slices.Grow(s.visits[:0], len(options))[:len(options)], slices.Grow(s.rewards[:0], len(options))[:len(options)]
 	clear(s.visits)
@@ -284,7 +300,27 @@ func (s *Search) choice(options []engine.Option) int {
 	for k := 0; k <= len(s.forest); k++ {
 		s.treeAt(k).tally(options, s.visits, s.rewards)
 	}
-	return pick(s.visits, s.rewards, s.cfg.Final)
+	return pick(s.visits, s.rewards, s.cfg.Final > 0)
+}
+
+// heuristicTake answers a Kardinal refill (which cards to take, K6) with the
+// heuristic's choice where Config.Takes says so. A trial: with five players the
+// play-outs are cut off before the seat's next turn, so they see a card taken only
+// through what it keeps from the others, while the heuristic values each by what it
+// would place; it lost there (docs/performance.md).
+func (s *Search) heuristicTake(view engine.View, events []engine.Event, options []engine.Option) (int, bool) {
+	v, ok := view.(*kardinal.View)
+	if !ok || v.Phase != kardinal.PhaseRefill {
+		return 0, false
+	}
+	if s.players != v.Players {
+		s.resolve(v.Players)
+	}
+	if s.cfg.Takes <= 0 {
+		return 0, false
+	}
+	i := s.cfg.Policy.Choose(view, events, options)
+	return i, i >= 0 && i < len(options)
 }
 
 // start readies the tree for a decision: with Config.Reuse, the subtree under the
@@ -379,7 +415,12 @@ func (s *Search) iterate(view engine.View, events []engine.Event) error {
 	if s.path, err = t.descend(g, s.cfg.C, &s.rnd, s.path, view.ViewSeat(), model); err != nil {
 		return err
 	}
-	for d := 0; !g.Terminal() && (s.cfg.Cutoff <= 0 || d < s.cfg.Cutoff); d++ {
+	turns := s.cfg.Turns > 0 && s.game == kardinal.Name
+	for d, mover := 0, g.ToMove(); !g.Terminal(); d++ {
+		if s.cfg.Cutoff > 0 && d >= s.cfg.Cutoff && (!turns || g.ToMove() != mover) {
+			break // with Turns, only where a turn begins
+		}
+		mover = g.ToMove()
 		i := s.cfg.Rollout(g, &s.rnd)
 		if i < 0 || i >= len(g.Options()) {
 			i = g.Fallback()

@@ -32,6 +32,17 @@ hand=X         Ivanhoe, play-outs cut off: X tokens of credit for each card a
 eval=E         Kardinal: potential (default: the points if the game ended now,
                with part credit for chains and alliances in the making) or
                projection (the points alone)
+turns=T        Kardinal, yes: play each play-out past its cutoff to the end of
+               the turn in progress; no: stop at the cutoff (the default)
+takes=T        Kardinal: heuristic (the heuristic chooses which cards to take
+               after placing) or search (the default)
+tempo=X        Kardinal, play-outs cut off: X points of credit for each seat
+               with a turn still to come in the present round (default 0)
+late=T         Kardinal: the evaluation's temperature at the game's end, soft
+               its mean (from 2*soft-late at the start); default: soft throughout
+final=F        the answer: visits (the root's most visited option, the
+               default) or value (the best mean reward among the options
+               visited at least half as often)
 prior=N        N virtual wins for the heuristic's move at the root (default 0)
 bias=N         N virtual wins for the heuristic's move at every node, added
                first (Kardinal: KardinalGreedy's move; default 10 in Ivanhoe
@@ -39,9 +50,6 @@ bias=N         N virtual wins for the heuristic's move at every node, added
 model=M        how the other seats choose in the tree: ucb or rollout (as in
                play-outs: the search models them as that policy); default
                rollout in Ninjas with two players, else ucb
-final=F        the move played once the search ends: visits (the most visited,
-               the default), value (the best mean among those visited at least a
-               tenth as often) or secure (the best mean less 1/sqrt(visits))
 trees=K        K trees a decision, the iterations dealt among them in turn,
                the move from their root counts summed (default 1)
 reuse=R        yes: start each decision from the last decision's subtree for the
@@ -77,7 +85,7 @@ func ParseSettings(s string) (Config, error) {
 		}
 		known, err := p.set(k, v)
 		if !known {
-			return Config{}, fmt.Errorf("unknown setting %q (iterations, time, c, rollout, epsilon, others, cutoff, soft, hand, eval, prior, bias, model, final, trees, reuse, infer, drawn, field)", k)
+			return Config{}, fmt.Errorf("unknown setting %q (iterations, time, c, rollout, epsilon, others, cutoff, soft, hand, eval, turns, takes, tempo, late, final, prior, bias, model, trees, reuse, infer, drawn, field)", k)
 		}
 		if err != nil {
 			return Config{}, fmt.Errorf("setting %s=%s: %v", k, v, err)
@@ -135,15 +143,19 @@ func (p *settings) set(k, v string) (known bool, err error) {
 			cfg.Soft = -1 // hard ranks
 		}
 	case "hand":
-		cfg.Hand, err = strconv.ParseFloat(v, 64)
-		switch {
-		case err == nil && (cfg.Hand < 0 || cfg.Hand > 10):
-			err = fmt.Errorf("must be between 0 and 10")
-		case cfg.Hand == 0:
-			cfg.Hand = -1 // none, even where the table's default credits cards
-		}
+		cfg.Hand, err = credit(v, 10)
 	case "eval":
 		cfg.Plain, err = either(v, "projection", "potential")
+	case "takes":
+		cfg.Takes, err = onOff(v, "heuristic", "search")
+	case "turns":
+		cfg.Turns, err = onOff(v, "yes", "no")
+	case "final":
+		cfg.Final, err = onOff(v, "value", "visits")
+	case "late":
+		cfg.Late, err = positive(v)
+	case "tempo":
+		cfg.Tempo, err = credit(v, 50)
 	case "model":
 		cfg.Model, err = onOff(v, "rollout", "ucb")
 	case "trees":
@@ -151,8 +163,6 @@ func (p *settings) set(k, v string) (known bool, err error) {
 		if err == nil && (cfg.Trees < 1 || cfg.Trees > 64) {
 			err = fmt.Errorf("must be between 1 and 64")
 		}
-	case "final":
-		cfg.Final, err = oneOf(v, choice{"visits", FinalVisits}, choice{"value", FinalValue}, choice{"secure", FinalSecure})
 	case "drawn":
 		cfg.Drawn, err = onOff(v, "yes", "no")
 	case "reuse":
@@ -220,6 +230,21 @@ func switchable(v string, most int) (int, error) {
 		return -1, nil
 	}
 	return n, nil
+}
+
+// credit reads a credit of 0 to most whose 0 turns off what a table's default may
+// credit: 0 is read as -1, none.
+func credit(v string, most float64) (float64, error) {
+	x, err := strconv.ParseFloat(v, 64)
+	switch {
+	case err != nil:
+		return 0, err
+	case !(x >= 0 && x <= most):
+		return 0, fmt.Errorf("must be between 0 and %g", most)
+	case x == 0:
+		return -1, nil
+	}
+	return x, nil
 }
 
 func positive(v string) (float64, error) {

@@ -181,14 +181,28 @@ func (t *tree) backup(path []int32, reward []float64) {
 }
 
 // best is the root's most visited child that is one of options, as an index into
-// options; -1 when there is none.
-func (t *tree) best(options []engine.Option) int {
+// options; -1 when there is none. byValue picks instead the best mean reward among the
+// children visited at least half as often as the most visited (Config.Final).
+func (t *tree) best(options []engine.Option, byValue bool) int {
 	t.index.build(options)
 	bestI, bestV := -1, int32(-1)
 	for ch := t.nodes[0].child; ch != 0; ch = t.nodes[ch].next {
 		n := &t.nodes[ch]
 		if i := t.index.find(n.opt); i >= 0 && n.visits > bestV {
 			bestI, bestV = i, n.visits
+		}
+	}
+	if !byValue {
+		return bestI
+	}
+	bestMean := -1.0
+	for ch := t.nodes[0].child; ch != 0; ch = t.nodes[ch].next {
+		n := &t.nodes[ch]
+		if 2*n.visits < bestV {
+			continue
+		}
+		if i := t.index.find(n.opt); i >= 0 && n.reward/float64(n.visits) > bestMean {
+			bestI, bestMean = i, n.reward/float64(n.visits)
 		}
 	}
 	return bestI
@@ -207,29 +221,23 @@ func (t *tree) tally(options []engine.Option, visits []int32, reward []float64) 
 	}
 }
 
-// pick is the option that final (Config.Final) prefers given each option's root visits
-// and reward, summed over the trees searched; -1 when none was visited.
-func pick(visits []int32, reward []float64, final int) int {
+// pick is the option the trees' summed root visits and rewards favour: the most
+// visited, or byValue (Config.Final) the best mean among those visited at least half
+// as often, as tree.best; -1 when none was visited.
+func pick(visits []int32, reward []float64, byValue bool) int {
 	bestI, bestV := -1, int32(0)
 	for i, v := range visits {
 		if v > bestV {
 			bestI, bestV = i, v
 		}
 	}
-	if final != FinalValue && final != FinalSecure || bestI < 0 {
+	if !byValue || bestI < 0 {
 		return bestI
 	}
-	most, bestScore := bestV, math.Inf(-1)
+	bestMean := -1.0
 	for i, v := range visits {
-		if v <= 0 || (final == FinalValue && 10*v < most) {
-			continue
-		}
-		s := reward[i] / float64(v)
-		if final == FinalSecure {
-			s -= 1 / math.Sqrt(float64(v))
-		}
-		if s > bestScore || s == bestScore && v > bestV {
-			bestI, bestV, bestScore = i, v, s
+		if v > 0 && 2*v >= bestV && reward[i]/float64(v) > bestMean {
+			bestI, bestMean = i, reward[i]/float64(v)
 		}
 	}
 	return bestI

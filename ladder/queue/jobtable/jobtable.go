@@ -49,8 +49,10 @@ func Hold(ctx context.Context, tx pgx.Tx, job int64, attempt int) error {
 
 // QueueHold is Hold queued in a batch b sent in a transaction, so that the hold costs
 // no round trip of its own: the function it returns gives Hold's verdict once b's
-// results are read (nil before). Statements queued after it run whatever the verdict,
-// so the caller must not commit unless the verdict is nil.
+// results are read (nil before). When the job is not held, the statement queued after
+// the hold fails (a division by zero) and aborts the transaction, so that a batch may
+// carry its own COMMIT: the statements queued after the hold then run only while the
+// job is held.
 func QueueHold(b *pgx.Batch, job int64, attempt int) func() error {
 	verdict := error(nil)
 	b.Queue(holdQuery, job).QueryRow(func(row pgx.Row) error {
@@ -63,8 +65,14 @@ func QueueHold(b *pgx.Batch, job int64, attempt int) func() error {
 		}
 		return verdict
 	})
+	b.Queue(heldOrAbort, job, attempt)
 	return func() error { return verdict }
 }
+
+// heldOrAbort fails unless the job (share-locked by holdQuery just before, so that
+// it cannot have changed) is running in that attempt: SQL has no statement that raises
+// an error, and a division by a count the planner cannot fold is the plainest one.
+const heldOrAbort = `SELECT 1 / COUNT(*)::integer FROM river_job WHERE id = $1 AND state = 'running' AND attempt = $2`
 
 const holdQuery = `SELECT state::text, attempt FROM river_job WHERE id = $1 FOR SHARE`
 
