@@ -176,51 +176,23 @@ func (c Config) withTable(game string, players int) Config {
 	if d.cutoff > 0 && c.Cutoff == 0 && c.Evaluate == nil {
 		c.Cutoff = d.cutoff
 	}
-	if d.c > 0 && c.C == 0 {
-		c.C = d.c
-	}
 	if d.rollout != nil && c.Rollout == nil && c.Policy == nil {
 		c.Rollout = d.rollout
 	}
-	if d.reuse && c.Reuse == 0 {
-		c.Reuse = 1
-	}
-	if d.infer > 0 && c.Infer == 0 {
-		c.Infer = d.infer
-	}
-	if d.soft > 0 && c.Soft == 0 {
-		c.Soft = d.soft
-	}
-	if d.bias > 0 && c.Bias == 0 {
-		c.Bias = d.bias
-	}
-	if d.field != 0 && c.Field == 0 {
-		c.Field = d.field
-	}
-	if d.hand > 0 && c.Hand == 0 {
-		c.Hand = d.hand
-	}
-	if d.model && c.Model == 0 {
-		c.Model = 1
-	}
-	if d.turns && c.Turns == 0 {
-		c.Turns = 1
-	}
-	if d.takes && c.Takes == 0 {
-		c.Takes = 1
-	}
-	if d.tempo > 0 && c.Tempo == 0 {
-		c.Tempo = d.tempo
-	}
-	if d.final && c.Final == 0 {
-		c.Final = 1
-	}
-	if d.drawn && c.Drawn == 0 {
-		c.Drawn = 1
-	}
-	if d.trees > 0 && c.Trees == 0 {
-		c.Trees = d.trees
-	}
+	fill(&c.C, d.c)
+	fill(&c.Reuse, on(d.reuse))
+	fill(&c.Infer, d.infer)
+	fill(&c.Soft, d.soft)
+	fill(&c.Bias, d.bias)
+	fill(&c.Field, d.field)
+	fill(&c.Hand, d.hand)
+	fill(&c.Model, on(d.model))
+	fill(&c.Turns, on(d.turns))
+	fill(&c.Takes, on(d.takes))
+	fill(&c.Tempo, d.tempo)
+	fill(&c.Final, on(d.final))
+	fill(&c.Drawn, on(d.drawn))
+	fill(&c.Trees, d.trees)
 	if (game == "ivanhoe" || game == "ninjas") && c.Evaluate == nil && c.Cutoff > 0 {
 		if c.Soft == 0 {
 			c.Soft = progressSoft
@@ -228,6 +200,23 @@ func (c Config) withTable(game string, players int) Config {
 		c.Evaluate = ProgressHolding(c.Soft, max(c.Hand, 0))
 	}
 	return c.withGame(game)
+}
+
+// fill sets a setting the config leaves to the table (its zero value) to the table's
+// default, where the table has one.
+func fill[T comparable](setting *T, def T) {
+	var zero T
+	if def != zero && *setting == zero {
+		*setting = def
+	}
+}
+
+// on is a table's yes as a tri-state setting's (positive on, 0 the default).
+func on(yes bool) int {
+	if yes {
+		return 1
+	}
+	return 0
 }
 
 // hiddenQuestion reports a decision whose number of options depends on a card the
