@@ -275,3 +275,40 @@ func stacked(depth int, fixed []int) bool {
 	}
 	return false
 }
+
+// SwapHand gives seat the hand h by exchanging cards with the draw pile: each card h
+// holds beyond the seat's hand is taken from a place in the pile chosen uniformly among
+// that kind's, and a card the seat holds beyond h goes to that place. A sample with
+// one other seat's hidden hand replaced by a hand believed from earlier decisions, the
+// rest of the pile as before. It reports false, g unchanged, when the hand sizes differ
+// or the pile lacks a card h needs.
+func (g *Game) SwapHand(seat int, h [NumKinds]uint8, r *engine.Rand) bool {
+	if seat < 0 || seat >= g.players || handSize(&h) != handSize(&g.hands[seat]) {
+		return false
+	}
+	var give []Kind // the seat's cards beyond h, in kind order
+	for k := Kind(0); k < NumKinds; k++ {
+		for c := h[k]; c < g.hands[seat][k]; c++ {
+			give = append(give, k)
+		}
+	}
+	pile, hand := g.pile, g.hands[seat]
+	for k := Kind(0); k < NumKinds; k++ {
+		for ; hand[k] < h[k]; hand[k]++ {
+			n, pick := 0, -1
+			for i := 0; i < g.pileN; i++ {
+				if pile[i] == k && g.pile[i] == k { // a place not swapped already
+					if n++; r.Intn(n) == 0 {
+						pick = i
+					}
+				}
+			}
+			if pick < 0 {
+				return false
+			}
+			pile[pick], give = give[0], give[1:]
+		}
+	}
+	g.pile, g.hands[seat] = pile, h
+	return true
+}

@@ -162,8 +162,12 @@ func (s *Search) sampleInferred(view engine.View, events []engine.Event) (engine
 		}
 		s.sample = g
 		s.tried++
+		if s.tried%2 == 0 {
+			s.believe(g)
+		}
 		if s.stack(g) && s.replayed(g) {
 			s.kept++
+			s.gather(g)
 			return g, nil
 		}
 		if s.tried >= inferGiveUp && s.kept == 0 {

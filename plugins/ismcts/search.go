@@ -42,6 +42,7 @@ type Search struct {
 	kept, tried int
 	inferring   bool
 	draws       []drawn // self's draws since, for Config.Drawn
+	belief      belief  // for Config.Belief
 	fixed       []int
 	views       viewBuffer
 	// For Config.Field: the judge of the other seats, and the models that play the
@@ -245,6 +246,7 @@ func (s *Search) Choose(view engine.View, events []engine.Event, options []engin
 	}
 	s.start(view, events)
 	s.inferring = s.inference(view, events)
+	s.belief.turn(view, s.inferring)
 	if s.cfg.Field == FieldAuto || s.players == 0 { // before the first sample the table's default is not known yet
 		s.field.observe(s.sampler, s.cfg.Policy, view, events)
 	}

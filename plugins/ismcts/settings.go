@@ -63,6 +63,9 @@ drawn=D        Ninjas, inferring: yes replays across the cards the seat drew
                since its last decision (its pile stacked to deal them); no
                stops inferring at such a draw; default yes in Ninjas with two
                players, else no
+belief=N       Ninjas, inferring: carry the other hands of up to N kept replays
+               to the next decision, every other try's past dealt one of them
+               (default 0: none)
 field=F        the model of the other seats: heuristic (the rollout policy),
                random (uniform, in play-outs and the tree) or auto (Ninjas: each
                seat uniform in part as its moves so far are likelier under a
@@ -85,7 +88,7 @@ func ParseSettings(s string) (Config, error) {
 		}
 		known, err := p.set(k, v)
 		if !known {
-			return Config{}, fmt.Errorf("unknown setting %q (iterations, time, c, rollout, epsilon, others, cutoff, soft, hand, eval, turns, takes, tempo, late, final, prior, bias, model, trees, reuse, infer, drawn, field)", k)
+			return Config{}, fmt.Errorf("unknown setting %q (iterations, time, c, rollout, epsilon, others, cutoff, soft, hand, eval, turns, takes, tempo, late, final, prior, bias, model, trees, reuse, infer, drawn, belief, field)", k)
 		}
 		if err != nil {
 			return Config{}, fmt.Errorf("setting %s=%s: %v", k, v, err)
@@ -163,6 +166,8 @@ func (p *settings) set(k, v string) (known bool, err error) {
 		if err == nil && (cfg.Trees < 1 || cfg.Trees > 64) {
 			err = fmt.Errorf("must be between 1 and 64")
 		}
+	case "belief":
+		cfg.Belief, err = switchable(v, 4096)
 	case "drawn":
 		cfg.Drawn, err = onOff(v, "yes", "no")
 	case "reuse":
