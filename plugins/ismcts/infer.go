@@ -162,9 +162,7 @@ func (s *Search) sampleInferred(view engine.View, events []engine.Event) (engine
 		}
 		s.sample = g
 		s.tried++
-		if s.tried%2 == 0 {
-			s.believe(g)
-		}
+		s.believe(g)
 		if s.stack(g) && s.replayed(g) {
 			s.kept++
 			s.gather(g)

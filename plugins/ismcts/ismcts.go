@@ -100,9 +100,9 @@ type Config struct {
 	// does; 0 is the table's default (tableDefaults: on in Ninjas with two players).
 	Drawn int
 	// Belief, when positive, carries the other seats' hands of up to Belief replays
-	// kept at one searched decision to the next, where every other try samples its
-	// past state with one of them (ninjas_belief.go): inference over every turn
-	// since the last break, not only the last. Ninjas, inferring only; 0 or negative
+	// kept at one searched decision to the next, where each try samples its past
+	// state with one of them (ninjas_belief.go): inference over every turn since
+	// the last break, not only the last. Ninjas, inferring only; 0 or negative
 	// never does.
 	Belief int
 	// Bias, when positive, is progressive bias at every node: a node's first

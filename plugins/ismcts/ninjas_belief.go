@@ -10,12 +10,15 @@ import (
 // moves there, but it samples that decision's state afresh: what the moves before
 // said is forgotten once a decision passes. A belief carries it: the other seats'
 // hands in the replays kept at one decision are, together, a sample of what the
-// moves so far say they held then, which is the next decision's past. Every other
-// try deals its sampled past one of those hands (the pile swapping cards with the
-// hand, ninjas.Game.SwapHand), and the replays it keeps carry the evidence of both
+// moves so far say they held then, which is the next decision's past. Each try
+// deals its sampled past one of those hands (the pile swapping cards with the hand,
+// ninjas.Game.SwapHand), and the replays it keeps carry the evidence of both
 // stretches on to the next decision: a particle filter whose particles are hands,
-// the draw pile dealt afresh each time. The other tries sample the past as Infer
-// does, so a belief that has lost the truth is replaced within a decision or two.
+// the draw pile dealt afresh each time. Where the belief is lost (a decision that
+// does not replay, a reshuffle, no replay kept) the next decision samples its past
+// afresh, as Infer does, and a belief grows again from there. Dealing only every
+// other try's past a held hand, the rest afresh, gained nothing measurable
+// (docs/performance.md).
 
 // hands is every seat's hand in a kept replay (the searcher's own unused).
 type hands [ninjas.MaxPlayers][ninjas.NumKinds]uint8

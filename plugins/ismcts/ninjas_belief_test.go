@@ -47,6 +47,15 @@ func TestBeliefPlacesMoreCardsRight(t *testing.T) {
 	assert.Greater(t, believed, fresh+0.1)
 }
 
+// TestBeliefPlaysThroughTheWire: with belief=8 in every Ninjas player count, a whole
+// game with views and events as a bot process decodes them: every decision is
+// searched to its budget (the sampler accepts every believed past) and legal.
+func TestBeliefPlaysThroughTheWire(t *testing.T) {
+	for n := 2; n <= 6; n++ {
+		playThroughTheWire(t, "ninjas", n, Config{Iterations: 50, Infer: 4, Drawn: 1, Belief: 8})
+	}
+}
+
 // TestBeliefIsOffByDefault: no table carries hands unless asked, and belief=0 is none.
 func TestBeliefIsOffByDefault(t *testing.T) {
 	for _, n := range []int{2, 3, 4, 5, 6} {

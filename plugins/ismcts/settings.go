@@ -64,7 +64,7 @@ drawn=D        Ninjas, inferring: yes replays across the cards the seat drew
                stops inferring at such a draw; default yes in Ninjas with two
                players, else no
 belief=N       Ninjas, inferring: carry the other hands of up to N kept replays
-               to the next decision, every other try's past dealt one of them
+               to the next decision, each try's past dealt one of them
                (default 0: none)
 field=F        the model of the other seats: heuristic (the rollout policy),
                random (uniform, in play-outs and the tree) or auto (Ninjas: each
