@@ -56,11 +56,15 @@ func TestBeliefPlaysThroughTheWire(t *testing.T) {
 	}
 }
 
-// TestBeliefIsOffByDefault: no table carries hands unless asked, and belief=0 is none.
+// TestBeliefIsOffByDefault: no table carries hands unless asked; belief=N carries N,
+// belief=0 none.
 func TestBeliefIsOffByDefault(t *testing.T) {
 	for _, n := range []int{2, 3, 4, 5, 6} {
 		assert.Zero(t, Config{}.withTable("ninjas", n).Belief, "%d players", n)
 	}
+	on, err := ParseSettings("belief=64")
+	require.NoError(t, err)
+	assert.Equal(t, 64, on.Belief)
 	off, err := ParseSettings("belief=0")
 	require.NoError(t, err)
 	assert.Negative(t, off.Belief)
