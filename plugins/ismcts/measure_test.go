@@ -2,7 +2,6 @@ package ismcts
 
 import (
 	"fmt"
-	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -56,14 +55,7 @@ func TestMeasure(t *testing.T) {
 		defer func() { eachGame = nil }()
 	}
 	scores := versusField(t, spec[0], players, deals, bot, field)
-	mean, sq := 0.0, 0.0
-	for _, x := range scores {
-		mean += x / float64(len(scores))
-	}
-	for _, x := range scores {
-		sq += (x - mean) * (x - mean)
-	}
-	half := 1.96 * math.Sqrt(sq/float64(len(scores)-1)/float64(len(scores)))
+	mean, half := meanInterval(scores)
 	t.Logf("%s %dp %s %s: %d games, score %.3f [%.3f, %.3f]", spec[0], players, settings, spec[len(spec)-1], len(scores), mean, mean-half, mean+half)
 }
 

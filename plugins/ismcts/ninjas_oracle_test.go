@@ -84,13 +84,18 @@ func TestNinjasOracle(t *testing.T) {
 			}
 		}
 	}
-	mean, sq := 0.0, 0.0
+	mean, half := meanInterval(scores)
+	t.Logf("oracle ninjas 2p %s: %d games, score %.3f [%.3f, %.3f]", strings.Join(spec[1:], " "), len(scores), mean, mean-half, mean+half)
+}
+
+// meanInterval is the mean of scores and the half width of its 95% interval.
+func meanInterval(scores []float64) (mean, half float64) {
+	sq := 0.0
 	for _, x := range scores {
 		mean += x / float64(len(scores))
 	}
 	for _, x := range scores {
 		sq += (x - mean) * (x - mean)
 	}
-	half := 1.96 * math.Sqrt(sq/float64(len(scores)-1)/float64(len(scores)))
-	t.Logf("oracle ninjas 2p %s: %d games, score %.3f [%.3f, %.3f]", strings.Join(spec[1:], " "), len(scores), mean, mean-half, mean+half)
+	return mean, 1.96 * math.Sqrt(sq/float64(len(scores)-1)/float64(len(scores)))
 }
