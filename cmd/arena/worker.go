@@ -166,7 +166,7 @@ func runWorker(c *cli.Context) error {
 			log.Debug("game recorded", "block", m.Block, "rotation", m.Rotation, "game", m.ID)
 		},
 		OnJob: func(a queue.BlockArgs, attempt int, err error) {
-			if err != nil && !errors.Is(err, context.Canceled) {
+			if err != nil && !errors.Is(err, context.Canceled) && !queue.HandedBack(err) {
 				log.Warn("block attempt failed", "blocks", a.Blocks(), "attempt", attempt, "err", err)
 			}
 		}})

@@ -124,6 +124,7 @@ func TestAWorkerStopsSoftly(t *testing.T) {
 	t.Logf("exited %v after the signal", time.Since(signalled).Round(time.Millisecond))
 	out := w.text()
 	assert.Contains(t, out, "it finished the blocks it was playing")
+	assert.NotContains(t, out, "block attempt failed", "the hand-back is no failure")
 	games, rotations := blockGames(t, pool, block)
 	assert.Equal(t, rotations, games, "the block under way was played to its end: %s", out)
 	var half int

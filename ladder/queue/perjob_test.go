@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -131,4 +132,11 @@ func TestAJobsRecordsKeepOrderAndStopAtAFailure(t *testing.T) {
 	assert.Equal(t, []int{1, 2}, order, "in order, and none after the failure")
 	assert.ErrorIs(t, r.failed(), bad)
 	assert.ErrorIs(t, r.wait(), bad, "a second wait gives the same")
+}
+
+// A stop's snooze hands a job back; it is no failure to report.
+func TestAStopsSnoozeIsAHandBack(t *testing.T) {
+	assert.True(t, HandedBack(fmt.Errorf("job: %w", river.JobSnooze(0))))
+	assert.False(t, HandedBack(context.DeadlineExceeded))
+	assert.False(t, HandedBack(nil))
 }

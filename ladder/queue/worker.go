@@ -292,6 +292,13 @@ func (w *blockWorker) between(ctx context.Context, recs *records) error {
 	}
 }
 
+// HandedBack reports whether a job's error (WorkerConfig.OnJob's) hands the job back to
+// the queue without counting an attempt: a stop's snooze, not a failure.
+func HandedBack(err error) bool {
+	var snoozed *river.JobSnoozeError
+	return errors.As(err, &snoozed)
+}
+
 // blockPlay plays a block within its time limit and returns once its games are
 // played, with their record (to be made) and the play's error.
 type blockPlay func(ctx context.Context) (record func() error, played error)
