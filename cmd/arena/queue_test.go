@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/arena-games/arena/arena"
 	"github.com/arena-games/arena/internal/poll"
+	"github.com/arena-games/arena/ladder/store"
 	"github.com/arena-games/arena/ladder/store/pgtest"
 )
 
@@ -289,9 +291,23 @@ func checkQueueLadder(t *testing.T, ctx context.Context, c *pgx.Conn, dir, db st
 	require.NoError(t, c.QueryRow(ctx, `SELECT COUNT(*) FROM matches`).Scan(&games))
 	assert.Equal(t, games, len(ids), "every game has its replay in the database")
 	t.Logf("%d games in %d blocks", games, games/3)
-	for _, id := range ids {
-		r := machine(t, filepath.Join(dir, "cache-v"), "replay", "--game-id", itoa(int(id)), "-q", "--db", db)
-		require.Equal(t, 0, r.code, "game %d: %s", id, r.stderr)
+	// Every replay is read from the database and re-simulated as `arena replay
+	// --game-id` does it; a dozen of them through that command itself (a process per
+	// game: thousands took minutes under load).
+	st, err := store.OpenPostgres(ctx, db, t.TempDir())
+	require.NoError(t, err)
+	defer st.Close()
+	for i, id := range ids {
+		data, err := st.Replay(ctx, id)
+		require.NoError(t, err, "game %d", id)
+		rep, err := arena.ReadReplay(bytes.NewReader(data))
+		require.NoError(t, err, "game %d", id)
+		_, err = arena.Resimulate(rep, nil)
+		require.NoError(t, err, "game %d", id)
+		if i%max(1, len(ids)/12) == 0 {
+			r := machine(t, filepath.Join(dir, "cache-v"), "replay", "--game-id", itoa(int(id)), "-q", "--db", db)
+			require.Equal(t, 0, r.code, "game %d: %s", id, r.stderr)
+		}
 	}
 	seats := map[string]int{}
 	rows, err = c.Query(ctx, `SELECT b.name, COUNT(*) FROM match_seats s JOIN bots b ON b.id = s.bot_id GROUP BY 1`)
