@@ -28,9 +28,9 @@ type CoordinatorConfig struct {
 	// wrapping it), Game, Players, Seed, MaxForfeitShare, OnSuspend.
 	Schedule ladder.RunConfig
 	// Depth is how many blocks wait in the queue ahead of the workers at least; more
-	// when the workers alive have more slots between them (one block waits per slot,
-	// so that a worker finishing a block finds the next at once however big the
-	// fleet), or take more in two Ticks at their pace (see paced).
+	// when the workers alive have more slots between them (a job's PerJob blocks wait
+	// per slot, so that a worker finishing a job finds the next at once however big
+	// the fleet), or take more in two Ticks at their pace (see paced).
 	Depth int
 	// Rescan is how often the scheduler catches up with the recorded games (the live
 	// ratings, games per bot, suspensions, new and retired bots); each reads only the
