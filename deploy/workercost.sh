@@ -10,8 +10,9 @@
 #
 #   deploy/workercost.sh DIR...        each DIR holds a built arena (go build -buildvcs=true
 #                                      -o DIR/ ./cmd/arena ./cmd/arena-sandbox ./cmd/bots/...);
-#                                      GAMES (600), JOBS ("1 2"), ROUNDS (4), and
-#                                      BREAKDOWN=1 to list the statements of each run
+#                                      GAMES (600), JOBS ("1 2"), ROUNDS (4), SERVE (more
+#                                      flags of ladder serve, e.g. "--blocks-per-job 1"),
+#                                      and BREAKDOWN=1 to list the statements of each run
 #
 # Needs PostgreSQL's server (as .ci/postgres.sh does), psql and GNU time (/usr/bin/time).
 set -euo pipefail
@@ -61,7 +62,8 @@ run() { # run DIR JOBS N
   local db="$url&search_path=$schema"
   "$arena" bot add random --db "$db" >/dev/null
   "$arena" bot add random --name random2 --db "$db" >/dev/null
-  "$arena" ladder serve --db "$db" --game ivanhoe --addr 127.0.0.1:0 >"$work/serve.log" 2>&1 &
+  # shellcheck disable=SC2086 # SERVE is flags, split on purpose
+  "$arena" ladder serve --db "$db" --game ivanhoe --addr 127.0.0.1:0 ${SERVE:-} >"$work/serve.log" 2>&1 &
   local co=$!
   pids+=("$co")
   until [ "$(psql -qAt "$url" -c "SELECT COUNT(*) FROM $schema.river_job WHERE state = 'available'" 2>/dev/null || echo 0)" -gt 0 ]; do sleep 0.05; done
