@@ -142,6 +142,7 @@ type tableDefault struct {
 	takes   bool
 	tempo   float64
 	final   bool
+	endgame int
 	trees   int
 	drawn   bool
 }
@@ -191,6 +192,7 @@ func (c Config) withTable(game string, players int) Config {
 	fill(&c.Takes, on(d.takes))
 	fill(&c.Tempo, d.tempo)
 	fill(&c.Final, on(d.final))
+	fill(&c.Endgame, d.endgame)
 	fill(&c.Drawn, on(d.drawn))
 	fill(&c.Trees, d.trees)
 	if (game == "ivanhoe" || game == "ninjas") && c.Evaluate == nil && c.Cutoff > 0 {
@@ -405,8 +407,9 @@ func (s *Search) iterate(view engine.View, events []engine.Event) error {
 		return err
 	}
 	turns := s.cfg.Turns > 0 && s.game == kardinal.Name
+	cutoff := s.playoutCutoff(g)
 	for d, mover := 0, g.ToMove(); !g.Terminal(); d++ {
-		if s.cfg.Cutoff > 0 && d >= s.cfg.Cutoff && (!turns || g.ToMove() != mover) {
+		if cutoff > 0 && d >= cutoff && (!turns || g.ToMove() != mover) {
 			break // with Turns, only where a turn begins
 		}
 		mover = g.ToMove()

@@ -40,6 +40,11 @@ tempo=X        Kardinal, play-outs cut off: X points of credit for each seat
                with a turn still to come in the present round (default 0)
 late=T         Kardinal: the evaluation's temperature at the game's end, soft
                its mean (from 2*soft-late at the start); default: soft throughout
+ally=X         Kardinal, play-outs cut off: X points per advisor of credit for
+               an alliance a seat leads on one side and is one advisor from
+               leading on the other (default 0)
+endgame=N      Kardinal: play-outs from at most N cards before the end (after
+               the interim scoring) play to the final scoring (default 0)
 final=F        the answer: visits (the root's most visited option, the
                default) or value (the best mean reward among the options
                visited at least half as often)
@@ -85,7 +90,7 @@ func ParseSettings(s string) (Config, error) {
 		}
 		known, err := p.set(k, v)
 		if !known {
-			return Config{}, fmt.Errorf("unknown setting %q (iterations, time, c, rollout, epsilon, others, cutoff, soft, hand, eval, turns, takes, tempo, late, final, prior, bias, model, trees, reuse, infer, drawn, field)", k)
+			return Config{}, fmt.Errorf("unknown setting %q (iterations, time, c, rollout, epsilon, others, cutoff, soft, hand, eval, turns, takes, tempo, late, ally, endgame, final, prior, bias, model, trees, reuse, infer, drawn, field)", k)
 		}
 		if err != nil {
 			return Config{}, fmt.Errorf("setting %s=%s: %v", k, v, err)
@@ -156,6 +161,10 @@ func (p *settings) set(k, v string) (known bool, err error) {
 		cfg.Late, err = positive(v)
 	case "tempo":
 		cfg.Tempo, err = credit(v, 50)
+	case "ally":
+		cfg.Ally, err = credit(v, 10)
+	case "endgame":
+		cfg.Endgame, err = switchable(v, 100)
 	case "model":
 		cfg.Model, err = onOff(v, "rollout", "ucb")
 	case "trees":
