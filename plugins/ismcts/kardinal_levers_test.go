@@ -104,3 +104,44 @@ func TestAlliesCreditTheContestedAlliances(t *testing.T) {
 	_, err = ParseSettings("ally=11")
 	assert.ErrorContains(t, err, "must be between 0 and")
 }
+
+// TestJokerPriceTakesOffJokerPlacements: with a price, every reward backed up through
+// a placement paid with a joker loses the price, through one paid with cards of its
+// country nothing, and a non-placement (an exchange, a refill) costs nothing either.
+func TestJokerPriceTakesOffJokerPlacements(t *testing.T) {
+	g, err := engine.New("kardinal", 3, 5)
+	require.NoError(t, err)
+	r := engine.NewRand(3)
+	var joker, plain, other *engine.Option
+	for (joker == nil || plain == nil || other == nil) && !g.Terminal() {
+		for _, o := range g.Options() {
+			p, ok := kardinal.AsPlacement(o)
+			switch {
+			case ok && p.Joker && joker == nil:
+				joker = &o
+			case ok && !p.Joker && plain == nil:
+				plain = &o
+			case !ok && other == nil:
+				other = &o
+			}
+		}
+		require.NoError(t, g.Apply(KardinalPlacer(g, &r)))
+	}
+	if joker == nil || plain == nil || other == nil {
+		t.Fatal("a game offers all three")
+	}
+	var tr tree
+	tr.reset()
+	tr.price = jokerPrice(0.1)
+	path := []int32{0, tr.add(0, *joker, 0), tr.add(0, *plain, 0), tr.add(0, *other, 0)}
+	tr.backup(path, []float64{1, 0, 0, 0, 0})
+	assert.InDelta(t, 0.9, tr.nodes[path[1]].reward, 1e-6, "a joker's placement")
+	assert.InDelta(t, 1.0, tr.nodes[path[2]].reward, 1e-6, "a placement paid with its country's cards")
+	assert.InDelta(t, 1.0, tr.nodes[path[3]].reward, 1e-6, "no placement")
+	assert.Nil(t, jokerPrice(-1))
+	off, err := ParseSettings("joker=0")
+	require.NoError(t, err)
+	assert.Negative(t, off.Joker)
+	_, err = ParseSettings("joker=2")
+	assert.ErrorContains(t, err, "must be between 0 and 1")
+}

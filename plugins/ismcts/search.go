@@ -118,8 +118,9 @@ func (s *Search) resolve(players int) {
 			s.forest[i].reset()
 		}
 	}
+	s.tree.price = jokerPrice(s.cfg.Joker)
 	for i := range s.forest {
-		s.forest[i].guide, s.forest[i].bias = s.tree.guide, s.tree.bias
+		s.forest[i].guide, s.forest[i].bias, s.forest[i].price = s.tree.guide, s.tree.bias, s.tree.price
 	}
 }
 

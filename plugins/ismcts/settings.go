@@ -43,6 +43,8 @@ late=T         Kardinal: the evaluation's temperature at the game's end, soft
 ally=X         Kardinal, play-outs cut off: X points per advisor of credit for
                an alliance a seat leads on one side and is one advisor from
                leading on the other (default 0)
+joker=X        Kardinal: a price of X (rewards are 0 to 1) on every placement
+               paid with a joker, taken off the rewards through it (default 0)
 endgame=N      Kardinal: play-outs from at most N cards before the end (after
                the interim scoring) play to the final scoring (default 0)
 final=F        the answer: visits (the root's most visited option, the
@@ -90,7 +92,7 @@ func ParseSettings(s string) (Config, error) {
 		}
 		known, err := p.set(k, v)
 		if !known {
-			return Config{}, fmt.Errorf("unknown setting %q (iterations, time, c, rollout, epsilon, others, cutoff, soft, hand, eval, turns, takes, tempo, late, ally, endgame, final, prior, bias, model, trees, reuse, infer, drawn, field)", k)
+			return Config{}, fmt.Errorf("unknown setting %q (iterations, time, c, rollout, epsilon, others, cutoff, soft, hand, eval, turns, takes, tempo, late, ally, joker, endgame, final, prior, bias, model, trees, reuse, infer, drawn, field)", k)
 		}
 		if err != nil {
 			return Config{}, fmt.Errorf("setting %s=%s: %v", k, v, err)
@@ -163,6 +165,8 @@ func (p *settings) set(k, v string) (known bool, err error) {
 		cfg.Tempo, err = credit(v, 50)
 	case "ally":
 		cfg.Ally, err = credit(v, 10)
+	case "joker":
+		cfg.Joker, err = credit(v, 1)
 	case "endgame":
 		cfg.Endgame, err = switchable(v, 100)
 	case "model":
