@@ -1,9 +1,6 @@
 package ismcts
 
-import (
-	"github.com/arena-games/arena/engine"
-	"github.com/arena-games/arena/engine/kardinal"
-)
+import "github.com/arena-games/arena/engine/kardinal"
 
 // KardinalAllies is KardinalPotential crediting also the alliances still contested:
 // a seat leading the advisors of one country of an alliance, not scoring it yet, and
@@ -13,20 +10,9 @@ import (
 // alliances score only at the end (K11), so a play-out cut off mid-game sees a
 // majority one advisor from tying, which counts as leading, as worth nothing.
 func KardinalAllies(t, ally float64) Evaluate {
-	return func(g engine.Game, reward []float64) {
-		var score [engine.MaxSeats]float64
-		var pts [engine.MaxSeats]int
-		k := g.(*kardinal.Game)
-		n := g.Players()
-		k.ProjectedScores(pts[:n])
-		if g.Terminal() {
-			SoftShareBeaten(pts[:n], t, reward)
-			return
-		}
-		potentialScores(k.Table(), k.Board(), pts[:n], score[:n])
-		contestedAlliances(k.Table(), k.Board(), ally, score[:n])
-		softShare(score[:n], t, reward)
-	}
+	return potentialWith(t, func(k *kardinal.Game, score []float64) {
+		contestedAlliances(k.Table(), k.Board(), ally, score)
+	})
 }
 
 // contestedAlliances adds to score ally points per advisor (plus one) of every
