@@ -84,6 +84,8 @@ func TestBadInputGivesOneLineAndFailure(t *testing.T) {
 		{[]string{"play", "--game", "kardinal", "--board", "/no/such/board"}, "--board: open /no/such/board: no such file"},
 		{[]string{"play", "--game", "ninjas", "--deck", "main.go"}, "--deck main.go: ninjas: deck line"},
 		{[]string{"worker", "--db", "postgres://nobody@127.0.0.1:1/x", "--stop-timeout", "-1s"}, "--stop-timeout must not be negative"},
+		{[]string{"ladder", "serve", "--game", "ivanhoe", "--blocks-per-job", "0"}, "--blocks-per-job must be 1 to 64, got 0"},
+		{[]string{"ladder", "serve", "--game", "ivanhoe", "--blocks-per-job", "65"}, "--blocks-per-job must be 1 to 64, got 65"},
 	} {
 		cmd := exec.Command(bin, tc.args...)
 		var stderr, stdout bytes.Buffer

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/arena-games/arena/arena"
 	"github.com/arena-games/arena/internal/poll"
+	"github.com/arena-games/arena/ladder/store"
 	"github.com/arena-games/arena/ladder/store/pgtest"
 )
 
@@ -48,7 +50,9 @@ func ownPostgres(t *testing.T) (url, dir string) {
 // one coordinator and three workers, each on a "machine" of its own, are killed with
 // SIGKILL at random moments (most workers in the middle of a game), the server is
 // restarted under them, and a worker is frozen past its lease and woken after its
-// block went to another. Then the coordinator stops, the workers finish the queue, and
+// block went to another. Jobs carry two blocks each, and some kills land between two
+// blocks of a job (the first recorded, the next not): its next attempt plays only the
+// rest. Then the coordinator stops, the workers finish the queue, and
 // the ladder is checked: no game recorded twice, none lost (every block has all its
 // rotations), every replay in the database re-simulates, no bot left running, and the
 // standings (a refit from scratch) count exactly the recorded games.
@@ -68,13 +72,13 @@ func TestQueueSurvivesKills(t *testing.T) {
 	}
 
 	// A short lease, so that the jobs of killed workers come back within the test:
-	// River's rescuer looks every 30 s, so a killed worker's block waits at most
-	// lease + 30 s + its retry delay. A block of three 3-player games lasts well under
-	// a second when idle; the job's 15 s leave room for load.
+	// River's rescuer looks every 30 s, so a killed worker's job of two blocks waits
+	// at most two leases + 30 s + its retry delay. A block of three 3-player games
+	// lasts well under a second when idle; its 15 s leave room for load.
 	lease := []string{"--lease", "20s", "--job-timeout", "15s"}
 	coordinator := func() *proc {
 		return startProc(t, dir, filepath.Join(dir, "cache-c"), "ladder", "serve", "--game", "ivanhoe", "--addr", "127.0.0.1:0",
-			"--db", db, "--refresh", "1s", "--queue-depth", "3")
+			"--db", db, "--refresh", "1s", "--queue-depth", "3", "--blocks-per-job", "2")
 	}
 	worker := func(i int) *proc {
 		// Live replays: a game in flight is then a file, which the kills aim at.
@@ -91,7 +95,7 @@ func TestQueueSurvivesKills(t *testing.T) {
 	rng := killSchedule(t, 2)
 	const kills = 24
 	begun := time.Now()
-	inGame, coordinatorKills := 0, 0
+	inGame, coordinatorKills, workerKills, betweenBlocks := 0, 0, 0, 0
 	var frozen *proc
 	for k := range kills {
 		if k == kills/2 {
@@ -126,6 +130,12 @@ func TestQueueSurvivesKills(t *testing.T) {
 		// 100-300 ms with the sleepy bot), after a random moment more.
 		i := rng.IntN(len(workers))
 		w := workers[i]
+		workerKills++
+		if workerKills%3 == 1 && killBetweenBlocks(t, conn, w) {
+			betweenBlocks++
+			workers[i] = worker(i)
+			continue
+		}
 		poll.Within(2*time.Minute, func() bool { return midGame(i) || w.exited() })
 		time.Sleep(time.Duration(rng.IntN(200)) * time.Millisecond)
 		w.kill()
@@ -134,12 +144,14 @@ func TestQueueSurvivesKills(t *testing.T) {
 		}
 		workers[i] = worker(i)
 	}
-	t.Logf("%d kills (%d of the coordinator, %d of workers mid-game) in %v", kills, coordinatorKills, inGame, time.Since(begun).Round(time.Millisecond))
+	t.Logf("%d kills (%d of the coordinator, %d of workers mid-game, %d between two blocks of a job) in %v",
+		kills, coordinatorKills, inGame, betweenBlocks, time.Since(begun).Round(time.Millisecond))
 	require.GreaterOrEqual(t, inGame, 3, "kills hit games in flight")
+	require.GreaterOrEqual(t, betweenBlocks, 2, "kills hit jobs between two blocks")
 
 	// The bounded run: no new blocks; the workers play what is open. A block whose
-	// worker was killed comes back after lease + 30 s + its retries: 4 minutes is
-	// room for several such rounds on a loaded machine.
+	// worker was killed comes back after two leases + 30 s + its retries: 4 minutes
+	// is room for two such rounds and more on a loaded machine.
 	if !co.exited() {
 		co.stop(t, "coordinating the ")
 	}
@@ -172,12 +184,47 @@ func TestQueueSurvivesKills(t *testing.T) {
 func openJobs(t *testing.T, c *pgx.Conn) string {
 	rows, err := c.Query(context.Background(), `SELECT b.id || ': ' || COALESCE(string_agg(j.state::text || ' attempt ' || j.attempt || ' ' ||
 			COALESCE(j.errors[array_length(j.errors, 1)]->>'error', ''), '; '), 'no job')
-		FROM blocks b LEFT JOIN river_job j ON (j.args->>'block')::bigint = b.id
+		FROM blocks b LEFT JOIN river_job j ON (j.args->>'block')::bigint = b.id OR j.args->'more' @> to_jsonb(b.id)
 		WHERE b.rotations > (SELECT COUNT(*) FROM matches WHERE block_id = b.id) GROUP BY b.id ORDER BY b.id`)
 	require.NoError(t, err)
 	lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
 	require.NoError(t, err)
 	return strings.Join(lines, " | ")
+}
+
+// jobWith is the condition on river_job that the job carries block $1.
+const jobWith = `kind = 'arena_block' AND ((args->>'block')::bigint = $1 OR args->'more' @> to_jsonb($1::bigint))`
+
+// killBetweenBlocks kills worker w right after it recorded the last game of a block
+// that is not its job's last, and reports whether the kill landed between two blocks
+// of a job: the one before recorded whole, the next one not. It gives up (false,
+// w alive) when no such moment comes within a minute.
+func killBetweenBlocks(t *testing.T, conn func() *pgx.Conn, w *proc) bool {
+	t.Helper()
+	ctx := context.Background()
+	c := conn()
+	defer c.Close(ctx)
+	whole := func(block int64) bool {
+		var whole bool
+		return c.QueryRow(ctx, `SELECT (SELECT COUNT(*) FROM matches WHERE block_id = $1) = rotations FROM blocks WHERE id = $1`, block).Scan(&whole) == nil && whole
+	}
+	var block, next int64
+	if !poll.Within(time.Minute, func() bool {
+		_, b, _ := w.played()
+		block = int64(b)
+		if w.exited() || b == 0 || !whole(block) {
+			return false
+		}
+		return c.QueryRow(ctx, `SELECT (array_prepend((args->>'block')::bigint,
+				ARRAY(SELECT jsonb_array_elements_text(COALESCE(args->'more', '[]'::jsonb))::bigint)))[
+				array_position(array_prepend((args->>'block')::bigint,
+				ARRAY(SELECT jsonb_array_elements_text(COALESCE(args->'more', '[]'::jsonb))::bigint)), $1::bigint) + 1]
+			FROM river_job WHERE state = 'running' AND `+jobWith, block).Scan(&next) == nil && next != 0
+	}) {
+		return false
+	}
+	w.kill()
+	return whole(block) && !whole(next)
 }
 
 func lastLine(s string) string {
@@ -205,7 +252,7 @@ func freezePastLease(t *testing.T, conn func() *pgx.Conn, w *proc) {
 		}
 		require.NoError(t, w.cmd.Process.Signal(syscall.SIGSTOP))
 		_, block, _ := w.played()
-		if c.QueryRow(ctx, `SELECT id, attempt FROM river_job WHERE state = 'running' AND kind = 'arena_block' AND (args->>'block')::bigint = $1`,
+		if c.QueryRow(ctx, `SELECT id, attempt FROM river_job WHERE state = 'running' AND `+jobWith,
 			block).Scan(&job, &attempt) == nil {
 			return true
 		}
@@ -213,8 +260,8 @@ func freezePastLease(t *testing.T, conn func() *pgx.Conn, w *proc) {
 		return false
 	}), "a worker frozen in a block: %s", w.text())
 	t.Logf("froze a worker in job %d attempt %d", job, attempt)
-	// The lease (20 s), River's rescue round (30 s) and the retry delay: three
-	// minutes is room for them on a loaded machine.
+	// The lease (20 s a block, two blocks), River's rescue round (30 s) and the retry
+	// delay: three minutes is room for them on a loaded machine.
 	var now int
 	var state string
 	handed := poll.Within(3*time.Minute, func() bool {
@@ -244,9 +291,23 @@ func checkQueueLadder(t *testing.T, ctx context.Context, c *pgx.Conn, dir, db st
 	require.NoError(t, c.QueryRow(ctx, `SELECT COUNT(*) FROM matches`).Scan(&games))
 	assert.Equal(t, games, len(ids), "every game has its replay in the database")
 	t.Logf("%d games in %d blocks", games, games/3)
-	for _, id := range ids {
-		r := machine(t, filepath.Join(dir, "cache-v"), "replay", "--game-id", itoa(int(id)), "-q", "--db", db)
-		require.Equal(t, 0, r.code, "game %d: %s", id, r.stderr)
+	// Every replay is read from the database and re-simulated as `arena replay
+	// --game-id` does it; a dozen of them through that command itself (a process per
+	// game: thousands took minutes under load).
+	st, err := store.OpenPostgres(ctx, db, t.TempDir())
+	require.NoError(t, err)
+	defer st.Close()
+	for i, id := range ids {
+		data, err := st.Replay(ctx, id)
+		require.NoError(t, err, "game %d", id)
+		rep, err := arena.ReadReplay(bytes.NewReader(data))
+		require.NoError(t, err, "game %d", id)
+		_, err = arena.Resimulate(rep, nil)
+		require.NoError(t, err, "game %d", id)
+		if i%max(1, len(ids)/12) == 0 {
+			r := machine(t, filepath.Join(dir, "cache-v"), "replay", "--game-id", itoa(int(id)), "-q", "--db", db)
+			require.Equal(t, 0, r.code, "game %d: %s", id, r.stderr)
+		}
 	}
 	seats := map[string]int{}
 	rows, err = c.Query(ctx, `SELECT b.name, COUNT(*) FROM match_seats s JOIN bots b ON b.id = s.bot_id GROUP BY 1`)

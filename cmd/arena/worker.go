@@ -23,9 +23,9 @@ import (
 	"github.com/arena-games/arena/ladder/store"
 )
 
-// defaultLease is how long a block's job may run before the queue gives it to another
-// worker: River's own default, well above a block at the default clock (see
-// blockTimeout).
+// defaultLease is how long a block's job may run (per block it carries) before the
+// queue gives it to another worker: River's own default, well above a block at the
+// default clock (see blockTimeout).
 const defaultLease = time.Hour
 
 // defaultStopTimeout is how long a stopping worker finishes its blocks, and hardStop
@@ -42,10 +42,10 @@ func workerCommand() *cli.Command {
 		Usage: "play the blocks a PostgreSQL ladder's coordinator (arena ladder serve --db postgres://...) enqueues; SIGTERM or Ctrl-C stops softly, a second one at once",
 		Flags: append(append(blockPlayFlags(),
 			&cli.StringFlag{Name: "game", Usage: "with --board or --deck: also play this game's blocks on that file (games on their defaults are always played)"},
-			&cli.DurationFlag{Name: "lease", Value: defaultLease, Usage: "how long a block may run before the queue hands it to another worker (give every worker of a ladder the same)"},
+			&cli.DurationFlag{Name: "lease", Value: defaultLease, Usage: "how long a block may run before the queue hands its job to another worker; a job of several blocks (ladder serve --blocks-per-job) has this for each (give every worker of a ladder the same)"},
 			&cli.DurationFlag{Name: "stop-timeout", Value: defaultStopTimeout, Usage: "on SIGTERM or Ctrl-C, finish the blocks under way for at most this long, then stop them (their unplayed games go back to the queue); a second signal stops them at once"},
 			&cli.BoolFlag{Name: "live-replays", Usage: "write each game's replay through a file in the cache's replays folder as it is played, so that an `arena ladder serve` sharing this machine's cache shows it live (default: kept in memory until it is stored with its game)"},
-			&cli.DurationFlag{Name: "job-timeout", DefaultText: "the longest a block can take at these clock flags", Usage: "stop playing a block after this long; its next attempt plays the rest"},
+			&cli.DurationFlag{Name: "job-timeout", DefaultText: "the longest a block can take at these clock flags", Usage: "stop playing a block after this long; its job's next attempt plays the rest"},
 		), append(append(gameOptionFlags(), ladderSandboxFlags()...), append(metricsFlags(workerMetricsAddr), ladderNameFlag())...)...),
 		Action: runWorker,
 	}
@@ -166,8 +166,8 @@ func runWorker(c *cli.Context) error {
 			log.Debug("game recorded", "block", m.Block, "rotation", m.Rotation, "game", m.ID)
 		},
 		OnJob: func(a queue.BlockArgs, attempt int, err error) {
-			if err != nil && !errors.Is(err, context.Canceled) {
-				log.Warn("block attempt failed", "block", a.Block, "attempt", attempt, "err", err)
+			if err != nil && !errors.Is(err, context.Canceled) && !queue.HandedBack(err) {
+				log.Warn("block attempt failed", "blocks", a.Blocks(), "attempt", attempt, "err", err)
 			}
 		}})
 	if err != nil {

@@ -85,7 +85,7 @@ func waitingBlocks(t *testing.T, pool *pgxpool.Pool) []int64 {
 	for _, j := range res.Jobs {
 		var a queue.BlockArgs
 		require.NoError(t, json.Unmarshal(j.EncodedArgs, &a))
-		blocks = append(blocks, a.Block)
+		blocks = append(blocks, a.Blocks()...)
 	}
 	return blocks
 }
@@ -102,13 +102,20 @@ func waitExit(t *testing.T, p *proc, limit time.Duration) int {
 	return p.cmd.ProcessState.ExitCode()
 }
 
-// A SIGTERM in the middle of a block: the worker takes no more blocks, plays the
-// block to its end (the game in flight and the rotations after it are all recorded:
-// nothing is lost), exits 0, and leaves no block half played.
+// A SIGTERM in the middle of a block, the first of a job of several: the worker takes
+// no more blocks, plays the block to its end (the game in flight and the rotations
+// after it are all recorded: nothing is lost), hands the rest of the job back to the
+// queue at once without counting an attempt, exits 0, and leaves no block half played.
 func TestAWorkerStopsSoftly(t *testing.T) {
 	// 40 ms a decision: a game lasts a second or more, so the signal lands in the
 	// block's first game and the stop must play that and the second.
 	w, pool, block := stoppingWorker(t, 40*time.Millisecond, "--stop-timeout", "10m")
+	ctx := context.Background()
+	var job int64
+	var rest []int64
+	require.NoError(t, pool.QueryRow(ctx, `SELECT id, ARRAY(SELECT jsonb_array_elements_text(args->'more')::bigint)
+		FROM river_job WHERE state = 'running' AND `+jobWith, block).Scan(&job, &rest))
+	require.NotEmpty(t, rest, "the block is the first of a job of several (--blocks-per-job's default)")
 	signalled := time.Now()
 	require.NoError(t, w.cmd.Process.Signal(syscall.SIGTERM))
 	// The block's games at 40 ms a decision take seconds alone; three minutes is
@@ -117,6 +124,7 @@ func TestAWorkerStopsSoftly(t *testing.T) {
 	t.Logf("exited %v after the signal", time.Since(signalled).Round(time.Millisecond))
 	out := w.text()
 	assert.Contains(t, out, "it finished the blocks it was playing")
+	assert.NotContains(t, out, "block attempt failed", "the hand-back is no failure")
 	games, rotations := blockGames(t, pool, block)
 	assert.Equal(t, rotations, games, "the block under way was played to its end: %s", out)
 	var half int
@@ -134,7 +142,16 @@ func TestAWorkerStopsSoftly(t *testing.T) {
 	q, err := jobtable.Count(context.Background(), pool)
 	require.NoError(t, err)
 	assert.Zero(t, q.Retrying, "no job failed")
-	assert.NotContains(t, waitingBlocks(t, pool), block, "its job was not handed back")
+	var state string
+	var attempt int
+	require.NoError(t, pool.QueryRow(ctx, `SELECT state::text, attempt FROM river_job WHERE id = $1`, job).Scan(&state, &attempt))
+	assert.Equal(t, "available", state, "the rest of the job waits in the queue at once")
+	assert.Zero(t, attempt, "the attempt cut short by the stop does not count")
+	for _, b := range rest {
+		games, _ := blockGames(t, pool, b)
+		assert.Zero(t, games, "block %d, after the one under way, was handed back unplayed", b)
+	}
+	assert.Subset(t, waitingBlocks(t, pool), rest, "the job's other blocks wait in the queue")
 }
 
 // A second signal stops the worker at once: the block under way is cut (its bots

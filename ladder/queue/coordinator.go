@@ -28,9 +28,9 @@ type CoordinatorConfig struct {
 	// wrapping it), Game, Players, Seed, MaxForfeitShare, OnSuspend.
 	Schedule ladder.RunConfig
 	// Depth is how many blocks wait in the queue ahead of the workers at least; more
-	// when the workers alive have more slots between them (one block waits per slot,
-	// so that a worker finishing a block finds the next at once however big the
-	// fleet), or take more in two Ticks at their pace (see paced).
+	// when the workers alive have more slots between them (a job's PerJob blocks wait
+	// per slot, so that a worker finishing a job finds the next at once however big
+	// the fleet), or take more in two Ticks at their pace (see paced).
 	Depth int
 	// Rescan is how often the scheduler catches up with the recorded games (the live
 	// ratings, games per bot, suspensions, new and retired bots); each reads only the
@@ -38,6 +38,10 @@ type CoordinatorConfig struct {
 	Rescan time.Duration
 	// Tick is how often the queue is topped up (default a second).
 	Tick time.Duration
+	// PerJob is how many blocks a job carries (0: 1, at most MaxPerJob): a worker
+	// fetches, reads and completes them together, once, and plays and records them
+	// one by one. Depth and the fleet's slots count blocks: one job waits per slot.
+	PerJob int
 	// Log receives River's lines and the coordinator's: its waits, its failed
 	// ticks, the workers it sees go (nil: none).
 	Log hclog.Logger
@@ -91,6 +95,12 @@ func NewCoordinator(pool *pgxpool.Pool, cfg CoordinatorConfig) (*Coordinator, er
 	if cfg.Tick <= 0 {
 		cfg.Tick = time.Second
 	}
+	if cfg.PerJob == 0 {
+		cfg.PerJob = 1
+	}
+	if cfg.PerJob < 1 || cfg.PerJob > MaxPerJob {
+		return nil, fmt.Errorf("%d blocks a job: 1 to %d", cfg.PerJob, MaxPerJob)
+	}
 	if cfg.Log == nil {
 		cfg.Log = hclog.NewNullLogger()
 	}
@@ -98,7 +108,7 @@ func NewCoordinator(pool *pgxpool.Pool, cfg CoordinatorConfig) (*Coordinator, er
 	if err != nil {
 		return nil, err
 	}
-	c := &Coordinator{pool: pool, client: client, st: st, now: time.Now, refill: &refill{pool: pool,
+	c := &Coordinator{pool: pool, client: client, st: st, now: time.Now, refill: &refill{pool: pool, perJob: cfg.PerJob,
 		enqueue: func(ctx context.Context, tx pgx.Tx, jobs []river.InsertManyParams) error {
 			_, err := client.InsertManyTx(ctx, tx, jobs)
 			return err
@@ -126,17 +136,25 @@ func (w withJob) NewBlock(ctx context.Context, b store.Block) (store.Block, erro
 	return w.pg.NewBlockThen(ctx, b, w.enqueue)
 }
 
+// MaxPerJob bounds CoordinatorConfig.PerJob: a killed worker's job comes back after
+// a lease per block it carries, and a stopping worker hands back all but the block
+// under way.
+const MaxPerJob = 64
+
 // refill records a Fill's new blocks and their jobs in transactions of up to
 // refillChunk blocks: a block and its job in a transaction of their own took four
 // round trips (begin, the block, the job, commit), half the coordinator's CPU in a
 // profile; together they take one a block, and the jobs of a chunk one. A block and
-// its job are still committed together or not at all.
+// its job are still committed together or not at all. Each job carries perJob of the
+// chunk's blocks (the last one the rest).
 type refill struct {
-	pool *pgxpool.Pool
+	pool   *pgxpool.Pool
+	perJob int
 	// enqueue inserts a chunk's jobs in its transaction (River's InsertManyTx).
 	enqueue func(context.Context, pgx.Tx, []river.InsertManyParams) error
 	tx      pgx.Tx
-	jobs    []river.InsertManyParams
+	game    string
+	blocks  []int64
 }
 
 // refillChunk is the most blocks a refill commits at once: the workers see a chunk's
@@ -148,8 +166,19 @@ func (r *refill) add(ctx context.Context, b store.Block) (store.Block, error) {
 	if err != nil {
 		return b, err
 	}
-	r.jobs = append(r.jobs, river.InsertManyParams{Args: BlockArgs{Block: b.ID, Game: b.Game, Version: Version()}})
+	r.game, r.blocks = b.Game, append(r.blocks, b.ID)
 	return b, nil
+}
+
+// jobs are the jobs of blocks of game, perJob blocks each (the last one the rest).
+func jobs(game string, blocks []int64, perJob int) []river.InsertManyParams {
+	var js []river.InsertManyParams
+	for len(blocks) > 0 {
+		n := min(perJob, len(blocks))
+		js = append(js, river.InsertManyParams{Args: jobArgs(game, blocks[:n])})
+		blocks = blocks[n:]
+	}
+	return js
 }
 
 // begin opens the next chunk's transaction, unless one is open.
@@ -164,15 +193,15 @@ func (r *refill) begin(ctx context.Context) error {
 
 // commit enqueues the chunk's jobs and commits it with its blocks (nothing open: nil).
 func (r *refill) commit(ctx context.Context) error {
-	tx, jobs := r.tx, r.jobs
-	r.tx, r.jobs = nil, nil
+	tx, blocks := r.tx, r.blocks
+	r.tx, r.blocks = nil, nil
 	if tx == nil {
 		return nil
 	}
 	defer tx.Rollback(ctx)
-	if len(jobs) > 0 {
-		if err := r.enqueue(ctx, tx, jobs); err != nil {
-			return fmt.Errorf("enqueueing %d blocks: %w", len(jobs), err)
+	if len(blocks) > 0 {
+		if err := r.enqueue(ctx, tx, jobs(r.game, blocks, r.perJob)); err != nil {
+			return fmt.Errorf("enqueueing %d blocks: %w", len(blocks), err)
 		}
 	}
 	return tx.Commit(ctx)
@@ -239,13 +268,17 @@ func (c *Coordinator) Fill(ctx context.Context) error {
 		return err
 	}
 	waiting := q.waiting
+	var orphans []int64
 	for _, b := range open {
 		if !q.live[b.ID] && c.sched.Playable(b) {
-			if err := c.enqueue(ctx, b); err != nil {
-				return err
-			}
-			waiting++
+			orphans = append(orphans, b.ID)
 		}
+	}
+	if len(orphans) > 0 {
+		if _, err := c.client.InsertMany(ctx, jobs(c.cfg.Schedule.Game, orphans, c.cfg.PerJob)); err != nil {
+			return fmt.Errorf("enqueueing blocks %v: %w", orphans, err)
+		}
+		waiting += len(orphans)
 	}
 	depth, err := c.depth(ctx)
 	if err != nil {
@@ -253,7 +286,12 @@ func (c *Coordinator) Fill(ctx context.Context) error {
 	}
 	low := waiting == 0 || 2*waiting < c.left
 	depth = max(depth, c.paced(waiting))
-	made, err := c.newBlocks(ctx, depth-waiting)
+	// Whole jobs: the blocks wanted, rounded up to PerJob.
+	want := depth - waiting
+	if want > 0 {
+		want += (c.cfg.PerJob - want%c.cfg.PerJob) % c.cfg.PerJob
+	}
+	made, err := c.newBlocks(ctx, want)
 	if err != nil {
 		return err
 	}
@@ -269,8 +307,10 @@ func (c *Coordinator) Fill(ctx context.Context) error {
 // transactions of refillChunk blocks, and returns how many were.
 func (c *Coordinator) newBlocks(ctx context.Context, n int) (int, error) {
 	made := 0
+	// A chunk holds whole jobs.
+	chunk := max(refillChunk-refillChunk%c.cfg.PerJob, c.cfg.PerJob)
 	for made < n {
-		k, err := c.newChunk(ctx, min(refillChunk, n-made))
+		k, err := c.newChunk(ctx, min(chunk, n-made))
 		made += k
 		if err != nil {
 			return made, err
@@ -348,21 +388,10 @@ func (c *Coordinator) schedule(ctx context.Context, open []store.Block) error {
 	return c.sched.Update(ctx, open)
 }
 
-// enqueue puts block b's job in the queue for this version; with a transaction, in
-// that transaction (a block and its job are written together).
-func (c *Coordinator) enqueue(ctx context.Context, b store.Block) error {
-	return c.enqueueTx(ctx, nil, b)
-}
-
+// enqueueTx puts block b's job in the queue for this version, in tx (a block and its
+// job are written together).
 func (c *Coordinator) enqueueTx(ctx context.Context, tx pgx.Tx, b store.Block) error {
-	args := BlockArgs{Block: b.ID, Game: b.Game, Version: Version()}
-	var err error
-	if tx == nil {
-		_, err = c.client.Insert(ctx, args, nil)
-	} else {
-		_, err = c.client.InsertTx(ctx, tx, args, nil)
-	}
-	if err != nil {
+	if _, err := c.client.InsertTx(ctx, tx, jobArgs(b.Game, []int64{b.ID}), nil); err != nil {
 		return fmt.Errorf("enqueueing block %d: %w", b.ID, err)
 	}
 	return nil
@@ -405,9 +434,11 @@ func (c *Coordinator) queued(ctx context.Context) (queue, error) {
 			case waiting[j.State] && a.Version != Version():
 				q.stale = append(q.stale, j.ID)
 			default:
-				q.live[a.Block] = true
+				for _, b := range a.Blocks() {
+					q.live[b] = true
+				}
 				if waiting[j.State] {
-					q.waiting++
+					q.waiting += 1 + len(a.More)
 				}
 			}
 		}
@@ -461,11 +492,11 @@ func (c *Coordinator) paced(waiting int) int {
 	return c.pace
 }
 
-// depth is how many blocks should wait: Depth, or the slots of the workers alive
-// (heartbeat within store.AliveWindow) when they have more.
+// depth is how many blocks should wait: Depth, or a job for each slot of the workers
+// alive (heartbeat within store.AliveWindow) when they have more.
 func (c *Coordinator) depth(ctx context.Context) (int, error) {
 	var slots int
 	err := c.pool.QueryRow(ctx, `SELECT COALESCE(SUM(slots), 0) FROM workers
 		WHERE stopped IS NULL AND heartbeat > now() - make_interval(secs => $1)`, store.AliveWindow.Seconds()).Scan(&slots)
-	return max(c.cfg.Depth, slots), err
+	return max(c.cfg.Depth, slots*c.cfg.PerJob), err
 }

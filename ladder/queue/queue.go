@@ -6,14 +6,16 @@
 // a worker that died once its lease (River's RescueStuckJobsAfter) has run out.
 //
 // Jobs are of kind "arena_block" in the River queue "blocks" (BlockArgs). A job carries
-// the block's ID, its game (the ladder's variant) and the Version of the arena that
-// chose it. A worker of another version does not play it: it snoozes the job for a
+// one block's ID or several (played in order, each with its own time limit and
+// record), their game (the ladder's variant) and the Version of the arena that chose
+// them. A worker of another version does not play it: it snoozes the job for a
 // minute (a snooze costs no attempt), so that a worker of the right version takes it;
 // games are played only by the engines and protocol the block was scheduled for.
 //
 // Recording is fenced: a block's games are written in one transaction that first checks
 // that the job's River row is still running in this attempt
-// (store.Postgres.RecordMatchesFenced). A worker frozen past its lease whose job went to
+// (store.Postgres.RecordMatchesFenced); a job's next attempt skips the blocks and
+// rotations recorded. A worker frozen past its lease whose job went to
 // someone else records nothing. River itself does not fence the job's completion by
 // attempt: such a worker's late answer (an error) puts the job back in the queue, and
 // the next attempt plays whatever rotations are still missing, so nothing is lost and,
@@ -64,8 +66,12 @@ const MaxAttempts = 100
 
 // BlockArgs are a block job's arguments.
 type BlockArgs struct {
-	// Block is the block's ID in the ladder's store; at most one live job per block.
+	// Block is the job's first block's ID in the ladder's store; at most one live job
+	// per block.
 	Block int64 `json:"block" river:"unique"`
+	// More are the job's further blocks, played in order after Block: one fetch, one
+	// read and one completion serve them all (CoordinatorConfig.PerJob).
+	More []int64 `json:"more,omitempty"`
 	// Game is the ladder's game (an engine.Variant).
 	Game string `json:"game"`
 	// Version is the arena Version the block must be played with.
@@ -74,6 +80,14 @@ type BlockArgs struct {
 
 // Kind is "arena_block".
 func (BlockArgs) Kind() string { return Kind }
+
+// Blocks are the job's blocks in the order they are played.
+func (a BlockArgs) Blocks() []int64 { return append([]int64{a.Block}, a.More...) }
+
+// jobArgs is the job of blocks ids (at least one), for this version.
+func jobArgs(game string, ids []int64) BlockArgs {
+	return BlockArgs{Block: ids[0], More: ids[1:len(ids):len(ids)], Game: game, Version: Version()}
+}
 
 // InsertOpts puts a block's job in the blocks queue, unique by block.
 func (BlockArgs) InsertOpts() river.InsertOpts {

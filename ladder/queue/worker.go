@@ -1,6 +1,7 @@
 package queue
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -32,8 +33,9 @@ type WorkerConfig struct {
 	Options engine.Options
 	// Slots is the number of blocks played at once.
 	Slots int
-	// Lease is how long a job may run before the queue's leader hands it to another
-	// worker (River's RescueStuckJobsAfter); every worker of a ladder should agree.
+	// Lease is how long a job may run per block it carries before the queue's leader
+	// hands it to another worker (River's RescueStuckJobsAfter, and the job's Timeout);
+	// every worker of a ladder should agree.
 	Lease time.Duration
 	// Timeout cancels a block's play after this long (it must be shorter than Lease);
 	// the rotations recorded stay, the rest are played by the job's next attempt.
@@ -103,7 +105,7 @@ func clientConfig(cfg WorkerConfig, workers *river.Workers) *river.Config {
 	return &river.Config{
 		Queues:               map[string]river.QueueConfig{Queue: {MaxWorkers: places(cfg.Slots)}},
 		Workers:              workers,
-		JobTimeout:           cfg.Timeout,
+		JobTimeout:           cfg.Lease, // per job: blockWorker.Timeout
 		RescueStuckJobsAfter: cfg.Lease,
 		RetryPolicy:          retryPolicy{},
 		Logger:               logger(cfg.Log),
@@ -158,7 +160,8 @@ const inHand = 1
 // plays in, and the job in hand its own. Without the record's place the next job was
 // fetched only once the record was made, and the slot idled 2 ms a block (mean, -j 1,
 // load 13) waiting for it. When no record is under way, the spare places hold jobs in
-// hand too: a killed worker strands at most 2 x slots + 1 blocks until their lease.
+// hand too: a killed worker strands at most 2 x slots + 1 jobs until their lease (a
+// lease per block they carry).
 func places(slots int) int { return 2*slots + inHand }
 
 // slots lets a worker's blocks play, at most so many at once, once it is ready.
@@ -212,43 +215,100 @@ const fetchCooldown = 2 * time.Millisecond
 // snooze is how long a job this worker cannot play waits for another worker.
 const snooze = time.Minute
 
+// Timeout is a job's lease, scaled to its blocks: River cancels the job after it, and
+// its rescuer hands a job on only once it has run that long (and Lease). Each block
+// has its own time limit (Timeout, shorter than Lease) inside the job, so a worker
+// alive ends the job itself first, as with a job of one block; a killed worker's job
+// of k blocks comes back after k leases.
+func (w *blockWorker) Timeout(job *river.Job[BlockArgs]) time.Duration {
+	return time.Duration(1+len(job.Args.More)) * w.cfg.Lease
+}
+
 func (w *blockWorker) Work(ctx context.Context, job *river.Job[BlockArgs]) (err error) {
-	// The block in hand reads its block and bots while it waits for a slot, so that
-	// a slot that frees starts it without that round trip (under load it
-	// waits for the server's process to be scheduled). A bot retired or suspended
-	// meanwhile still plays this block, as it would had the block started a moment
-	// sooner; the next block read sees the change.
-	play, err := w.prepare(ctx, job)
+	// The job in hand reads its blocks and bots while it waits for a slot, so that a
+	// slot that frees starts it without that round trip (under load it waits for the
+	// server's process to be scheduled). A bot retired or suspended meanwhile still
+	// plays this job's blocks, as it would had they started a moment sooner; the next
+	// job's read sees the change.
+	plays, err := w.prepare(ctx, job)
 	if err := w.slots.take(ctx); err != nil {
 		return err
 	}
 	if w.cfg.OnJob != nil {
 		defer func() { w.cfg.OnJob(job.Args, job.Attempt, err) }()
 	}
-	if err != nil || play == nil {
+	if err != nil || len(plays) == 0 {
 		w.slots.give()
 		return err
 	}
-	// The slot frees once the block's games are played: the next block starts while
-	// the last game is still being recorded. The job ends (and River completes it)
-	// only once every game is.
-	var recorded func() error
-	func() {
+	// The job keeps its slot from block to block; each block's games are recorded
+	// while the next block plays. The slot frees once the last block's games are
+	// played, and the job ends (River completes it) once every game is recorded.
+	recs := newRecords()
+	played := func() error {
 		defer w.slots.give()
-		recorded = play()
+		for i, play := range plays {
+			if i > 0 {
+				if err := w.between(ctx, recs); err != nil {
+					return err
+				}
+			}
+			if err := recs.add(play(ctx)); err != nil {
+				return err
+			}
+		}
+		return nil
 	}()
-	// The block that takes the slot starts before the records are made: with one
-	// P per slot (GOMAXPROCS = -j), this goroutine would otherwise go on compressing
-	// and sending the records first, and the slot would idle meanwhile (0.3 ms a
-	// block, median at -j 1).
+	// The job that takes the slot starts before the records are made: with one P per
+	// slot (GOMAXPROCS = -j), this goroutine would otherwise go on compressing and
+	// sending the records first, and the slot would idle meanwhile (0.3 ms a block,
+	// median at -j 1).
 	runtime.Gosched()
-	return recorded()
+	if err := recs.wait(); err != nil {
+		return err
+	}
+	return played
 }
 
-// prepare reads what job's block needs to be played, and returns its play; nil for a
-// block with every rotation recorded. The play returns once the block's games are
-// played, and gives the wait for their records (and the block's error).
-func (w *blockWorker) prepare(ctx context.Context, job *river.Job[BlockArgs]) (func() func() error, error) {
+// between is what ends a job between two of its blocks: a record that failed (no
+// later block is recorded, so none is played), a hard stop (ctx), or a soft stop,
+// which hands the rest of the job back once its records are made (a snooze of 0: the
+// job waits in the queue at once, and no attempt is counted).
+func (w *blockWorker) between(ctx context.Context, recs *records) error {
+	if err := recs.failed(); err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	select {
+	case <-w.slots.stopping:
+		if err := recs.wait(); err != nil {
+			return err
+		}
+		return river.JobSnooze(0)
+	default:
+		return nil
+	}
+}
+
+// HandedBack reports whether a job's error (WorkerConfig.OnJob's) hands the job back to
+// the queue without counting an attempt: a stop's snooze, not a failure.
+func HandedBack(err error) bool {
+	var snoozed *river.JobSnoozeError
+	return errors.As(err, &snoozed)
+}
+
+// blockPlay plays a block within its time limit and returns once its games are
+// played, with their record (to be made) and the play's error.
+type blockPlay func(ctx context.Context) (record func() error, played error)
+
+// prepare reads what job's blocks need to be played, in one round trip, and returns
+// their plays in the job's order; none for blocks with every rotation recorded. A
+// block that cannot be played (gone, or a bot retired or suspended since it was
+// scheduled) is left open and the others are played; when none of the job's blocks
+// is played for that, the job is cancelled with the first one's reason.
+func (w *blockWorker) prepare(ctx context.Context, job *river.Job[BlockArgs]) ([]blockPlay, error) {
 	args := job.Args
 	if args.Version != Version() {
 		return nil, river.JobSnooze(snooze)
@@ -260,55 +320,124 @@ func (w *blockWorker) prepare(ctx context.Context, job *river.Job[BlockArgs]) (f
 	if engine.Variant(engine.VariantGame(args.Game), opts) != args.Game {
 		return nil, river.JobSnooze(snooze)
 	}
-	st := w.cfg.Store
-	b, all, sus, err := st.BlockToPlay(ctx, args.Block)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, river.JobCancel(err)
-	}
+	ids := args.Blocks()
+	blocks, all, sus, err := w.cfg.Store.BlocksToPlay(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
-	bots, err := blockBots(b, all, sus)
-	if err != nil {
-		return nil, err
-	}
-	if b.Rotations == len(b.Done) {
-		return nil, nil
+	byID := map[int64]store.Block{}
+	for _, b := range blocks {
+		byID[b.ID] = b
 	}
 	fence := store.Fence{Job: job.ID, Attempt: job.Attempt}
+	var plays []blockPlay
+	var unplayable error
+	for _, id := range ids {
+		b, ok := byID[id]
+		var bots []store.Bot
+		if ok {
+			bots, err = blockBots(b, all, sus)
+		} else {
+			err = river.JobCancel(fmt.Errorf("%w: block %d", store.ErrNotFound, id))
+		}
+		switch {
+		case err != nil:
+			unplayable = cmp.Or(unplayable, err)
+		case b.Rotations > len(b.Done):
+			plays = append(plays, w.blockPlay(b, bots, opts, fence))
+		}
+	}
+	if len(plays) == 0 {
+		return nil, unplayable
+	}
+	return plays, nil
+}
+
+// blockPlay is the play of block b between bots, its games recorded under fence.
+func (w *blockWorker) blockPlay(b store.Block, bots []store.Bot, opts engine.Options, fence store.Fence) blockPlay {
 	done := map[int]bool{}
 	for _, r := range b.Done {
 		done[r] = true
 	}
-	return func() func() error {
+	return func(ctx context.Context) (func() error, error) {
 		// Read once the worker is ready (slots.take): a Held worker's player gets its
 		// observer meanwhile.
 		player := *w.cfg.Player
 		player.Options = opts
 		worker := w.id.Load()
 		var games []store.Match
-		err := player.PlayBlock(ctx, b, bots, func(m store.Match) error {
+		limited, cancel := context.WithTimeout(ctx, w.cfg.Timeout)
+		defer cancel()
+		err := player.PlayBlock(limited, b, bots, func(m store.Match) error {
 			if !done[m.Rotation] {
 				m.Block, m.Game, m.Worker = b.ID, b.Game, worker
 				games = append(games, m)
 			}
 			return nil
 		})
-		return func() error { return w.record(ctx, b.ID, games, fence, err) }
-	}, nil
+		return func() error { return w.record(ctx, b.ID, games, fence) }, err
+	}
 }
 
-// record records a block's games played (in one transaction, fenced by the job), once
-// the block is played and its slot has freed, so that the records overlap the next
-// block: one transaction per block rather than per game halves the round trips and
-// the database's work around the games, and the block's last game no longer waits
-// for its record. A kill loses nothing more: a game whose record is under way, or
-// not yet begun, is a game not recorded, whose rotation the block's next attempt
-// plays (as a game the kill cut short). A game that ended is kept even when the job
-// is being cancelled. The error is the record's, or else the play's (played).
-func (w *blockWorker) record(ctx context.Context, block int64, games []store.Match, fence store.Fence, played error) error {
+// records are a job's blocks' records, made one after another in the background
+// while the job's next block plays: one transaction per block (fenced by the job)
+// rather than per game halves the round trips and the database's work around the
+// games, and a block's last game no longer waits for its record. A kill loses
+// nothing more: a game whose record is under way, or not yet begun, is a game not
+// recorded, whose rotation the job's next attempt plays (as a game the kill cut
+// short). Once a record fails, no later block of the job is recorded.
+type records struct {
+	// last gives the latest record's verdict (each record waits for the one before).
+	last chan error
+	bad  atomic.Pointer[error]
+}
+
+func newRecords() *records {
+	r := &records{last: make(chan error, 1)}
+	r.last <- nil
+	return r
+}
+
+// add records a block's games in the background (record), after those of the blocks
+// before it, and returns the block's play's error (played): a block cut short by its
+// time limit or a stop ends the job, its games played kept.
+func (r *records) add(record func() error, played error) error {
+	before, next := r.last, make(chan error, 1)
+	r.last = next
+	go func() {
+		err := <-before
+		if err == nil {
+			err = record()
+		}
+		if err != nil {
+			r.bad.CompareAndSwap(nil, &err)
+		}
+		next <- err
+	}()
+	return played
+}
+
+// failed is the error of a record already failed, if any (it does not wait).
+func (r *records) failed() error {
+	if e := r.bad.Load(); e != nil {
+		return *e
+	}
+	return nil
+}
+
+// wait waits for every record added and gives the first failure.
+func (r *records) wait() error {
+	err := <-r.last
+	r.last = make(chan error, 1)
+	r.last <- err
+	return err
+}
+
+// record records a block's games played (in one transaction, fenced by the job). A
+// game that ended is kept even when the job is being cancelled.
+func (w *blockWorker) record(ctx context.Context, block int64, games []store.Match, fence store.Fence) error {
 	if len(games) == 0 {
-		return played
+		return nil
 	}
 	got, err := w.cfg.Store.RecordMatchesFenced(context.WithoutCancel(ctx), games, fence)
 	if w.cfg.OnGame != nil {
@@ -319,7 +448,7 @@ func (w *blockWorker) record(ctx context.Context, block int64, games []store.Mat
 	if err != nil {
 		return fmt.Errorf("recording block %d: %w", block, err)
 	}
-	return played
+	return nil
 }
 
 // blockBots are the entrants of b among all (its bots, retired or not) and sus (their

@@ -580,34 +580,44 @@ func scanBlock(row pgx.CollectableRow) (Block, error) {
 }
 
 // BlockToPlay is Block with its bots (retired or not) and their suspensions, read in
-// one round trip: a worker reads them for every block it plays, and reading every
-// bot and every suspension of the ladder, in three round trips, cost it more as the
-// ladder grew.
+// one round trip (BlocksToPlay).
 func (p *Postgres) BlockToPlay(ctx context.Context, id int64) (Block, []Bot, []Suspension, error) {
-	var blocks []Block
-	var bots []Bot
-	var sus []Suspension
-	b := &pgx.Batch{}
-	b.Queue(blocksQuery+`b.id = $1`, id).Query(func(rows pgx.Rows) (err error) {
-		blocks, err = pgx.CollectRows(rows, scanBlock)
-		return err
-	})
-	b.Queue(`SELECT id, name, version, sha256, path, builtin, added, retired FROM bots
-		WHERE id IN (SELECT bot_id FROM block_bots WHERE block_id = $1) ORDER BY id`, id).Query(func(rows pgx.Rows) (err error) {
-		bots, err = pgx.CollectRows(rows, scanBot)
-		return err
-	})
-	b.Queue(suspensionsQuery+` WHERE bot_id IN (SELECT bot_id FROM block_bots WHERE block_id = $1) ORDER BY bot_id`, id).Query(func(rows pgx.Rows) (err error) {
-		sus, err = pgx.CollectRows(rows, scanSuspension)
-		return err
-	})
-	if err := p.pool.SendBatch(ctx, b).Close(); err != nil {
+	blocks, bots, sus, err := p.BlocksToPlay(ctx, []int64{id})
+	if err != nil {
 		return Block{}, nil, nil, err
 	}
 	if len(blocks) == 0 {
 		return Block{}, nil, nil, fmt.Errorf("%w: block %d", ErrNotFound, id)
 	}
 	return blocks[0], bots, sus, nil
+}
+
+// BlocksToPlay reads the blocks of ids that exist (in ID order) with their bots
+// (retired or not) and those bots' suspensions, in one round trip: a worker reads them
+// for every job it plays, and reading every bot and every suspension of the ladder,
+// in three round trips, cost it more as the ladder grew.
+func (p *Postgres) BlocksToPlay(ctx context.Context, ids []int64) ([]Block, []Bot, []Suspension, error) {
+	var blocks []Block
+	var bots []Bot
+	var sus []Suspension
+	b := &pgx.Batch{}
+	b.Queue(blocksQuery+`b.id = ANY ($1) ORDER BY b.id`, ids).Query(func(rows pgx.Rows) (err error) {
+		blocks, err = pgx.CollectRows(rows, scanBlock)
+		return err
+	})
+	b.Queue(`SELECT id, name, version, sha256, path, builtin, added, retired FROM bots
+		WHERE id IN (SELECT bot_id FROM block_bots WHERE block_id = ANY ($1)) ORDER BY id`, ids).Query(func(rows pgx.Rows) (err error) {
+		bots, err = pgx.CollectRows(rows, scanBot)
+		return err
+	})
+	b.Queue(suspensionsQuery+` WHERE bot_id IN (SELECT bot_id FROM block_bots WHERE block_id = ANY ($1)) ORDER BY bot_id`, ids).Query(func(rows pgx.Rows) (err error) {
+		sus, err = pgx.CollectRows(rows, scanSuspension)
+		return err
+	})
+	if err := p.pool.SendBatch(ctx, b).Close(); err != nil {
+		return nil, nil, nil, err
+	}
+	return blocks, bots, sus, nil
 }
 
 // RecordMatch writes one game, its seats and its replay (Match.ReplayData) in one

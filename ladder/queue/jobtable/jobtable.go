@@ -95,25 +95,27 @@ type Querier interface {
 	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
 }
 
-// Counts are the queue's block jobs at one moment, by the database's clock.
+// Counts are the queue's blocks at one moment, by the database's clock: a job carries
+// its block ("block") and any more ("more", a list).
 type Counts struct {
 	// Queued: waiting, not discarded; OldestQueued: how long ago the oldest of them
 	// was enqueued (0 for none).
 	Queued       int
 	OldestQueued time.Duration
-	// GivenUp: discarded after their last attempt; Retrying: waiting after a failed
-	// attempt.
+	// GivenUp: discarded after their job's last attempt; Retrying: waiting after a
+	// failed attempt.
 	GivenUp, Retrying int
 }
 
-// Count counts the block jobs; before River's migrations made the table there is no
-// queue, and all counts are 0.
+// Count counts the blocks of the block jobs; before River's migrations made the table
+// there is no queue, and all counts are 0.
 func Count(ctx context.Context, q Querier) (Counts, error) {
 	var c Counts
 	var oldest float64
-	err := q.QueryRow(ctx, `SELECT COUNT(*) FILTER (WHERE state = ANY ($2::text[]::river_job_state[])),
+	const blocks = `COALESCE(SUM(1 + COALESCE(jsonb_array_length(args->'more'), 0))`
+	err := q.QueryRow(ctx, `SELECT `+blocks+` FILTER (WHERE state = ANY ($2::text[]::river_job_state[])), 0),
 			COALESCE(EXTRACT(EPOCH FROM now() - MIN(created_at) FILTER (WHERE state = ANY ($2::text[]::river_job_state[]))), 0)::float8,
-			COUNT(*) FILTER (WHERE state = $3::text::river_job_state), COUNT(*) FILTER (WHERE state = $4::text::river_job_state)
+			`+blocks+` FILTER (WHERE state = $3::text::river_job_state), 0), `+blocks+` FILTER (WHERE state = $4::text::river_job_state), 0)
 		FROM river_job WHERE kind = $1 AND state = ANY ($5::text[]::river_job_state[])`,
 		Kind, names(Waiting), string(rivertype.JobStateDiscarded), string(rivertype.JobStateRetryable),
 		names(append(append([]rivertype.JobState{}, Waiting...), rivertype.JobStateDiscarded))).

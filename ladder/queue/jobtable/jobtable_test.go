@@ -75,8 +75,9 @@ func names(states []rivertype.JobState) []string {
 // blockJob is a job of the ladder's kind; Mode says what its worker does: "fail"
 // returns an error, "hold" reports the job and waits to be released.
 type blockJob struct {
-	Block int64  `json:"block"`
-	Mode  string `json:"mode"`
+	Block int64   `json:"block"`
+	More  []int64 `json:"more,omitempty"`
+	Mode  string  `json:"mode"`
 }
 
 func (blockJob) Kind() string { return jobtable.Kind }
@@ -126,13 +127,13 @@ func TestHoldAndCountWithARealWorker(t *testing.T) {
 	client, err := river.NewClient(riverpgxv5.New(pool), &river.Config{Workers: workers, RetryPolicy: laterRetry{}, SkipUnknownJobCheck: true,
 		Queues: map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: 1}}})
 	require.NoError(t, err)
-	insert := func(mode string, opts *river.InsertOpts) int64 {
-		r, err := client.Insert(ctx, blockJob{Mode: mode}, opts)
+	insert := func(mode string, opts *river.InsertOpts, more ...int64) int64 {
+		r, err := client.Insert(ctx, blockJob{Mode: mode, More: more}, opts)
 		require.NoError(t, err)
 		return r.Job.ID
 	}
 	givenUp := insert("fail", &river.InsertOpts{MaxAttempts: 1})
-	retrying := insert("fail", &river.InsertOpts{MaxAttempts: 2})
+	retrying := insert("fail", &river.InsertOpts{MaxAttempts: 2}, 2, 3) // a job of three blocks
 	held := insert("hold", nil)
 	require.NoError(t, client.Start(ctx))
 	defer func() { require.NoError(t, client.StopAndCancel(context.Background())) }()
@@ -158,8 +159,8 @@ func TestHoldAndCountWithARealWorker(t *testing.T) {
 
 	c, err = jobtable.Count(ctx, pool)
 	require.NoError(t, err)
-	assert.Equal(t, 3, c.Queued, "the retryable, the available and the scheduled job; not the running, discarded, cancelled or other-kind ones")
-	assert.Equal(t, 1, c.Retrying)
+	assert.Equal(t, 5, c.Queued, "the blocks of the retryable job (three), the available and the scheduled one; not the running, discarded, cancelled or other-kind ones")
+	assert.Equal(t, 3, c.Retrying, "the retryable job's three blocks")
 	assert.Equal(t, 1, c.GivenUp)
 	// The oldest waiting job (the retryable one) was enqueued in this test, which
 	// has two minutes in all.
