@@ -20,6 +20,8 @@ func (c Config) withGame(game string) Config {
 		}
 		c.Evaluate = KardinalProjection
 		switch {
+		case c.Soft > 0 && !c.Plain && c.Ally > 0:
+			c.Evaluate = KardinalAllies(c.Soft, c.Ally)
 		case c.Soft > 0 && !c.Plain && c.Late > 0:
 			c.Evaluate = KardinalCooling(c.Soft, c.Late)
 		case c.Soft > 0 && !c.Plain:
@@ -160,6 +162,18 @@ func KardinalPotential(t float64) Evaluate { return KardinalTempo(t, 0) }
 // off mid-round shows the seats that have just moved ahead by what their turn
 // brought, and the others' turns are still to come.
 func KardinalTempo(t, tempo float64) Evaluate {
+	return potentialWith(t, func(k *kardinal.Game, score []float64) {
+		if tempo > 0 {
+			for s := k.ToMove(); s != k.Start(); s = (s + 1) % len(score) {
+				score[s] += tempo
+			}
+		}
+	})
+}
+
+// potentialWith is KardinalPotential with more credit, added by more to the seats'
+// scores before they are compared; a finished game gets its points alone.
+func potentialWith(t float64, more func(k *kardinal.Game, score []float64)) Evaluate {
 	return func(g engine.Game, reward []float64) {
 		var score [engine.MaxSeats]float64
 		var pts [engine.MaxSeats]int
@@ -171,11 +185,7 @@ func KardinalTempo(t, tempo float64) Evaluate {
 			return
 		}
 		potentialScores(k.Table(), k.Board(), pts[:n], score[:n])
-		if tempo > 0 {
-			for s := k.ToMove(); s != k.Start(); s = (s + 1) % n {
-				score[s] += tempo
-			}
-		}
+		more(k, score[:n])
 		softShare(score[:n], t, reward)
 	}
 }

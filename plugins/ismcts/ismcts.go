@@ -138,6 +138,18 @@ type Config struct {
 	// game's end, Soft's then its mean over the game (KardinalCooling); 0 keeps
 	// Soft throughout.
 	Late float64
+	// Ally, when positive, is the credit, in points per advisor, that Kardinal's
+	// cut-off evaluation gives an alliance a seat leads on one side and is one
+	// advisor from leading on the other (KardinalAllies); 0 none.
+	Ally float64
+	// Joker, when positive, is the price of a Kardinal placement paid with a joker
+	// (two cards of a kind for one piece, K2): taken off every reward the tree backs
+	// up through such a placement (kardinal_joker.go); 0 none.
+	Joker float64
+	// Endgame, when positive, plays a Kardinal play-out to the end, past Cutoff,
+	// where it starts after the interim scoring with at most Endgame cards in the
+	// draw pile (kardinal_endgame.go); 0 is the table's default, negative never.
+	Endgame int
 	// Final, when positive, answers with the root's best child by mean reward among
 	// those visited at least half as often as the most visited, instead of the most
 	// visited; negative never does; 0 is the table's default.

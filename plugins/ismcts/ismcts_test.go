@@ -22,10 +22,12 @@ func heuristicField(_, _ int) engine.Policy { return heuristic.New() }
 func randomField(d, s int) engine.Policy    { return random.New(uint64(7000 + d*10 + s)) }
 
 // eachGame, when set, hears each game's score as versusField finishes it;
-// firstDeal is the first deal versusField plays (0: seed 1000).
+// firstDeal is the first deal versusField plays (0: seed 1000); dealt, when set,
+// hears each game as versusField deals it.
 var (
 	eachGame  func(score float64)
 	firstDeal int
+	dealt     func(g engine.Game)
 )
 
 // versusField plays deals of game in-process (deal d from seed 1000+d), the player
@@ -38,6 +40,9 @@ func versusField(t testing.TB, game string, players, deals int, bot func(d, seat
 		for seat := 0; seat < players; seat++ {
 			g, err := engine.New(game, uint64(1000+d), players)
 			require.NoError(t, err)
+			if dealt != nil {
+				dealt(g)
+			}
 			seats := make([]engine.Policy, players)
 			for s := range seats {
 				seats[s] = field(d, s)

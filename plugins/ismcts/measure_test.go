@@ -43,6 +43,10 @@ func TestMeasure(t *testing.T) {
 		}
 		bot = func(d, seat int) (engine.Policy, error) { return New(spec[0], uint64(d*10+seat), cfg) }
 	}
+	if os.Getenv("ISMCTS_MEASURE_ORACLE") != "" { // a diagnostic: the search sees the true state
+		bot = oracle(bot)
+		defer func() { dealt = nil }()
+	}
 	if first, err := strconv.Atoi(os.Getenv("ISMCTS_MEASURE_FIRST")); err == nil {
 		firstDeal = first
 		defer func() { firstDeal = 0 }()

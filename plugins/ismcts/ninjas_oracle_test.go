@@ -16,19 +16,19 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// oracle is a sampler that cheats: every sample is the true game, hidden hands, draw
+// trueSampler is a sampler that cheats: every sample is the true game, hidden hands, draw
 // pile order and random source included. A search with it plays a perfect-information
 // game against a seat that does not, which bounds what any handling of the hidden
 // cards (sampling, inference) could add.
 // With shuffle it knows the hands but not the pile: each sample's draw pile is the
 // true pile's cards in a fresh order (set through reflection, the pile being the
 // engine's own; a diagnostic only).
-type oracle struct {
+type trueSampler struct {
 	live    *engine.Game
 	shuffle bool
 }
 
-func (o oracle) Sample(_ engine.Game, _ engine.View, _ []engine.Event, r *engine.Rand) (engine.Game, error) {
+func (o trueSampler) Sample(_ engine.Game, _ engine.View, _ []engine.Event, r *engine.Rand) (engine.Game, error) {
 	g := (*o.live).Clone()
 	if o.shuffle {
 		v := reflect.ValueOf(g.(*ninjas.Game)).Elem()
@@ -45,7 +45,7 @@ func (o oracle) Sample(_ engine.Game, _ engine.View, _ []engine.Event, r *engine
 
 // TestNinjasOracle is opt-in, a diagnostic of what the cards allow in two-player
 // Ninjas: ISMCTS_ORACLE="DEALS SETTINGS [hands]" plays ismcts with SETTINGS, searching the
-// true state (the oracle sampler, inference off; with hands, the true hands and a
+// true state (trueSampler, inference off; with hands, the true hands and a
 // shuffled pile), against the heuristic in both
 // seatings of each deal, as TestMeasure does (ISMCTS_MEASURE_FIRST,
 // ISMCTS_MEASURE_OUT as there).
@@ -72,7 +72,7 @@ func TestNinjasOracle(t *testing.T) {
 			require.NoError(t, err)
 			p, err := New("ninjas", uint64(d*10+seat), cfg)
 			require.NoError(t, err)
-			p.search.sampler = oracle{&g, len(spec) > 2 && spec[2] == "hands"}
+			p.search.sampler = trueSampler{&g, len(spec) > 2 && spec[2] == "hands"}
 			seats := []engine.Policy{heuristic.New(), heuristic.New()}
 			seats[seat] = p
 			require.NoError(t, engine.PlayOut(g, seats))

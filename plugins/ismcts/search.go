@@ -119,8 +119,9 @@ func (s *Search) resolve(players int) {
 			s.forest[i].reset()
 		}
 	}
+	s.tree.price = jokerPrice(s.cfg.Joker)
 	for i := range s.forest {
-		s.forest[i].guide, s.forest[i].bias = s.tree.guide, s.tree.bias
+		s.forest[i].guide, s.forest[i].bias, s.forest[i].price = s.tree.guide, s.tree.bias, s.tree.price
 	}
 }
 
@@ -143,6 +144,7 @@ type tableDefault struct {
 	takes   bool
 	tempo   float64
 	final   bool
+	endgame int
 	trees   int
 	drawn   bool
 }
@@ -192,6 +194,7 @@ func (c Config) withTable(game string, players int) Config {
 	fill(&c.Takes, on(d.takes))
 	fill(&c.Tempo, d.tempo)
 	fill(&c.Final, on(d.final))
+	fill(&c.Endgame, d.endgame)
 	fill(&c.Drawn, on(d.drawn))
 	fill(&c.Trees, d.trees)
 	if (game == "ivanhoe" || game == "ninjas") && c.Evaluate == nil && c.Cutoff > 0 {
@@ -407,8 +410,9 @@ func (s *Search) iterate(view engine.View, events []engine.Event) error {
 		return err
 	}
 	turns := s.cfg.Turns > 0 && s.game == kardinal.Name
+	cutoff := s.playoutCutoff(g)
 	for d, mover := 0, g.ToMove(); !g.Terminal(); d++ {
-		if s.cfg.Cutoff > 0 && d >= s.cfg.Cutoff && (!turns || g.ToMove() != mover) {
+		if cutoff > 0 && d >= cutoff && (!turns || g.ToMove() != mover) {
 			break // with Turns, only where a turn begins
 		}
 		mover = g.ToMove()

@@ -40,6 +40,13 @@ tempo=X        Kardinal, play-outs cut off: X points of credit for each seat
                with a turn still to come in the present round (default 0)
 late=T         Kardinal: the evaluation's temperature at the game's end, soft
                its mean (from 2*soft-late at the start); default: soft throughout
+ally=X         Kardinal, play-outs cut off: X points per advisor of credit for
+               an alliance a seat leads on one side and is one advisor from
+               leading on the other (default 0)
+joker=X        Kardinal: a price of X (rewards are 0 to 1) on every placement
+               paid with a joker, taken off the rewards through it (default 0)
+endgame=N      Kardinal: play-outs from at most N cards before the end (after
+               the interim scoring) play to the final scoring (default 0)
 final=F        the answer: visits (the root's most visited option, the
                default) or value (the best mean reward among the options
                visited at least half as often)
@@ -88,7 +95,7 @@ func ParseSettings(s string) (Config, error) {
 		}
 		known, err := p.set(k, v)
 		if !known {
-			return Config{}, fmt.Errorf("unknown setting %q (iterations, time, c, rollout, epsilon, others, cutoff, soft, hand, eval, turns, takes, tempo, late, final, prior, bias, model, trees, reuse, infer, drawn, belief, field)", k)
+			return Config{}, fmt.Errorf("unknown setting %q (iterations, time, c, rollout, epsilon, others, cutoff, soft, hand, eval, turns, takes, tempo, late, ally, joker, endgame, final, prior, bias, model, trees, reuse, infer, drawn, belief, field)", k)
 		}
 		if err != nil {
 			return Config{}, fmt.Errorf("setting %s=%s: %v", k, v, err)
@@ -159,6 +166,12 @@ func (p *settings) set(k, v string) (known bool, err error) {
 		cfg.Late, err = positive(v)
 	case "tempo":
 		cfg.Tempo, err = credit(v, 50)
+	case "ally":
+		cfg.Ally, err = credit(v, 10)
+	case "joker":
+		cfg.Joker, err = credit(v, 1)
+	case "endgame":
+		cfg.Endgame, err = switchable(v, 100)
 	case "model":
 		cfg.Model, err = onOff(v, "rollout", "ucb")
 	case "trees":
