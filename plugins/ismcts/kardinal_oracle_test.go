@@ -1,6 +1,14 @@
 package ismcts
 
-import "github.com/arena-games/arena/engine"
+import (
+	"reflect"
+	"unsafe"
+
+	"github.com/arena-games/arena/engine"
+	"github.com/arena-games/arena/engine/ninjas"
+)
+
+// The oracle diagnostics: TestMeasure's (any game) and TestNinjasOracle's.
 
 // oracle makes bot's ismcts players search the true state of the game being played
 // (its hidden cards and the order of its pile) instead of samples of what their seat
@@ -18,9 +26,32 @@ func oracle(bot func(d, seat int) (engine.Policy, error)) func(d, seat int) (eng
 	}
 }
 
-// trueState is a sampler whose every sample is a copy of the game in play.
-type trueState struct{ g engine.Game }
+// trueState is a sampler whose every sample is a copy of the game in play, hidden
+// hands, pile order and random source included. With shuffle (Ninjas only) it knows
+// the hands but not the pile: each sample's draw pile is the true pile's cards in a
+// fresh order (set through reflection, the pile being the engine's own; a diagnostic
+// only).
+type trueState struct {
+	g       engine.Game
+	shuffle bool
+}
 
-func (t *trueState) Sample(_ engine.Game, _ engine.View, _ []engine.Event, _ *engine.Rand) (engine.Game, error) {
-	return t.g.Clone(), nil
+func (t *trueState) Sample(_ engine.Game, _ engine.View, _ []engine.Event, r *engine.Rand) (engine.Game, error) {
+	g := t.g.Clone()
+	if t.shuffle {
+		shufflePile(g.(*ninjas.Game), r)
+	}
+	return g, nil
+}
+
+// shufflePile puts the cards of g's draw pile in a fresh order.
+func shufflePile(g *ninjas.Game, r *engine.Rand) {
+	v := reflect.ValueOf(g).Elem()
+	n := int(v.FieldByName("pileN").Int())
+	f := v.FieldByName("pile")
+	pile := reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Interface().(*[ninjas.DeckSize]ninjas.Kind)
+	for i := n - 1; i > 0; i-- {
+		j := r.Intn(i + 1)
+		pile[i], pile[j] = pile[j], pile[i]
+	}
 }

@@ -4,48 +4,18 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"reflect"
 	"strconv"
 	"strings"
 	"testing"
-	"unsafe"
 
 	"github.com/arena-games/arena/engine"
-	"github.com/arena-games/arena/engine/ninjas"
 	"github.com/arena-games/arena/plugins/heuristic"
 	"github.com/stretchr/testify/require"
 )
 
-// trueSampler is a sampler that cheats: every sample is the true game, hidden hands, draw
-// pile order and random source included. A search with it plays a perfect-information
-// game against a seat that does not, which bounds what any handling of the hidden
-// cards (sampling, inference) could add.
-// With shuffle it knows the hands but not the pile: each sample's draw pile is the
-// true pile's cards in a fresh order (set through reflection, the pile being the
-// engine's own; a diagnostic only).
-type trueSampler struct {
-	live    *engine.Game
-	shuffle bool
-}
-
-func (o trueSampler) Sample(_ engine.Game, _ engine.View, _ []engine.Event, r *engine.Rand) (engine.Game, error) {
-	g := (*o.live).Clone()
-	if o.shuffle {
-		v := reflect.ValueOf(g.(*ninjas.Game)).Elem()
-		n := int(v.FieldByName("pileN").Int())
-		f := v.FieldByName("pile")
-		pile := reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Interface().(*[ninjas.DeckSize]ninjas.Kind)
-		for i := n - 1; i > 0; i-- {
-			j := r.Intn(i + 1)
-			pile[i], pile[j] = pile[j], pile[i]
-		}
-	}
-	return g, nil
-}
-
 // TestNinjasOracle is opt-in, a diagnostic of what the cards allow in two-player
 // Ninjas: ISMCTS_ORACLE="DEALS SETTINGS [hands]" plays ismcts with SETTINGS, searching the
-// true state (trueSampler, inference off; with hands, the true hands and a
+// true state (trueState, inference off; with hands, the true hands and a
 // shuffled pile), against the heuristic in both
 // seatings of each deal, as TestMeasure does (ISMCTS_MEASURE_FIRST,
 // ISMCTS_MEASURE_OUT as there).
@@ -72,7 +42,7 @@ func TestNinjasOracle(t *testing.T) {
 			require.NoError(t, err)
 			p, err := New("ninjas", uint64(d*10+seat), cfg)
 			require.NoError(t, err)
-			p.search.sampler = trueSampler{&g, len(spec) > 2 && spec[2] == "hands"}
+			p.search.sampler = &trueState{g, len(spec) > 2 && spec[2] == "hands"}
 			seats := []engine.Policy{heuristic.New(), heuristic.New()}
 			seats[seat] = p
 			require.NoError(t, engine.PlayOut(g, seats))
