@@ -8,19 +8,19 @@ import (
 	"github.com/arena-games/arena/engine/ninjas"
 )
 
-// The oracle diagnostics: TestMeasure's (any game) and TestNinjasOracle's.
-
 // oracle makes bot's ismcts players search the true state of the game being played
-// (its hidden cards and the order of its pile) instead of samples of what their seat
-// knows: a diagnostic (ISMCTS_MEASURE_ORACLE=1 with TestMeasure) of how much of what
-// the search loses to the heuristic is hidden information and how much is the search.
-func oracle(bot func(d, seat int) (engine.Policy, error)) func(d, seat int) (engine.Policy, error) {
-	truth := &trueState{}
+// (its hidden cards and, unless shuffle, the order of its pile) instead of samples of
+// what their seat knows, with inference off (the truth needs none): a diagnostic
+// (ISMCTS_MEASURE_ORACLE with TestMeasure) of how much of what the search loses to
+// the heuristic is hidden information and how much is the search.
+func oracle(bot func(d, seat int) (engine.Policy, error), shuffle bool) func(d, seat int) (engine.Policy, error) {
+	truth := &trueState{shuffle: shuffle}
 	dealt = func(g engine.Game) { truth.g = g }
 	return func(d, seat int) (engine.Policy, error) {
 		p, err := bot(d, seat)
 		if pl, ok := p.(*Player); ok {
 			pl.search.sampler = truth
+			pl.search.cfg.Infer = 0
 		}
 		return p, err
 	}

@@ -2,6 +2,7 @@ package ismcts
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -21,6 +22,8 @@ import (
 // ISMCTS_MEASURE_FIRST=D starts at deal D instead of 0 (seed 1000+D).
 // ISMCTS_MEASURE_OUT=FILE also writes each game's score as it ends, a line each in
 // the order played, so that two settings can be compared game by game.
+// ISMCTS_MEASURE_ORACLE=1 has ismcts search the true state instead (oracle); =hands,
+// in Ninjas, the true hands with the pile's order unknown.
 func TestMeasure(t *testing.T) {
 	spec := strings.Fields(os.Getenv("ISMCTS_MEASURE"))
 	if len(spec) < 3 {
@@ -43,8 +46,8 @@ func TestMeasure(t *testing.T) {
 		}
 		bot = func(d, seat int) (engine.Policy, error) { return New(spec[0], uint64(d*10+seat), cfg) }
 	}
-	if os.Getenv("ISMCTS_MEASURE_ORACLE") != "" { // a diagnostic: the search sees the true state
-		bot = oracle(bot)
+	if o := os.Getenv("ISMCTS_MEASURE_ORACLE"); o != "" { // a diagnostic: the search sees the true state
+		bot = oracle(bot, o == "hands")
 		defer func() { dealt = nil }()
 	}
 	if first, err := strconv.Atoi(os.Getenv("ISMCTS_MEASURE_FIRST")); err == nil {
@@ -116,4 +119,16 @@ func (p *timedSearch) Choose(view engine.View, events []engine.Event, options []
 		*p.took = append(*p.took, time.Since(start))
 	}
 	return p.s.tree.best(options, false)
+}
+
+// meanInterval is the mean of scores and the half width of its 95% interval.
+func meanInterval(scores []float64) (mean, half float64) {
+	sq := 0.0
+	for _, x := range scores {
+		mean += x / float64(len(scores))
+	}
+	for _, x := range scores {
+		sq += (x - mean) * (x - mean)
+	}
+	return mean, 1.96 * math.Sqrt(sq/float64(len(scores)-1)/float64(len(scores)))
 }
