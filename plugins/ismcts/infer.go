@@ -62,7 +62,7 @@ func (s *Search) inference(view engine.View, events []engine.Event) bool {
 	if drew && (s.cfg.Drawn <= 0 || !s.ownDraws(events[s.past.events:], v.Seat)) {
 		return false
 	}
-	return others && len(s.replay) == v.Decisions-s.past.decisions
+	return (others || s.carries(v.Decisions)) && len(s.replay) == v.Decisions-s.past.decisions
 }
 
 // drawn is a card self drew since the last searched decision, depth cards below what
@@ -187,6 +187,9 @@ func (s *Search) replayed(g engine.Game) bool {
 	eps := s.cfg.Epsilon // the model's random share for the other seats, as in play-outs
 	if s.cfg.Others > 0 {
 		eps = min(s.cfg.Others, 1)
+	}
+	if s.cfg.Trust > 0 {
+		eps = s.cfg.Trust
 	}
 	for _, m := range s.replay {
 		opts := g.Options()

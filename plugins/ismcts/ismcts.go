@@ -105,6 +105,17 @@ type Config struct {
 	// the last break, not only the last. Ninjas, inferring only; 0 or negative
 	// never does.
 	Belief int
+	// Carry, when positive, keeps a Belief through the decisions it used to break
+	// at (ninjas_carry.go): one with only the seat's own moves since replays them
+	// too, and one whose believed pasts keep no replay falls back to fresh pasts
+	// instead of giving up inference. Negative or 0 never does.
+	Carry int
+	// Trust, when positive, is the random share that Infer's replays give the
+	// other seats' moves (a move other than the heuristic's is kept Trust/n as
+	// often as the heuristic's): the table's heuristic bot is a function of its
+	// view, so a small share keeps only the pasts its moves say it could have
+	// held. 0 or negative: the play-outs' share (Others, else Epsilon).
+	Trust float64
 	// Bias, when positive, is progressive bias at every node: a node's first
 	// expansion adds the heuristic's option (Kardinal: KardinalGreedy's) first, with
 	// Bias virtual visits, each a win, that the search must outweigh. Negative

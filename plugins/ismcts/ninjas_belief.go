@@ -49,7 +49,7 @@ func (b *belief) turn(view engine.View, inferring bool) {
 // for each other seat, where its pile has the cards; unchanged where not.
 func (s *Search) believe(sample engine.Game) {
 	g, ok := sample.(*ninjas.Game)
-	if !ok || s.cfg.Belief <= 0 || len(s.belief.held) == 0 {
+	if !ok || s.cfg.Belief <= 0 || len(s.belief.held) == 0 || s.freshPast() {
 		return
 	}
 	h := &s.belief.held[s.rnd.Intn(len(s.belief.held))]

@@ -73,6 +73,11 @@ drawn=D        Ninjas, inferring: yes replays across the cards the seat drew
 belief=N       Ninjas, inferring: carry the other hands of up to N kept replays
                to the next decision, each try's past dealt one of them
                (default 0: none)
+carry=C        Ninjas, with belief: yes keeps the belief through decisions with
+               only the seat's own moves since, and falls back to fresh pasts
+               where believed ones keep nothing (default no)
+trust=E        Ninjas, inferring: the other seats' random share in the replays'
+               model, E in (0, 1] (default: as in play-outs)
 field=F        the model of the other seats: heuristic (the rollout policy),
                random (uniform, in play-outs and the tree) or auto (Ninjas: each
                seat uniform in part as its moves so far are likelier under a
@@ -95,7 +100,7 @@ func ParseSettings(s string) (Config, error) {
 		}
 		known, err := p.set(k, v)
 		if !known {
-			return Config{}, fmt.Errorf("unknown setting %q (iterations, time, c, rollout, epsilon, others, cutoff, soft, hand, eval, turns, takes, tempo, late, ally, joker, endgame, final, prior, bias, model, trees, reuse, infer, drawn, belief, field)", k)
+			return Config{}, fmt.Errorf("unknown setting %q (iterations, time, c, rollout, epsilon, others, cutoff, soft, hand, eval, turns, takes, tempo, late, ally, joker, endgame, final, prior, bias, model, trees, reuse, infer, drawn, belief, carry, trust, field)", k)
 		}
 		if err != nil {
 			return Config{}, fmt.Errorf("setting %s=%s: %v", k, v, err)
@@ -181,6 +186,13 @@ func (p *settings) set(k, v string) (known bool, err error) {
 		}
 	case "belief":
 		cfg.Belief, err = switchable(v, 4096)
+	case "trust":
+		cfg.Trust, err = strconv.ParseFloat(v, 64)
+		if err == nil && !(cfg.Trust > 0 && cfg.Trust <= 1) {
+			err = fmt.Errorf("must be in (0, 1]")
+		}
+	case "carry":
+		cfg.Carry, err = onOff(v, "yes", "no")
 	case "drawn":
 		cfg.Drawn, err = onOff(v, "yes", "no")
 	case "reuse":
