@@ -12,13 +12,16 @@ import (
 // (its hidden cards and, unless shuffle, the order of its pile) instead of samples of
 // what their seat knows, with inference off (the truth needs none): a diagnostic
 // (ISMCTS_MEASURE_ORACLE with TestMeasure) of how much of what the search loses to
-// the heuristic is hidden information and how much is the search.
-func oracle(bot func(d, seat int) (engine.Policy, error), shuffle bool) func(d, seat int) (engine.Policy, error) {
-	truth := &trueState{shuffle: shuffle}
+// the heuristic is hidden information and how much is the search. With share in
+// (0, 1) only that share of the samples is the truth, the rest the seat's own
+// sampler's: how much a sampler that is partly right is worth.
+func oracle(bot func(d, seat int) (engine.Policy, error), shuffle bool, share float64) func(d, seat int) (engine.Policy, error) {
+	truth := &trueState{shuffle: shuffle, share: share}
 	dealt = func(g engine.Game) { truth.g = g }
 	return func(d, seat int) (engine.Policy, error) {
 		p, err := bot(d, seat)
 		if pl, ok := p.(*Player); ok {
+			truth.rest = pl.search.sampler
 			pl.search.sampler = truth
 			pl.search.cfg.Infer = 0
 		}
@@ -34,9 +37,14 @@ func oracle(bot func(d, seat int) (engine.Policy, error), shuffle bool) func(d, 
 type trueState struct {
 	g       engine.Game
 	shuffle bool
+	share   float64        // in (0, 1): the share of samples that are the truth
+	rest    engine.Sampler // the others'
 }
 
-func (t *trueState) Sample(_ engine.Game, _ engine.View, _ []engine.Event, r *engine.Rand) (engine.Game, error) {
+func (t *trueState) Sample(x engine.Game, view engine.View, events []engine.Event, r *engine.Rand) (engine.Game, error) {
+	if t.share > 0 && t.share < 1 && float64(r.Uint64()>>11)/(1<<53) >= t.share {
+		return t.rest.Sample(x, view, events, r)
+	}
 	g := t.g.Clone()
 	if t.shuffle {
 		shufflePile(g.(*ninjas.Game), r)

@@ -23,7 +23,8 @@ import (
 // ISMCTS_MEASURE_OUT=FILE also writes each game's score as it ends, a line each in
 // the order played, so that two settings can be compared game by game.
 // ISMCTS_MEASURE_ORACLE=1 has ismcts search the true state instead (oracle); =hands,
-// in Ninjas, the true hands with the pile's order unknown.
+// in Ninjas, the true hands with the pile's order unknown; =hands:P (or 1:P) only a
+// share P of the samples.
 func TestMeasure(t *testing.T) {
 	spec := strings.Fields(os.Getenv("ISMCTS_MEASURE"))
 	if len(spec) < 3 {
@@ -47,7 +48,9 @@ func TestMeasure(t *testing.T) {
 		bot = func(d, seat int) (engine.Policy, error) { return New(spec[0], uint64(d*10+seat), cfg) }
 	}
 	if o := os.Getenv("ISMCTS_MEASURE_ORACLE"); o != "" { // a diagnostic: the search sees the true state
-		bot = oracle(bot, o == "hands")
+		kind, share, _ := strings.Cut(o, ":") // hands:0.1, a tenth of the samples
+		f, _ := strconv.ParseFloat(share, 64)
+		bot = oracle(bot, kind == "hands", f)
 		defer func() { dealt = nil }()
 	}
 	if first, err := strconv.Atoi(os.Getenv("ISMCTS_MEASURE_FIRST")); err == nil {
