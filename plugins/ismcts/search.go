@@ -265,7 +265,7 @@ func (s *Search) Choose(view engine.View, events []engine.Event, options []engin
 	if err := s.search(view, events, stop); err != nil {
 		return 0, err
 	}
-	if i := s.choice(options); i >= 0 {
+	if i := s.fallback(view, events, options, s.choice(options)); i >= 0 {
 		s.root.own = append(s.root.own, move{seat: int8(s.self), opt: options[i]})
 		return i, nil
 	}
