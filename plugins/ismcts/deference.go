@@ -11,9 +11,10 @@ const deferShare = 10
 // (Config.Policy's) choice where the root's statistics do not tell it from the
 // search's choice chosen, its mean reward within Defer of chosen's and its
 // visits at least 1/deferShare of chosen's; else chosen. A trial for five-player
-// Kardinal, where more iterations and the true state gain nothing: among moves the
-// play-outs value alike the search picks by noise, the heuristic by what it knows of
-// jokers and alliances.
+// Kardinal, where more iterations and the true state gain nothing and the root's
+// means of the two moves are often a few thousandths apart: among moves the
+// play-outs value alike, the heuristic knows the price of a joker and the worth of a
+// half-made alliance. It gained nothing there (docs/performance.md), so it is off.
 func (s *Search) deferTo(view engine.View, events []engine.Event, options []engine.Option, chosen int) int {
 	if s.cfg.Defer <= 0 || chosen < 0 {
 		return chosen
