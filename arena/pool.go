@@ -124,9 +124,9 @@ func NewPool(cfg PoolConfig) *Pool {
 // starting waits until no other run is starting a process for slot, then holds the
 // slot until done is called. Runs that begin side by side (a worker's slots as it
 // starts) would otherwise each start a process for a slot while the first run's was
-// still starting, where one process can serve them all (Share): a worker at -j 2
-// started 7-8 bot processes for its 4 slots, each a sandboxed start on the cores its
-// first games need. A run that cannot share the process started meanwhile starts its
+// still starting, where one process can serve them all (Share): a worker of two
+// 2-player bots ran 4-6 bot processes at -j 2 and 10 at -j 4 where 4 serve it, each a
+// sandboxed start on the cores its first games need. A run that cannot share the process started meanwhile starts its
 // own after it; one whose ctx ends stops waiting.
 func (p *Pool) starting(ctx context.Context, slot poolSlot) (done func(), err error) {
 	for {
