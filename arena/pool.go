@@ -126,8 +126,8 @@ func NewPool(cfg PoolConfig) *Pool {
 // starts) would otherwise each start a process for a slot while the first run's was
 // still starting, where one process can serve them all (Share): a worker of two
 // 2-player bots ran 4-6 bot processes at -j 2 and 10 at -j 4 where 4 serve it, each a
-// sandboxed start on the cores its first games need. A run that cannot share the process started meanwhile starts its
-// own after it; one whose ctx ends stops waiting.
+// sandboxed start on the cores its first games need. A run that cannot share the
+// process started meanwhile starts its own after it; one whose ctx ends stops waiting.
 func (p *Pool) starting(ctx context.Context, slot poolSlot) (done func(), err error) {
 	for {
 		p.mu.Lock()
