@@ -124,6 +124,15 @@ func (b *botProc) launch(ctx context.Context, seat int) (p bot.Process, fresh bo
 	if l := b.pool.lend(slot, b.seed, b.tag); l != nil {
 		return l, false, nil
 	}
+	done, err := b.pool.starting(ctx, slot)
+	if err != nil {
+		return nil, true, err
+	}
+	defer done()
+	// Another run may have started one while this one waited.
+	if l := b.pool.lend(slot, b.seed, b.tag); l != nil {
+		return l, false, nil
+	}
 	p, err = b.launcher.Launch(ctx, b.entrant.Launch)
 	if err != nil {
 		return nil, true, err

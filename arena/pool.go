@@ -51,6 +51,8 @@ type Pool struct {
 	// layers are the sandbox's layers on this machine, by level and helper: every run
 	// with the pool reports them, and finding them prepares a whole sandbox.
 	layers map[string][]sandbox.Status
+	// starts holds a slot while a run starts a process for it (starting).
+	starts map[poolSlot]chan struct{}
 }
 
 // PoolConfig bounds what a pool keeps.
@@ -116,7 +118,38 @@ func NewPool(cfg PoolConfig) *Pool {
 	if cfg.Share <= 0 {
 		cfg.Share = 1
 	}
-	return &Pool{cfg: cfg, procs: map[poolSlot][]*kept{}, layers: map[string][]sandbox.Status{}}
+	return &Pool{cfg: cfg, procs: map[poolSlot][]*kept{}, layers: map[string][]sandbox.Status{}, starts: map[poolSlot]chan struct{}{}}
+}
+
+// starting waits until no other run is starting a process for slot, then holds the
+// slot until done is called. Runs that begin side by side (a worker's slots as it
+// starts) would otherwise each start a process for a slot while the first run's was
+// still starting, where one process can serve them all (Share): a worker of two
+// 2-player bots ran 4-6 bot processes at -j 2 and 10 at -j 4 where 4 serve it, each a
+// sandboxed start on the cores its first games need. A run that cannot share the
+// process started meanwhile starts its own after it; one whose ctx ends stops waiting.
+func (p *Pool) starting(ctx context.Context, slot poolSlot) (done func(), err error) {
+	for {
+		p.mu.Lock()
+		held, busy := p.starts[slot]
+		if !busy {
+			mine := make(chan struct{})
+			p.starts[slot] = mine
+			p.mu.Unlock()
+			return func() {
+				p.mu.Lock()
+				delete(p.starts, slot)
+				p.mu.Unlock()
+				close(mine)
+			}, nil
+		}
+		p.mu.Unlock()
+		select {
+		case <-held:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
 }
 
 // SandboxLayers is sb.Layers(), found once per level and helper when p is set: they

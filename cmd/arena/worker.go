@@ -128,18 +128,25 @@ func runWorker(c *cli.Context) error {
 	// The worker's start waits on the database and on the sandbox's trial box: the
 	// queue's connection (and River's schema check), the store's, and the trial box
 	// (for the registry) go side by side.
+	// Both pools open the connections the start needs at once, side by side
+	// (store.WarmPool): River's (queue.ConnectWorker) and the store's, one for each
+	// job River's first fetch takes (a block read each, River.places).
 	queuePool := connectQueue(ctx, c.String("db"))
 	defer func() {
 		if pool, err := queuePool(); err == nil {
 			pool.Close()
 		}
 	}()
-	st, err := openLadder(c)
+	cache, err := store.DefaultCacheDir(c.String("db"))
 	if err != nil {
 		return err
 	}
-	defer st.Close()
-	pg := st.(*store.Postgres) // a postgres:// URL opens one
+	pg, err := store.OpenPostgresWarm(c.Context, c.String("db"), cache, queue.Places(c.Int("jobs")))
+	if err != nil {
+		return err
+	}
+	defer pg.Close()
+	st := pg
 	// Replays wait in a directory of this process until they are stored with their
 	// game, so that workers sharing a cache never touch each other's.
 	replays, release, err := workerReplayDir(filepath.Join(st.Dir(), "replays"))
@@ -232,7 +239,7 @@ func connectQueue(ctx context.Context, url string) func() (*pgxpool.Pool, error)
 	}
 	done := make(chan conn, 1)
 	go func() {
-		pool, err := queue.Connect(ctx, url)
+		pool, err := queue.ConnectWorker(ctx, url)
 		done <- conn{pool, err}
 	}()
 	return sync.OnceValues(func() (*pgxpool.Pool, error) {

@@ -124,6 +124,23 @@ func Version() string { return version() }
 // names the ladder's schema, as for the store) and brings River's own tables up to
 // date there, under the same advisory lock as the ladder's migrations.
 func Connect(ctx context.Context, url string) (*pgxpool.Pool, error) {
+	return connect(ctx, url, 0)
+}
+
+// ConnectWorker is Connect for a worker's River client, whose start (its listener,
+// its leader election, its producer's first fetch, its completer) takes
+// WorkerConns connections at once: the pool opens them side by side in the background
+// as it is made (store.WarmPool), while River's tables are checked, rather than
+// River dialling each in turn as it starts.
+func ConnectWorker(ctx context.Context, url string) (*pgxpool.Pool, error) {
+	return connect(ctx, url, WorkerConns)
+}
+
+// WorkerConns is how many connections a worker's River client uses at once as it
+// starts (above).
+const WorkerConns = 4
+
+func connect(ctx context.Context, url string, warm int) (*pgxpool.Pool, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("not a valid PostgreSQL URL")
@@ -131,6 +148,7 @@ func Connect(ctx context.Context, url string) (*pgxpool.Pool, error) {
 	if cfg.ConnConfig.ConnectTimeout == 0 {
 		cfg.ConnConfig.ConnectTimeout = 10 * time.Second
 	}
+	store.WarmPool(cfg, warm)
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, err

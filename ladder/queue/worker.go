@@ -164,6 +164,10 @@ const inHand = 1
 // lease per block they carry).
 func places(slots int) int { return 2*slots + inHand }
 
+// Places is how many jobs a worker of so many slots runs at once, and so how many
+// block reads its first fetch starts at once.
+func Places(slots int) int { return places(slots) }
+
 // slots lets a worker's blocks play, at most so many at once, once it is ready.
 type slots struct {
 	play     chan struct{}

@@ -59,7 +59,7 @@ var postgresBackend = backend{
 	name:  "postgres",
 	fresh: func(t *testing.T) string { return pgtest.URL(t) },
 	openAt: func(t *testing.T, db string, v int) (Store, error) {
-		s, err := openPostgresAt(ctx, db, t.TempDir(), v)
+		s, err := openPostgresAt(ctx, db, t.TempDir(), v, 0)
 		if err != nil {
 			return nil, err
 		}

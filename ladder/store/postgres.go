@@ -96,12 +96,31 @@ func redact(dbURL string) string {
 // database that holds other tables and no ladder's, or a schema newer than this
 // program knows, gives an error and is left as it was. dir is the local cache.
 func OpenPostgres(ctx context.Context, dbURL, dir string) (*Postgres, error) {
-	return openPostgresAt(ctx, dbURL, dir, len(pgMigrations))
+	return openPostgresAt(ctx, dbURL, dir, len(pgMigrations), 0)
+}
+
+// OpenPostgresWarm is OpenPostgres for a process that sends up to conns statements at
+// once from its first moment (a worker: a block read for each job its first fetch
+// takes): its pool opens that many connections side by side in the background as it
+// opens (pgxpool's MinConns, unless the URL sets pool_min_conns; at most the pool's
+// MaxConns) and keeps them, rather than dialling one when each statement first comes.
+// A worker's first block reads took 88-105 ms that way at a load of 10-20, where a
+// read takes 1-2 ms (docs/performance.md, "A worker's slots at -j 2").
+func OpenPostgresWarm(ctx context.Context, dbURL, dir string, conns int) (*Postgres, error) {
+	return openPostgresAt(ctx, dbURL, dir, len(pgMigrations), conns)
+}
+
+// WarmPool sets cfg's MinConns to conns (at most its MaxConns) unless the URL set it
+// (pool_min_conns): a pool made from cfg then opens them at once, in the background.
+func WarmPool(cfg *pgxpool.Config, conns int) {
+	if cfg.MinConns == 0 && conns > 0 {
+		cfg.MinConns = min(int32(conns), cfg.MaxConns)
+	}
 }
 
 // openPostgresAt opens the database migrated up to version target (tests use an
 // older one to stand for what an older arena left).
-func openPostgresAt(ctx context.Context, dbURL, dir string, target int) (*Postgres, error) {
+func openPostgresAt(ctx context.Context, dbURL, dir string, target, conns int) (*Postgres, error) {
 	name := redact(dbURL)
 	fail := func(err error) (*Postgres, error) {
 		return nil, fmt.Errorf("ladder database %s: %s", name, oneLine(err))
@@ -113,6 +132,7 @@ func openPostgresAt(ctx context.Context, dbURL, dir string, target int) (*Postgr
 	if cfg.ConnConfig.ConnectTimeout == 0 {
 		cfg.ConnConfig.ConnectTimeout = 10 * time.Second
 	}
+	WarmPool(cfg, conns)
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return fail(err)

@@ -136,7 +136,7 @@ func TestMatchWorkerOnEveryStore(t *testing.T) {
 // games, which read back as played by no worker.
 func TestWorkersMigrationKeepsGames(t *testing.T) {
 	db := pgtest.URL(t)
-	old, err := openPostgresAt(ctx, db, t.TempDir(), 5)
+	old, err := openPostgresAt(ctx, db, t.TempDir(), 5, 0)
 	require.NoError(t, err)
 	bots := addBots(t, old, "x", "y")
 	blk, err := old.NewBlock(ctx, Block{Game: "ivanhoe", Bots: []int64{bots[0].ID, bots[1].ID}, Rotations: 1})

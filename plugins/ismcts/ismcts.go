@@ -165,6 +165,10 @@ type Config struct {
 	// those visited at least half as often as the most visited, instead of the most
 	// visited; negative never does; 0 is the table's default.
 	Final int
+	// Defer, when positive, plays the heuristic's (Policy's) option instead of the
+	// search's where the root cannot tell them apart: its mean reward within Defer
+	// of the chosen option's (see deference.go); 0 none.
+	Defer float64
 	// Trees, above 1, grows that many trees a decision instead of one, the iterations
 	// dealt among them in turn, each over its own sampled deals; the move is chosen
 	// from their root statistics summed (see Final). Reuse is then ignored. 0 or 1:

@@ -265,7 +265,7 @@ func (s *Search) Choose(view engine.View, events []engine.Event, options []engin
 	if err := s.search(view, events, stop); err != nil {
 		return 0, err
 	}
-	if i := s.choice(options); i >= 0 {
+	if i := s.deferTo(view, events, options, s.choice(options)); i >= 0 {
 		s.root.own = append(s.root.own, move{seat: int8(s.self), opt: options[i]})
 		return i, nil
 	}
@@ -288,13 +288,19 @@ func (s *Search) choice(options []engine.Option) int {
 	if len(s.forest) == 0 {
 		return s.tree.best(options, s.cfg.Final > 0)
 	}
+	s.tallyRoots(options)
+	return pick(s.visits, s.rewards, s.cfg.Final > 0)
+}
+
+// tallyRoots sets visits and rewards, indexed as options, to the root statistics of
+// each option summed over the search's trees.
+func (s *Search) tallyRoots(options []engine.Option) {
 	s.visits, s.rewards = slices.Grow(s.visits[:0], len(options))[:len(options)], slices.Grow(s.rewards[:0], len(options))[:len(options)]
 	clear(s.visits)
 	clear(s.rewards)
 	for k := 0; k <= len(s.forest); k++ {
 		s.treeAt(k).tally(options, s.visits, s.rewards)
 	}
-	return pick(s.visits, s.rewards, s.cfg.Final > 0)
 }
 
 // heuristicTake answers a Kardinal refill (which cards to take, K6) with the

@@ -50,6 +50,8 @@ endgame=N      Kardinal: play-outs from at most N cards before the end (after
 final=F        the answer: visits (the root's most visited option, the
                default) or value (the best mean reward among the options
                visited at least half as often)
+defer=X        play the heuristic's move where its mean reward at the root is
+               within X of the search's move's (default 0: never)
 prior=N        N virtual wins for the heuristic's move at the root (default 0)
 bias=N         N virtual wins for the heuristic's move at every node, added
                first (Kardinal: KardinalGreedy's move; default 10 in Ivanhoe
@@ -100,7 +102,7 @@ func ParseSettings(s string) (Config, error) {
 		}
 		known, err := p.set(k, v)
 		if !known {
-			return Config{}, fmt.Errorf("unknown setting %q (iterations, time, c, rollout, epsilon, others, cutoff, soft, hand, eval, turns, takes, tempo, late, ally, joker, endgame, final, prior, bias, model, trees, reuse, infer, drawn, belief, carry, trust, field)", k)
+			return Config{}, fmt.Errorf("unknown setting %q (iterations, time, c, rollout, epsilon, others, cutoff, soft, hand, eval, turns, takes, tempo, late, ally, joker, endgame, final, defer, prior, bias, model, trees, reuse, infer, drawn, belief, carry, trust, field)", k)
 		}
 		if err != nil {
 			return Config{}, fmt.Errorf("setting %s=%s: %v", k, v, err)
@@ -177,6 +179,8 @@ func (p *settings) set(k, v string) (known bool, err error) {
 		cfg.Joker, err = credit(v, 1)
 	case "endgame":
 		cfg.Endgame, err = switchable(v, 100)
+	case "defer":
+		cfg.Defer, err = credit(v, 1)
 	case "model":
 		cfg.Model, err = onOff(v, "rollout", "ucb")
 	case "trees":
