@@ -16,7 +16,6 @@ type node struct {
 	visits      int32
 	avail       int32
 	reward      float64 // the sum of the mover's rewards through this node
-	cost        float32 // what backup takes off each reward through it (tree.price)
 }
 
 // tree is SO-ISMCTS's single tree over the searching seat's information sets.
@@ -30,8 +29,9 @@ type tree struct {
 	// child starts with bias virtual visits, each a win (Config.Bias).
 	guide Rollout
 	bias  int32
-	// price, when set, is the cost of a new child of option o: taken off every
-	// reward backed up through it (Config.Joker).
+	// price, when set, is the cost of a child of option o: taken off every reward
+	// backed up through it (Config.Joker). It is asked at each backup rather than
+	// kept in the node, which would grow every node of every search by a fifth.
 	price func(o engine.Option) float32
 }
 
@@ -163,9 +163,6 @@ func (t *tree) add(parent int32, o engine.Option, mover int8) int32 {
 	t.nodes = append(t.nodes, node{opt: o, mover: mover, next: t.nodes[parent].child, avail: 1})
 	ch := int32(len(t.nodes) - 1)
 	t.nodes[parent].child = ch
-	if t.price != nil {
-		t.nodes[ch].cost = t.price(o)
-	}
 	return ch
 }
 
@@ -182,7 +179,11 @@ func (t *tree) backup(path []int32, reward []float64) {
 	for _, i := range path[1:] {
 		n := &t.nodes[i]
 		n.visits++
-		n.reward += reward[n.mover] - float64(n.cost)
+		r := reward[n.mover]
+		if t.price != nil {
+			r -= float64(t.price(n.opt))
+		}
+		n.reward += r
 	}
 	t.nodes[0].visits++
 }
