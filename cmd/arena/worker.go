@@ -127,10 +127,9 @@ func runWorker(c *cli.Context) error {
 	defer stop()
 	// The worker's start waits on the database and on the sandbox's trial box: the
 	// queue's connection (and River's schema check), the store's, and the trial box
-	// (for the registry) go side by side.
-	// Both pools open the connections the start needs at once, side by side
-	// (store.WarmPool): River's (queue.ConnectWorker) and the store's, one for each
-	// job River's first fetch takes (a block read each, River.places).
+	// (for the registry) go side by side. Both pools open the connections the start
+	// needs at once (store.WarmPool): River's (queue.ConnectWorker) and the store's,
+	// one for each job River's first fetch takes (a block read each, queue.Places).
 	queuePool := connectQueue(ctx, c.String("db"))
 	defer func() {
 		if pool, err := queuePool(); err == nil {
@@ -146,22 +145,21 @@ func runWorker(c *cli.Context) error {
 		return err
 	}
 	defer pg.Close()
-	st := pg
 	// Replays wait in a directory of this process until they are stored with their
 	// game, so that workers sharing a cache never touch each other's.
-	replays, release, err := workerReplayDir(filepath.Join(st.Dir(), "replays"))
+	replays, release, err := workerReplayDir(filepath.Join(pg.Dir(), "replays"))
 	if err != nil {
 		return err
 	}
 	defer release()
-	player := blockPlayer(c, st, ladder.Sandbox(sb, st.Dir()), nil, replays)
+	player := blockPlayer(c, pg, ladder.Sandbox(sb, pg.Dir()), nil, replays)
 	player.ReplaysInMemory = !c.Bool("live-replays")
 	entry := make(chan store.Worker, 1)
 	go func() { entry <- workerEntry(player, c.Int("jobs")) }()
 	pool, err := queuePool()
 	if err != nil {
 		<-entry
-		return fmt.Errorf("ladder database %s: %w", st.Path(), err)
+		return fmt.Errorf("ladder database %s: %w", pg.Path(), err)
 	}
 	// River starts (and fetches and reads its first blocks) while the worker
 	// registers; its blocks play once it has (Release).
@@ -210,7 +208,7 @@ func runWorker(c *cli.Context) error {
 		player.Observer = ms.ladderObserver()
 	}
 	ms.watch(ladderprom.Pools(ladderprom.PoolStats{"queue": pool.Stat, "store": pg.PoolStat}))
-	ms.watch(ladderprom.Replays(filepath.Join(st.Dir(), "replays")))
+	ms.watch(ladderprom.Replays(filepath.Join(pg.Dir(), "replays")))
 	w.Release(me.ID)
 	log.Info(fmt.Sprintf("worker playing %d blocks at once (%s)", c.Int("jobs"), queue.Version()), "worker", me.ID)
 	<-ctx.Done()

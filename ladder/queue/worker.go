@@ -103,7 +103,7 @@ func (w *Worker) Release(worker int64) {
 // workers at once.
 func clientConfig(cfg WorkerConfig, workers *river.Workers) *river.Config {
 	return &river.Config{
-		Queues:               map[string]river.QueueConfig{Queue: {MaxWorkers: places(cfg.Slots)}},
+		Queues:               map[string]river.QueueConfig{Queue: {MaxWorkers: Places(cfg.Slots)}},
 		Workers:              workers,
 		JobTimeout:           cfg.Lease, // per job: blockWorker.Timeout
 		RescueStuckJobsAfter: cfg.Lease,
@@ -153,8 +153,8 @@ type blockWorker struct {
 // killed.
 const inHand = 1
 
-// places is how many jobs a worker of so many slots runs at once (River's
-// MaxWorkers): a job whose games are played but still being recorded
+// Places is how many jobs a worker of so many slots runs at once (River's
+// MaxWorkers), and so how many block reads its first fetch starts at once: a job whose games are played but still being recorded
 // (blockWorker.record) keeps its place until its records are made, while the next
 // block plays in its slot, so each slot has a place for that record beside the one it
 // plays in, and the job in hand its own. Without the record's place the next job was
@@ -162,11 +162,7 @@ const inHand = 1
 // load 13) waiting for it. When no record is under way, the spare places hold jobs in
 // hand too: a killed worker strands at most 2 x slots + 1 jobs until their lease (a
 // lease per block they carry).
-func places(slots int) int { return 2*slots + inHand }
-
-// Places is how many jobs a worker of so many slots runs at once, and so how many
-// block reads its first fetch starts at once.
-func Places(slots int) int { return places(slots) }
+func Places(slots int) int { return 2*slots + inHand }
 
 // slots lets a worker's blocks play, at most so many at once, once it is ready.
 type slots struct {
