@@ -30,8 +30,9 @@ soft=T         the evaluation's temperature: Kardinal's in points (default 3;
 hand=X         Ivanhoe, play-outs cut off: X tokens of credit for each card a
                seat holds (default 0.15 with five players, else 0)
 eval=E         Kardinal: potential (default: the points if the game ended now,
-               with part credit for chains and alliances in the making) or
-               projection (the points alone)
+               with part credit for chains and alliances in the making),
+               projection (the points alone) or fit (five players: the final
+               points a model fitted to heuristic games predicts, KardinalFit)
 turns=T        Kardinal, yes: play each play-out past its cutoff to the end of
                the turn in progress; no: stop at the cutoff (the default)
 takes=T        Kardinal: heuristic (the heuristic chooses which cards to take
@@ -162,7 +163,10 @@ func (p *settings) set(k, v string) (known bool, err error) {
 	case "hand":
 		cfg.Hand, err = credit(v, 10)
 	case "eval":
-		cfg.Plain, err = either(v, "projection", "potential")
+		cfg.Plain, cfg.Fit = v == "projection", v == "fit"
+		if !cfg.Plain && !cfg.Fit && v != "potential" {
+			err = fmt.Errorf("is potential, projection or fit")
+		}
 	case "takes":
 		cfg.Takes, err = onOff(v, "heuristic", "search")
 	case "turns":
