@@ -275,7 +275,16 @@ func (g *Game) Hash() uint64 {
 func (g *Game) Fallback() int { return 0 }
 
 func (g *Game) emit(k EventKind, aud engine.Audience, seat, a, b, c int) {
-	g.log = append(g.log, engine.Event{Kind: uint8(k), Audience: aud, Seat: int8(seat), A: int16(a), B: int16(b), C: int16(c)})
+	// Field by field into the slot: a struct literal appended is built on the stack in
+	// narrow stores and copied out in wide loads, which stall the play-outs.
+	n := len(g.log)
+	if n == cap(g.log) {
+		g.log = append(g.log, engine.Event{})
+	} else {
+		g.log = g.log[:n+1]
+	}
+	e := &g.log[n]
+	e.Kind, e.Audience, e.Seat, e.A, e.B, e.C = uint8(k), aud, int8(seat), int16(a), int16(b), int16(c)
 }
 
 func flag(jester bool) int {
@@ -673,24 +682,24 @@ func (g *Game) listOptions() {
 		h := &g.hands[s]
 		for k := Kind(0); k < NumKinds; k++ {
 			if h[k] > 0 {
-				g.opts = append(g.opts, opt(DiscardCard, int(k), NoArg, NoArg, NoArg))
+				g.addOption(DiscardCard, int(k), NoArg, NoArg, NoArg)
 			}
 		}
 		if len(g.opts) == 0 { // an empty hand has nothing to discard (N6)
-			g.opts = append(g.opts, opt(StopTurn, NoArg, NoArg, NoArg, NoArg))
+			g.addOption(StopTurn, NoArg, NoArg, NoArg, NoArg)
 		}
 		for i := 1; i < g.players; i++ {
 			g.listAttacks((s + i) % g.players)
 		}
 		g.listFortify()
 	case PhaseAttacking:
-		g.opts = append(g.opts, opt(StopTurn, NoArg, NoArg, NoArg, NoArg))
+		g.addOption(StopTurn, NoArg, NoArg, NoArg, NoArg)
 		g.listAttacks(g.target)
 	case PhaseFortifying:
-		g.opts = append(g.opts, opt(StopTurn, NoArg, NoArg, NoArg, NoArg))
+		g.addOption(StopTurn, NoArg, NoArg, NoArg, NoArg)
 		g.listFortify()
 	case PhaseRespond:
-		g.opts = append(g.opts, opt(NoResponse, NoArg, NoArg, NoArg, NoArg))
+		g.addOption(NoResponse, NoArg, NoArg, NoArg, NoArg)
 		s := g.hit
 		h := &g.hands[s]
 		for _, k := range responseKinds {
@@ -699,23 +708,23 @@ func (g *Game) listOptions() {
 			}
 			if k == Peasant {
 				for c := 1; c <= int(h[Peasant]); c++ {
-					g.opts = append(g.opts, opt(PlayResponse, int(k), NoArg, c, 0))
+					g.addOption(PlayResponse, int(k), NoArg, c, 0)
 				}
 			} else if h[k] > 0 {
-				g.opts = append(g.opts, opt(PlayResponse, int(k), NoArg, 1, 0))
+				g.addOption(PlayResponse, int(k), NoArg, 1, 0)
 			}
 			if h[Jester] > 0 {
-				g.opts = append(g.opts, opt(PlayResponse, int(k), NoArg, 1, 1))
+				g.addOption(PlayResponse, int(k), NoArg, 1, 1)
 			}
 		}
 	case PhaseHighwayman:
-		g.opts = append(g.opts, opt(LetGemsGo, NoArg, NoArg, NoArg, NoArg))
+		g.addOption(LetGemsGo, NoArg, NoArg, NoArg, NoArg)
 		h := &g.hands[g.winAsk]
 		if h[Highwayman] > 0 {
-			g.opts = append(g.opts, opt(PlayHighwayman, int(Highwayman), NoArg, 1, 0))
+			g.addOption(PlayHighwayman, int(Highwayman), NoArg, 1, 0)
 		}
 		if h[Jester] > 0 {
-			g.opts = append(g.opts, opt(PlayHighwayman, int(Highwayman), NoArg, 1, 1))
+			g.addOption(PlayHighwayman, int(Highwayman), NoArg, 1, 1)
 		}
 	}
 }
@@ -729,13 +738,13 @@ func (g *Game) listAttacks(target int) {
 		}
 		if k == Peasant {
 			for c := 1; c <= int(h[Peasant]); c++ {
-				g.opts = append(g.opts, opt(PlayAttack, int(k), target, c, 0))
+				g.addOption(PlayAttack, int(k), target, c, 0)
 			}
 		} else if h[k] > 0 {
-			g.opts = append(g.opts, opt(PlayAttack, int(k), target, 1, 0))
+			g.addOption(PlayAttack, int(k), target, 1, 0)
 		}
 		if h[Jester] > 0 {
-			g.opts = append(g.opts, opt(PlayAttack, int(k), target, 1, 1))
+			g.addOption(PlayAttack, int(k), target, 1, 1)
 		}
 	}
 }
@@ -749,10 +758,10 @@ func (g *Game) listFortify() {
 			continue
 		}
 		if h[k] > 0 {
-			g.opts = append(g.opts, opt(PlayFortify, int(k), NoArg, NoArg, 0))
+			g.addOption(PlayFortify, int(k), NoArg, NoArg, 0)
 		}
 		if h[Jester] > 0 {
-			g.opts = append(g.opts, opt(PlayFortify, int(k), NoArg, NoArg, 1))
+			g.addOption(PlayFortify, int(k), NoArg, NoArg, 1)
 		}
 	}
 }

@@ -49,6 +49,18 @@ func opt(k OptionKind, a, b, c, d int) engine.Option {
 	return engine.Option{Kind: uint8(k), A: int16(a), B: int16(b), C: int16(c), D: int16(d)}
 }
 
+// addOption appends an option to the list, field by field into its slot (as emit).
+func (g *Game) addOption(k OptionKind, a, b, c, d int) {
+	n := len(g.opts)
+	if n == cap(g.opts) {
+		g.opts = append(g.opts, engine.Option{})
+	} else {
+		g.opts = g.opts[:n+1]
+	}
+	o := &g.opts[n]
+	o.Kind, o.A, o.B, o.C, o.D = uint8(k), int16(a), int16(b), int16(c), int16(d)
+}
+
 // Play is an option read back in the game's words.
 type Play struct {
 	Kind   OptionKind
@@ -60,7 +72,16 @@ type Play struct {
 
 // ReadOption decodes an option of this game.
 func ReadOption(o engine.Option) Play {
-	p := Play{Kind: OptionKind(o.Kind), Card: NoKind, Target: NoArg, Jester: o.D == 1}
+	var p Play
+	p.Read(o)
+	return p
+}
+
+// Read decodes an option of this game into p, field by field: a bot that scores many
+// options reads each into one Play and passes it on by pointer, which spares the
+// stack copies of a returned struct in its inner loop.
+func (p *Play) Read(o engine.Option) {
+	p.Kind, p.Card, p.Target, p.Count, p.Jester = OptionKind(o.Kind), NoKind, NoArg, 0, o.D == 1
 	switch p.Kind {
 	case PlayAttack, PlayResponse:
 		p.Card, p.Count = Kind(o.A), int(o.C)
@@ -72,7 +93,6 @@ func ReadOption(o engine.Option) Play {
 	case PlayHighwayman:
 		p.Card, p.Count = Highwayman, 1
 	}
-	return p
 }
 
 // Phase says what kind of decision is pending.
