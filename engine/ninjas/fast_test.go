@@ -65,3 +65,43 @@ func TestFillViewOverwritesEverything(t *testing.T) {
 		}
 	}
 }
+
+// TestAttackSetIsAttackable: the options' set of attackable kinds says, for every kind
+// and target at every decision of random games, what attackable says.
+func TestAttackSetIsAttackable(t *testing.T) {
+	r := engine.NewRand(5)
+	checked := 0
+	for seed := uint64(0); seed < 60; seed++ {
+		g, err := New(seed, MinPlayers+int(seed)%(MaxPlayers-MinPlayers+1))
+		require.NoError(t, err)
+		for !g.Terminal() {
+			for target := 0; target < g.Players(); target++ {
+				set := g.attackSet(target)
+				for _, k := range attackKinds {
+					require.Equal(t, g.attackable(k, target), set&attackBit[k] != 0, "seed %d, %s at seat %d", seed, k, target)
+					checked++
+				}
+			}
+			require.NoError(t, g.Apply(r.Intn(len(g.Options()))))
+		}
+	}
+	require.Greater(t, checked, 1000)
+}
+
+// TestHandSizeCounts: the word-wise count of a hand is the sum of its kinds, for hands
+// up to the whole deck in one kind or spread over all of them.
+func TestHandSizeCounts(t *testing.T) {
+	r := engine.NewRand(9)
+	for trial := 0; trial < 5000; trial++ {
+		var h [NumKinds]uint8
+		want, room := 0, DeckSize
+		for k := range h {
+			if trial%3 == 0 && k != trial%int(NumKinds) {
+				continue // one kind only
+			}
+			c := r.Intn(min(room, 12+trial%90) + 1)
+			h[k], want, room = uint8(c), want+c, room-c
+		}
+		require.Equal(t, want, handSize(&h), "hand %v", h)
+	}
+}
