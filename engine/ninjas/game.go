@@ -277,15 +277,7 @@ func (g *Game) Hash() uint64 {
 func (g *Game) Fallback() int { return 0 }
 
 func (g *Game) emit(k EventKind, aud engine.Audience, seat, a, b, c int) {
-	// Field by field into the slot: a struct literal appended is built on the stack in
-	// narrow stores and copied out in wide loads, which stall the play-outs.
-	n := len(g.log)
-	if n == cap(g.log) {
-		g.log = append(g.log, engine.Event{})
-	} else {
-		g.log = g.log[:n+1]
-	}
-	e := &g.log[n]
+	e := grow(&g.log)
 	e.Kind, e.Audience, e.Seat, e.A, e.B, e.C = uint8(k), aud, int8(seat), int16(a), int16(b), int16(c)
 }
 

@@ -49,16 +49,25 @@ func opt(k OptionKind, a, b, c, d int) engine.Option {
 	return engine.Option{Kind: uint8(k), A: int16(a), B: int16(b), C: int16(c), D: int16(d)}
 }
 
-// addOption appends an option to the list, field by field into its slot (as emit).
+// addOption appends an option to the list.
 func (g *Game) addOption(k OptionKind, a, b, c, d int) {
-	n := len(g.opts)
-	if n == cap(g.opts) {
-		g.opts = append(g.opts, engine.Option{})
-	} else {
-		g.opts = g.opts[:n+1]
-	}
-	o := &g.opts[n]
+	o := grow(&g.opts)
 	o.Kind, o.A, o.B, o.C, o.D = uint8(k), int16(a), int16(b), int16(c), int16(d)
+}
+
+// grow lengthens *s by one and returns the new slot, for the caller to write field by
+// field: a struct literal appended is built on the stack in narrow stores and copied
+// out in wide loads, which wait for them (the search's play-outs append an option or an
+// event at every step).
+func grow[T any](s *[]T) *T {
+	n := len(*s)
+	if n == cap(*s) {
+		var zero T
+		*s = append(*s, zero)
+	} else {
+		*s = (*s)[:n+1]
+	}
+	return &(*s)[n]
 }
 
 // Play is an option read back in the game's words.

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/arena-games/arena/engine"
-	"github.com/arena-games/arena/plugins/heuristic"
 )
 
 // pinnedGames are digests of whole games, ismcts (the defaults at 300 iterations) in
@@ -74,23 +73,7 @@ func gameDigest(t *testing.T, game string, players, i int, settings string) stri
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, seat := i/players, i%players
-	g, err := engine.New(game, uint64(1000+d), players)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := New(game, uint64(d*10+seat), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	seats := make([]engine.Policy, players)
-	for s := range seats {
-		seats[s] = heuristic.New()
-	}
-	seats[seat] = p
-	if err := engine.PlayOut(g, seats); err != nil {
-		t.Fatal(err)
-	}
+	g := wholeGame(t, game, players, i, cfg, func(p *Player) engine.Policy { return p })
 	h := engine.NewHasher()
 	for _, e := range g.Log() {
 		h.Byte(e.Kind)
