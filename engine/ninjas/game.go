@@ -2,6 +2,8 @@ package ninjas
 
 import (
 	"fmt"
+	"math/bits"
+	"slices"
 
 	"github.com/arena-games/arena/engine"
 )
@@ -275,7 +277,8 @@ func (g *Game) Hash() uint64 {
 func (g *Game) Fallback() int { return 0 }
 
 func (g *Game) emit(k EventKind, aud engine.Audience, seat, a, b, c int) {
-	g.log = append(g.log, engine.Event{Kind: uint8(k), Audience: aud, Seat: int8(seat), A: int16(a), B: int16(b), C: int16(c)})
+	e := grow(&g.log)
+	e.Kind, e.Audience, e.Seat, e.A, e.B, e.C = uint8(k), aud, int8(seat), int16(a), int16(b), int16(c)
 }
 
 func flag(jester bool) int {
@@ -671,26 +674,22 @@ func (g *Game) listOptions() {
 		// Discards first: option 0, the fallback, discards the first kind held.
 		s := g.turnSeat
 		h := &g.hands[s]
-		for k := Kind(0); k < NumKinds; k++ {
-			if h[k] > 0 {
-				g.opts = append(g.opts, opt(DiscardCard, int(k), NoArg, NoArg, NoArg))
-			}
-		}
+		g.listDiscards(h)
 		if len(g.opts) == 0 { // an empty hand has nothing to discard (N6)
-			g.opts = append(g.opts, opt(StopTurn, NoArg, NoArg, NoArg, NoArg))
+			g.addOption(StopTurn, NoArg, NoArg, NoArg, NoArg)
 		}
 		for i := 1; i < g.players; i++ {
 			g.listAttacks((s + i) % g.players)
 		}
 		g.listFortify()
 	case PhaseAttacking:
-		g.opts = append(g.opts, opt(StopTurn, NoArg, NoArg, NoArg, NoArg))
+		g.addOption(StopTurn, NoArg, NoArg, NoArg, NoArg)
 		g.listAttacks(g.target)
 	case PhaseFortifying:
-		g.opts = append(g.opts, opt(StopTurn, NoArg, NoArg, NoArg, NoArg))
+		g.addOption(StopTurn, NoArg, NoArg, NoArg, NoArg)
 		g.listFortify()
 	case PhaseRespond:
-		g.opts = append(g.opts, opt(NoResponse, NoArg, NoArg, NoArg, NoArg))
+		g.addOption(NoResponse, NoArg, NoArg, NoArg, NoArg)
 		s := g.hit
 		h := &g.hands[s]
 		for _, k := range responseKinds {
@@ -699,23 +698,23 @@ func (g *Game) listOptions() {
 			}
 			if k == Peasant {
 				for c := 1; c <= int(h[Peasant]); c++ {
-					g.opts = append(g.opts, opt(PlayResponse, int(k), NoArg, c, 0))
+					g.addOption(PlayResponse, int(k), NoArg, c, 0)
 				}
 			} else if h[k] > 0 {
-				g.opts = append(g.opts, opt(PlayResponse, int(k), NoArg, 1, 0))
+				g.addOption(PlayResponse, int(k), NoArg, 1, 0)
 			}
 			if h[Jester] > 0 {
-				g.opts = append(g.opts, opt(PlayResponse, int(k), NoArg, 1, 1))
+				g.addOption(PlayResponse, int(k), NoArg, 1, 1)
 			}
 		}
 	case PhaseHighwayman:
-		g.opts = append(g.opts, opt(LetGemsGo, NoArg, NoArg, NoArg, NoArg))
+		g.addOption(LetGemsGo, NoArg, NoArg, NoArg, NoArg)
 		h := &g.hands[g.winAsk]
 		if h[Highwayman] > 0 {
-			g.opts = append(g.opts, opt(PlayHighwayman, int(Highwayman), NoArg, 1, 0))
+			g.addOption(PlayHighwayman, int(Highwayman), NoArg, 1, 0)
 		}
 		if h[Jester] > 0 {
-			g.opts = append(g.opts, opt(PlayHighwayman, int(Highwayman), NoArg, 1, 1))
+			g.addOption(PlayHighwayman, int(Highwayman), NoArg, 1, 1)
 		}
 	}
 }
@@ -723,22 +722,81 @@ func (g *Game) listOptions() {
 // listAttacks lists the attack cards the player on turn may play at target.
 func (g *Game) listAttacks(target int) {
 	h := &g.hands[g.turnSeat]
-	for _, k := range attackKinds {
-		if !g.attackable(k, target) {
-			continue
+	allowed := g.attackSet(target)
+	if h[Jester] == 0 { // only the kinds held
+		var held uint16
+		for i, k := range attackKinds {
+			held |= uint16(nonzero(h[k])) << i
 		}
+		allowed &= held
+	}
+	for ; allowed != 0; allowed &= allowed - 1 {
+		k := attackKinds[bits.TrailingZeros16(allowed)]
 		if k == Peasant {
 			for c := 1; c <= int(h[Peasant]); c++ {
-				g.opts = append(g.opts, opt(PlayAttack, int(k), target, c, 0))
+				g.addOption(PlayAttack, int(k), target, c, 0)
 			}
 		} else if h[k] > 0 {
-			g.opts = append(g.opts, opt(PlayAttack, int(k), target, 1, 0))
+			g.addOption(PlayAttack, int(k), target, 1, 0)
 		}
 		if h[Jester] > 0 {
-			g.opts = append(g.opts, opt(PlayAttack, int(k), target, 1, 1))
+			g.addOption(PlayAttack, int(k), target, 1, 1)
 		}
 	}
 }
+
+// attackBit is each attack kind's bit in a set of attackKinds' indices (option order).
+var attackBit = func() (b [NumKinds]uint16) {
+	for i, k := range attackKinds {
+		b[k] = 1 << i
+	}
+	return b
+}()
+
+// attackSet is attackable for every kind at once, as bits of attackBit: the options'
+// lists ask it at every decision of every play-out.
+func (g *Game) attackSet(target int) uint16 {
+	f := &g.forts[target]
+	if f[FortMinstrel] != NoKind {
+		return 0
+	}
+	castle, archer := f[FortCastle] != NoKind, f[FortArcher] != NoKind
+	ladder := g.ladder != NoKind && g.target == target
+	s := attackBit[Ninja]
+	if archer {
+		s |= attackBit[Archer]
+	} else {
+		s |= attackBit[Dragon]
+		if !castle || ladder {
+			s |= attackBit[Peasant] | attackBit[Soldier] | attackBit[Knight] | attackBit[King]
+		}
+		if castle && !ladder {
+			s |= attackBit[Ladder]
+		}
+	}
+	if castle {
+		s |= attackBit[Catapult]
+	}
+	return s
+}
+
+// listDiscards lists a discard of each kind held, in kind order, with no branch on the
+// hand: every kind's option is written and kept only if held.
+func (g *Game) listDiscards(h *[NumKinds]uint8) {
+	n := len(g.opts)
+	g.opts = slices.Grow(g.opts, int(NumKinds))
+	buf := g.opts[n : n+int(NumKinds)]
+	j := 0
+	for k, c := range h {
+		o := &buf[j]
+		o.Kind, o.A, o.B, o.C, o.D = uint8(DiscardCard), int16(k), NoArg, NoArg, NoArg
+		j += nonzero(c)
+	}
+	g.opts = g.opts[:n+j]
+}
+
+// nonzero is 1 for a count above 0, else 0, without a branch.
+func nonzero(c uint8) int { return (int(c) + 255) >> 8 }
 
 // listFortify lists the fortify cards the player on turn may put into an empty slot.
 func (g *Game) listFortify() {
@@ -749,10 +807,10 @@ func (g *Game) listFortify() {
 			continue
 		}
 		if h[k] > 0 {
-			g.opts = append(g.opts, opt(PlayFortify, int(k), NoArg, NoArg, 0))
+			g.addOption(PlayFortify, int(k), NoArg, NoArg, 0)
 		}
 		if h[Jester] > 0 {
-			g.opts = append(g.opts, opt(PlayFortify, int(k), NoArg, NoArg, 1))
+			g.addOption(PlayFortify, int(k), NoArg, NoArg, 1)
 		}
 	}
 }

@@ -49,6 +49,27 @@ func opt(k OptionKind, a, b, c, d int) engine.Option {
 	return engine.Option{Kind: uint8(k), A: int16(a), B: int16(b), C: int16(c), D: int16(d)}
 }
 
+// addOption appends an option to the list.
+func (g *Game) addOption(k OptionKind, a, b, c, d int) {
+	o := grow(&g.opts)
+	o.Kind, o.A, o.B, o.C, o.D = uint8(k), int16(a), int16(b), int16(c), int16(d)
+}
+
+// grow lengthens *s by one and returns the new slot, for the caller to write field by
+// field: a struct literal appended is built on the stack in narrow stores and copied
+// out in wide loads, which wait for them (the search's play-outs append an option or an
+// event at every step).
+func grow[T any](s *[]T) *T {
+	n := len(*s)
+	if n == cap(*s) {
+		var zero T
+		*s = append(*s, zero)
+	} else {
+		*s = (*s)[:n+1]
+	}
+	return &(*s)[n]
+}
+
 // Play is an option read back in the game's words.
 type Play struct {
 	Kind   OptionKind
@@ -60,7 +81,16 @@ type Play struct {
 
 // ReadOption decodes an option of this game.
 func ReadOption(o engine.Option) Play {
-	p := Play{Kind: OptionKind(o.Kind), Card: NoKind, Target: NoArg, Jester: o.D == 1}
+	var p Play
+	p.Read(o)
+	return p
+}
+
+// Read decodes an option of this game into p, field by field: a bot that scores many
+// options reads each into one Play and passes it on by pointer, which spares the
+// stack copies of a returned struct in its inner loop.
+func (p *Play) Read(o engine.Option) {
+	p.Kind, p.Card, p.Target, p.Count, p.Jester = OptionKind(o.Kind), NoKind, NoArg, 0, o.D == 1
 	switch p.Kind {
 	case PlayAttack, PlayResponse:
 		p.Card, p.Count = Kind(o.A), int(o.C)
@@ -72,7 +102,6 @@ func ReadOption(o engine.Option) Play {
 	case PlayHighwayman:
 		p.Card, p.Count = Highwayman, 1
 	}
-	return p
 }
 
 // Phase says what kind of decision is pending.

@@ -223,20 +223,21 @@ func (g *Game) fill(v *View, known *[MaxPlayers][NumKinds]uint8, pool *engine.Po
 			return fmt.Errorf("ninjas sample: seat %d holds %d cards, more of them known", s, v.HandSizes[s])
 		}
 	}
+	deal := newKindPool(pool)
 	for s := 0; s < v.Players; s++ {
 		for have := handSize(&g.hands[s]); s != v.Seat && have < v.HandSizes[s]; have++ {
-			k := pool.Draw(r)
+			k := deal.draw(r)
 			if k < 0 {
 				return errors.New("ninjas sample: fewer unseen cards than hidden places")
 			}
 			g.hands[s][k]++
 		}
 	}
-	if pool.N != v.DrawPile {
-		return fmt.Errorf("ninjas sample: %d unseen cards for a draw pile of %d", pool.N, v.DrawPile)
+	if deal.n != v.DrawPile {
+		return fmt.Errorf("ninjas sample: %d unseen cards for a draw pile of %d", deal.n, v.DrawPile)
 	}
 	for g.pileN = 0; g.pileN < v.DrawPile; g.pileN++ {
-		g.pile[g.pileN] = Kind(pool.Draw(r))
+		g.pile[g.pileN] = Kind(deal.draw(r))
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package ninjas
 
 import (
+	"encoding/binary"
 	"fmt"
 	"strings"
 
@@ -59,40 +60,42 @@ func (g *Game) View(seat int) engine.View {
 	return v
 }
 
-// FillView writes seat's view into v, for callers that reuse one View.
+// FillView writes seat's view into v, for callers that reuse one View. It writes every
+// field in place rather than a fresh View copied in: the search's play-outs fill a view
+// for each heuristic move.
 func (g *Game) FillView(v *View, seat int) {
-	*v = View{
-		Seat: seat, Players: g.players, Phase: g.phase, ToMove: g.ToMove(),
-		TurnSeat: g.turnSeat, Turns: g.turns, Decisions: g.decisions, First: g.first,
-		DrawPile: g.pileN, Discard: g.discard, Target: g.target, Ladder: g.ladder != NoKind,
-		Pending: Pending{Kind: NoKind}, Hit: -1, WindowHolder: -1, Winner: g.winner,
-	}
+	v.Seat, v.Players, v.Phase, v.ToMove = seat, g.players, g.phase, g.ToMove()
+	v.TurnSeat, v.Turns, v.Decisions, v.First = g.turnSeat, g.turns, g.decisions, g.first
+	v.DrawPile, v.Discard, v.Target, v.Ladder = g.pileN, g.discard, g.target, g.ladder != NoKind
+	v.Hand = [NumKinds]uint8{}
 	if seat >= 0 && seat < g.players {
 		v.Hand = g.hands[seat]
 	}
 	for s := 0; s < MaxPlayers; s++ {
-		v.Forts[s] = [NumForts]Kind{NoKind, NoKind, NoKind}
+		if s < g.players {
+			v.HandSizes[s], v.Gems[s], v.Forts[s] = handSize(&g.hands[s]), int(g.gems[s]), g.forts[s]
+		} else {
+			v.HandSizes[s], v.Gems[s], v.Forts[s] = 0, 0, [NumForts]Kind{NoKind, NoKind, NoKind}
+		}
 	}
-	for s := 0; s < g.players; s++ {
-		v.HandSizes[s] = handSize(&g.hands[s])
-		v.Gems[s] = int(g.gems[s])
-		v.Forts[s] = g.forts[s]
-	}
+	v.Pending, v.Hit = Pending{Kind: NoKind}, -1
 	if g.phase == PhaseRespond {
 		v.Pending = Pending{Kind: g.att.kind, Jester: g.att.jester, Count: int(g.att.count)}
 		v.Hit = g.hit
 	}
+	v.WindowGems, v.WindowHolder = 0, -1
 	if g.phase == PhaseHighwayman {
 		v.WindowGems, v.WindowHolder = g.winGems, g.winHolder
 	}
+	v.Winner = g.winner
 }
 
+// handSize counts a hand's cards, eight kinds to a word: the two words' byte sums stay
+// below 256 (the deck has 95 cards), and a multiply by 0x0101... gathers them in the top
+// byte.
 func handSize(h *[NumKinds]uint8) int {
-	n := 0
-	for _, c := range h {
-		n += int(c)
-	}
-	return n
+	w := binary.LittleEndian.Uint64(h[:8]) + binary.LittleEndian.Uint64(h[8:])
+	return int((w * 0x0101010101010101) >> 56)
 }
 
 // ViewSeat is the seat the view belongs to.

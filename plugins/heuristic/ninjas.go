@@ -36,8 +36,10 @@ func ninjasChoose(view engine.View, _ []engine.Event, options []engine.Option) i
 		return 0
 	}
 	best, bestScore := 0, -1e9
+	var p ninjas.Play // read in place and passed by pointer: the play-outs' inner loop
 	for i, o := range options {
-		s := ninjasScoreOption(v, ninjas.ReadOption(o))
+		p.Read(o)
+		s := ninjasScoreOption(v, &p)
 		if s > bestScore {
 			best, bestScore = i, s
 		}
@@ -46,7 +48,7 @@ func ninjasChoose(view engine.View, _ []engine.Event, options []engine.Option) i
 }
 
 // ninjasCost is what playing p takes out of the hand.
-func ninjasCost(p ninjas.Play) float64 {
+func ninjasCost(p *ninjas.Play) float64 {
 	if p.Jester {
 		return ninjasKeep[ninjas.Jester]
 	}
@@ -56,7 +58,7 @@ func ninjasCost(p ninjas.Play) float64 {
 	return ninjasKeep[p.Card] * float64(max(p.Count, 1))
 }
 
-func ninjasScoreOption(v *ninjas.View, p ninjas.Play) float64 {
+func ninjasScoreOption(v *ninjas.View, p *ninjas.Play) float64 {
 	switch p.Kind {
 	case ninjas.DiscardCard:
 		// Discarding is the default action: worth nothing but the card lost, and a
@@ -142,7 +144,7 @@ func ninjasLeaderWeight(v *ninjas.View, t int) float64 {
 	return w
 }
 
-func ninjasScoreAttack(v *ninjas.View, p ninjas.Play) float64 {
+func ninjasScoreAttack(v *ninjas.View, p *ninjas.Play) float64 {
 	t := p.Target
 	gems := v.Gems[t]
 	k := p.Card
@@ -176,7 +178,7 @@ func ninjasScoreAttack(v *ninjas.View, p ninjas.Play) float64 {
 }
 
 // ninjasScoreBreaker values a card that opens a fortification by the attack it lets follow.
-func ninjasScoreBreaker(v *ninjas.View, p ninjas.Play) float64 {
+func ninjasScoreBreaker(v *ninjas.View, p *ninjas.Play) float64 {
 	t := p.Target
 	h := v.Hand
 	if p.Jester {
@@ -216,7 +218,7 @@ func ninjasScoreBreaker(v *ninjas.View, p ninjas.Play) float64 {
 	return 0.7*float64(take)*ninjasLeaderWeight(v, t) - 0.5*ninjasCost(p) - 0.2
 }
 
-func ninjasScoreFortify(v *ninjas.View, p ninjas.Play) float64 {
+func ninjasScoreFortify(v *ninjas.View, p *ninjas.Play) float64 {
 	me := v.Seat
 	gems := v.Gems[me]
 	leader := true
@@ -242,7 +244,7 @@ func ninjasScoreFortify(v *ninjas.View, p ninjas.Play) float64 {
 	return s
 }
 
-func ninjasScoreResponse(v *ninjas.View, p ninjas.Play) float64 {
+func ninjasScoreResponse(v *ninjas.View, p *ninjas.Play) float64 {
 	me := v.Seat
 	att := v.Pending
 	other := v.TurnSeat
@@ -278,7 +280,7 @@ func ninjasScoreResponse(v *ninjas.View, p ninjas.Play) float64 {
 	return ninjasRespondAtLeast + saved*w - ninjasCost(p)
 }
 
-func ninjasScoreHighwayman(v *ninjas.View, p ninjas.Play) float64 {
+func ninjasScoreHighwayman(v *ninjas.View, p *ninjas.Play) float64 {
 	me := v.Seat
 	g := v.WindowGems
 	if v.Gems[me]+g >= ninjas.WinGems || v.Gems[v.WindowHolder] >= ninjas.WinGems {

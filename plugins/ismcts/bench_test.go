@@ -150,23 +150,9 @@ func timeWholeGames(b *testing.B, game string, players int, cfg Config) {
 	var took []time.Duration
 	iterations := 0
 	for i := 0; i < b.N; i++ {
-		d, seat := i/players, i%players
-		g, err := engine.New(game, uint64(1000+d), players)
-		if err != nil {
-			b.Fatal(err)
-		}
-		p, err := New(game, uint64(d*10+seat), cfg)
-		if err != nil {
-			b.Fatal(err)
-		}
-		seats := make([]engine.Policy, players)
-		for s := range seats {
-			seats[s] = heuristic.New()
-		}
-		seats[seat] = &cpuTimed{p: p, took: &took, iterations: &iterations}
-		if err := engine.PlayOut(g, seats); err != nil {
-			b.Fatal(err)
-		}
+		wholeGame(b, game, players, i, cfg, func(p *Player) engine.Policy {
+			return &cpuTimed{p: p, took: &took, iterations: &iterations}
+		})
 	}
 	if len(took) == 0 {
 		b.Fatal("no searched decision")
@@ -187,6 +173,30 @@ func timeWholeGames(b *testing.B, game string, players int, cfg Config) {
 	b.ReportMetric(float64(k)/float64(b.N), "decisions/game")
 	b.ReportMetric(float64(iterations)/sum.Seconds(), "iterations/cpu-s")
 	b.ReportMetric(float64(iterations)/float64(k)*float64(100*time.Millisecond)/float64(mean), "budget-100ms")
+}
+
+// wholeGame plays game i of a cell (deal 1000+i/players, the tuning deals) with ismcts
+// of cfg (seeded d*10+seat) in seat i%players, as seat makes its policy of it, and the
+// heuristic in the others, and returns the game played.
+func wholeGame(tb testing.TB, game string, players, i int, cfg Config, seat func(*Player) engine.Policy) engine.Game {
+	d, own := i/players, i%players
+	g, err := engine.New(game, uint64(1000+d), players)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	p, err := New(game, uint64(d*10+own), cfg)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	seats := make([]engine.Policy, players)
+	for s := range seats {
+		seats[s] = heuristic.New()
+	}
+	seats[own] = seat(p)
+	if err := engine.PlayOut(g, seats); err != nil {
+		tb.Fatal(err)
+	}
+	return g
 }
 
 // cpuTimed is the ismcts seat of BenchmarkWholeGames: it adds the thread CPU time of

@@ -1,0 +1,107 @@
+package ninjas
+
+import (
+	"testing"
+
+	"github.com/arena-games/arena/engine"
+	"github.com/stretchr/testify/require"
+)
+
+// TestKindPoolDrawsAsThePool: the sampler's word-wise pool deals the same kinds as
+// engine.Pool for the same random numbers, down to the last card, from pools of every
+// shape (kinds missing, the whole deck, one kind only), so the search's samples are the
+// ones it dealt before.
+func TestKindPoolDrawsAsThePool(t *testing.T) {
+	r := engine.NewRand(7)
+	for trial := 0; trial < 2000; trial++ {
+		var counts [NumKinds]uint8
+		pool := engine.Pool{Count: counts[:]}
+		for k := range counts {
+			switch trial % 4 {
+			case 0: // the whole deck
+				counts[k] = uint8(DefaultDeck()[k])
+			case 1: // one kind only
+				if k == trial%int(NumKinds) {
+					counts[k] = uint8(r.Intn(20) + 1)
+				}
+			default: // any counts, some kinds missing
+				if r.Intn(3) > 0 {
+					counts[k] = uint8(r.Intn(8))
+				}
+			}
+			pool.N += int(counts[k])
+		}
+		fast := newKindPool(&pool)
+		a, b := engine.NewRand(uint64(trial)), engine.NewRand(uint64(trial))
+		for i := 0; ; i++ {
+			want, got := pool.Draw(&a), fast.draw(&b)
+			require.Equal(t, want, got, "trial %d, card %d", trial, i)
+			require.Equal(t, pool.N, fast.n)
+			if want < 0 {
+				break
+			}
+		}
+	}
+}
+
+// TestFillViewOverwritesEverything: a view reused across games of other sizes, seats
+// and phases (as the search's play-outs reuse one) comes out as a fresh one.
+func TestFillViewOverwritesEverything(t *testing.T) {
+	var reused View
+	r := engine.NewRand(3)
+	for seed := uint64(0); seed < 40; seed++ {
+		g, err := New(seed, MinPlayers+int(seed)%(MaxPlayers-MinPlayers+1))
+		require.NoError(t, err)
+		for !g.Terminal() {
+			for _, seat := range []int{g.ToMove(), int(seed) % g.Players(), -1} {
+				g.FillView(&reused, seat)
+				var fresh View
+				g.FillView(&fresh, seat)
+				fresh2 := *g.View(seat).(*View)
+				require.Equal(t, fresh, reused)
+				require.Equal(t, fresh2, reused)
+			}
+			require.NoError(t, g.Apply(r.Intn(len(g.Options()))))
+		}
+	}
+}
+
+// TestAttackSetIsAttackable: the options' set of attackable kinds says, for every kind
+// and target at every decision of random games, what attackable says.
+func TestAttackSetIsAttackable(t *testing.T) {
+	r := engine.NewRand(5)
+	checked := 0
+	for seed := uint64(0); seed < 60; seed++ {
+		g, err := New(seed, MinPlayers+int(seed)%(MaxPlayers-MinPlayers+1))
+		require.NoError(t, err)
+		for !g.Terminal() {
+			for target := 0; target < g.Players(); target++ {
+				set := g.attackSet(target)
+				for _, k := range attackKinds {
+					require.Equal(t, g.attackable(k, target), set&attackBit[k] != 0, "seed %d, %s at seat %d", seed, k, target)
+					checked++
+				}
+			}
+			require.NoError(t, g.Apply(r.Intn(len(g.Options()))))
+		}
+	}
+	require.Greater(t, checked, 1000)
+}
+
+// TestHandSizeCounts: the word-wise count of a hand is the sum of its kinds, for hands
+// up to the whole deck in one kind or spread over all of them.
+func TestHandSizeCounts(t *testing.T) {
+	r := engine.NewRand(9)
+	for trial := 0; trial < 5000; trial++ {
+		var h [NumKinds]uint8
+		want, room := 0, DeckSize
+		for k := range h {
+			if trial%3 == 0 && k != trial%int(NumKinds) {
+				continue // one kind only
+			}
+			c := r.Intn(min(room, 12+trial%90) + 1)
+			h[k], want, room = uint8(c), want+c, room-c
+		}
+		require.Equal(t, want, handSize(&h), "hand %v", h)
+	}
+}
