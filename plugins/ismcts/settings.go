@@ -163,10 +163,9 @@ func (p *settings) set(k, v string) (known bool, err error) {
 	case "hand":
 		cfg.Hand, err = credit(v, 10)
 	case "eval":
-		cfg.Plain, cfg.Fit = v == "projection", v == "fit"
-		if !cfg.Plain && !cfg.Fit && v != "potential" {
-			err = fmt.Errorf("is potential, projection or fit")
-		}
+		var e int
+		e, err = oneOf(v, choice{"potential", 0}, choice{"projection", 1}, choice{"fit", 2})
+		cfg.Plain, cfg.Fit = e == 1, e == 2
 	case "takes":
 		cfg.Takes, err = onOff(v, "heuristic", "search")
 	case "turns":
