@@ -30,9 +30,10 @@ const fitFirstDeal = 8040
 // heuristic bot in-process (deals from fitFirstDeal), records every 20th position of
 // each, fits kardinalFitted's models on the first four fifths of the games by least
 // squares and checks them on the rest against KardinalPotential's comparison, and
-// prints the models as Go to paste into kardinal_fit.go:
+// prints the models as Go to paste into kardinal_fit.go (ISMCTS_FIT_PLAYOUT=N: the
+// features of each position played on for N decisions of KardinalPlacer, placedOn):
 //
-//	ISMCTS_FIT=4000 nice -n 19 go test ./plugins/ismcts -run TestFitKardinalEvaluation -v
+//	ISMCTS_FIT=10000 nice -n 19 go test ./plugins/ismcts -run TestFitKardinalEvaluation -v
 func TestFitKardinalEvaluation(t *testing.T) {
 	games, _ := strconv.Atoi(os.Getenv("ISMCTS_FIT"))
 	if games <= 0 {
@@ -83,7 +84,7 @@ func fitGame(t *testing.T, seed uint64, d int) []fitSample {
 		seats[s] = engine.PolicyFunc(func(v engine.View, ev []engine.Event, o []engine.Option) int {
 			if g.Decisions()%20 == d%20 {
 				var x fitSample
-				x.phase = kardinalFeatures(g, &x.x)
+				x.phase = kardinalFeatures(placedOn(g, d), &x.x)
 				samples = append(samples, x)
 			}
 			return h.Choose(v, ev, o)
@@ -101,6 +102,28 @@ func fitGame(t *testing.T, seed uint64, d int) []fitSample {
 		}
 	}
 	return samples
+}
+
+// placedOn is g itself, or with ISMCTS_FIT_PLAYOUT=N a copy of it played on for N
+// decisions of KardinalPlacer, as a search's play-out is before its cut-off: a fit to
+// the states the evaluation meets, with the outcome of the game they came from (g
+// itself where the play-out ends the game).
+func placedOn(g *kardinal.Game, d int) *kardinal.Game {
+	n, _ := strconv.Atoi(os.Getenv("ISMCTS_FIT_PLAYOUT"))
+	if n <= 0 {
+		return g
+	}
+	c := g.Clone().(*kardinal.Game)
+	r := engine.NewRand(uint64(d*1000 + g.Decisions()))
+	for i := 0; i < n && !c.Terminal(); i++ {
+		if err := c.Apply(KardinalPlacer(c, &r)); err != nil {
+			panic(err)
+		}
+	}
+	if c.Terminal() { // the game's last decisions: nothing left to evaluate
+		return g
+	}
+	return c
 }
 
 // fitPhase fits phase p's weights by least squares (a little ridge for features that
