@@ -111,15 +111,17 @@ func gameLeft(k *kardinal.Game) float64 {
 // kardinalFitted are the fitted models, one a phase, for five players: the weights in
 // the order of the features above, and the temperature. Fitted by least squares to the
 // final points of 8,000 five-player games of the heuristic bot (deals 8040-16039, every
-// 20th position, 68,055 positions) and checked on 2,000 more, where they predict which
-// of two seats ends ahead better than KardinalPotential at temperature 5 in every phase
+// 20th position, 68,055 positions), the features read where 16 decisions of
+// KardinalPlacer from each position take it, as a search's play-out does before its
+// cut-off; checked on 2,000 more games, where they predict which of two seats ends
+// ahead better than KardinalPotential at temperature 5 in every phase
 // (docs/performance.md, "Tuning: five-player Kardinal, a cut-off evaluation fitted to
 // data"). Refit with
 //
-//	ISMCTS_FIT=10000 nice -n 19 go test ./plugins/ismcts -run TestFitKardinalEvaluation -v
+//	ISMCTS_FIT_PLAYOUT=16 ISMCTS_FIT=10000 nice -n 19 go test ./plugins/ismcts -run TestFitKardinalEvaluation -v
 var kardinalFitted = [fitPhases]fitted{
-	{coef: [fitFeatures]float64{0.755, 1.844, 0.539, -0.564, 0.225, 0.843}, soft: 7.21},  // phase 0
-	{coef: [fitFeatures]float64{0.962, 1.303, 0.287, -0.771, 0.916, 2.431}, soft: 5.83},  // phase 1
-	{coef: [fitFeatures]float64{1.007, 1.033, 0.324, -0.520, 0.223, 2.299}, soft: 4.22},  // phase 2
-	{coef: [fitFeatures]float64{1.006, 0.370, 0.230, -0.270, -0.040, 2.138}, soft: 2.61}, // phase 3
+	{coef: [fitFeatures]float64{0.368, 1.548, 0.033, 1.045, -0.577, -0.056}, soft: 7.37}, // phase 0
+	{coef: [fitFeatures]float64{0.753, 1.309, 0.226, 0.101, 0.791, 1.699}, soft: 6.47}, // phase 1
+	{coef: [fitFeatures]float64{0.958, 1.120, 0.302, -0.482, 0.457, 2.304}, soft: 4.90}, // phase 2
+	{coef: [fitFeatures]float64{0.988, 0.451, 0.225, -0.287, -0.028, 2.117}, soft: 3.01}, // phase 3
 }
