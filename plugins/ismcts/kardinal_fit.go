@@ -121,7 +121,7 @@ func gameLeft(k *kardinal.Game) float64 {
 //	ISMCTS_FIT_PLAYOUT=16 ISMCTS_FIT=10000 nice -n 19 go test ./plugins/ismcts -run TestFitKardinalEvaluation -v
 var kardinalFitted = [fitPhases]fitted{
 	{coef: [fitFeatures]float64{0.368, 1.548, 0.033, 1.045, -0.577, -0.056}, soft: 7.37}, // phase 0
-	{coef: [fitFeatures]float64{0.753, 1.309, 0.226, 0.101, 0.791, 1.699}, soft: 6.47}, // phase 1
-	{coef: [fitFeatures]float64{0.958, 1.120, 0.302, -0.482, 0.457, 2.304}, soft: 4.90}, // phase 2
+	{coef: [fitFeatures]float64{0.753, 1.309, 0.226, 0.101, 0.791, 1.699}, soft: 6.47},   // phase 1
+	{coef: [fitFeatures]float64{0.958, 1.120, 0.302, -0.482, 0.457, 2.304}, soft: 4.90},  // phase 2
 	{coef: [fitFeatures]float64{0.988, 0.451, 0.225, -0.287, -0.028, 2.117}, soft: 3.01}, // phase 3
 }
