@@ -1,10 +1,12 @@
 package companion
 
 import (
+	"bytes"
 	"debug/buildinfo"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/pprof"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -66,6 +68,37 @@ func TestABuiltInBotsProgramIsUsedOnlyWhenOfTheArenasCleanCommit(t *testing.T) {
 	prog, note = BotFor(filepath.Join(unstamped, "arena"), "random", readInfo(t, filepath.Join(unstamped, "arena")))
 	assert.Empty(t, prog, "no version control information")
 	assert.Contains(t, note, "without version control information")
+}
+
+// TestABuiltInBotsProgramGuidedByAProfileIsOfTheSameBuild: a bot's program built with
+// a profile beside its main package (default.pgo, which the arena's own package has
+// not) is used beside the arena of the same clean commit; the profile is the only
+// setting that may differ.
+func TestABuiltInBotsProgramGuidedByAProfileIsOfTheSameBuild(t *testing.T) {
+	repo := tinyModule(t)
+	writeTiny(t, repo, "cmd/bots/random/default.pgo", string(emptyProfile(t)))
+	git(t, repo, "add", "-A")
+	git(t, repo, "commit", "-q", "-m", "profile")
+	clean := buildTiny(t, repo)
+	prog := readInfo(t, filepath.Join(clean, "random"))
+	guided := false
+	for _, s := range prog.Settings {
+		guided = guided || s.Key == profileSetting
+	}
+	require.True(t, guided, "the bot's program names its profile: %v", prog.Settings)
+
+	ours := readInfo(t, filepath.Join(clean, "arena"))
+	got, note := BotFor(filepath.Join(clean, "arena"), "random", ours)
+	assert.Equal(t, filepath.Join(clean, "random"), got, note)
+	assert.Empty(t, note)
+}
+
+// emptyProfile is a CPU profile of no samples, which the compiler takes as a profile.
+func emptyProfile(t *testing.T) []byte {
+	var b bytes.Buffer
+	require.NoError(t, pprof.StartCPUProfile(&b))
+	pprof.StopCPUProfile()
+	return b.Bytes()
 }
 
 // TestABuiltInBotsProgramIsCheckedAgainWhenItChanges: the choice is kept while the

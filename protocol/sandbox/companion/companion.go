@@ -161,7 +161,11 @@ func sameBuild(ours, theirs *buildinfo.BuildInfo, want string) string {
 	for _, s := range ours.Settings {
 		settings[s.Key] = s.Value
 	}
+	delete(settings, profileSetting)
 	for _, s := range theirs.Settings {
+		if s.Key == profileSetting {
+			continue
+		}
 		if v, ok := settings[s.Key]; !ok || v != s.Value {
 			return "build setting " + s.Key + "=" + s.Value
 		}
@@ -181,6 +185,12 @@ func sameBuild(ours, theirs *buildinfo.BuildInfo, want string) string {
 	}
 	return ""
 }
+
+// profileSetting is the build setting naming the profile that guided the compiler
+// (a main package's default.pgo, as cmd/bots/ismcts has): each program names its own,
+// and a profile changes what the compiler inlines and lays out, not what the program
+// does, so it is no difference of build.
+const profileSetting = "-pgo"
 
 // owner is a file's owner's user id.
 func owner(st fs.FileInfo) uint32 {
