@@ -72,9 +72,11 @@ type Config struct {
 	// Plain drops from Kardinal's soft evaluation the part credit of short chains and
 	// half-made alliances (KardinalPotential), leaving SoftKardinalProjection.
 	Plain bool
-	// Fit, in Kardinal with five players, evaluates a cut-off play-out by a model
-	// fitted to heuristic games (KardinalFit) instead of the projection.
-	Fit bool
+	// Fit, when positive, in Kardinal with five players, evaluates a cut-off play-out
+	// by a model fitted to heuristic games (KardinalFit) instead of the projection;
+	// negative never does; 0 is the table's default (tableDefaults: on in Kardinal with
+	// five players).
+	Fit int
 	// Model, when positive, has the other seats choose in the tree as they do in
 	// play-outs (the rollout policy) instead of by UCB: the search then models its
 	// opponents as players of that policy and spends its iterations on its own

@@ -230,16 +230,23 @@ func pairLoss(samples []fitSample, p int, score func(*[fitFeatures]float64) floa
 // TestFitEvaluationRanksAsTheModel: eval=fit installs, at five players, an evaluation
 // that rewards each seat by the fitted model's prediction compared at its phase's
 // temperature, which orders two seats of a real position as the model does where
-// the default evaluation (KardinalPotential) orders them the other way; the default
-// stays KardinalPotential at temperature 5, and a finished game is scored alike.
+// eval=potential (KardinalPotential at the table's temperature, 5) orders them the
+// other way; the five-player table's default is the fit, the four-player table's is
+// not, and a finished game is scored alike.
 func TestFitEvaluationRanksAsTheModel(t *testing.T) {
 	fit, err := ParseSettings("eval=fit")
 	require.NoError(t, err)
-	require.True(t, fit.Fit)
+	require.Positive(t, fit.Fit)
+	pot, err := ParseSettings("eval=potential")
+	require.NoError(t, err)
+	require.Negative(t, pot.Fit)
 	def, err := ParseSettings("")
 	require.NoError(t, err)
+	require.Positive(t, def.withTable(kardinal.Name, 5).Fit, "the fit is the five-player table's default")
+	require.Zero(t, def.withTable(kardinal.Name, 4).Fit, "and no other table's")
 	fitEval := fit.withTable(kardinal.Name, 5).Evaluate
 	defEval := def.withTable(kardinal.Name, 5).Evaluate
+	potEval := pot.withTable(kardinal.Name, 5).Evaluate
 	potential := KardinalPotential(5)
 	n := kardinal.MaxPlayers
 	got, want := make([]float64, n), make([]float64, n)
@@ -259,15 +266,17 @@ func TestFitEvaluationRanksAsTheModel(t *testing.T) {
 		softShare(model[:n], m.soft, want)
 		require.InDeltaSlice(t, want, got, 1e-12, "eval=fit is the model's prediction compared at its temperature")
 		defEval(g, got)
+		require.InDeltaSlice(t, want, got, 1e-12, "the five-player default is the fit")
+		potEval(g, got)
 		potential(g, want)
-		require.Equal(t, want, got, "the default is KardinalPotential at 5")
+		require.Equal(t, want, got, "eval=potential is KardinalPotential at 5")
 		fitEval(g, want)
 		for s := range n {
 			for o := range n {
 				if model[s] > model[o]+0.5 && pot[s] < pot[o]-0.5 {
 					flips++
 					require.Greater(t, want[s], want[o], "eval=fit ranks as the model")
-					require.Less(t, got[s], got[o], "the default ranks by the projection")
+					require.Less(t, got[s], got[o], "eval=potential ranks by the projection")
 				}
 			}
 		}
@@ -275,11 +284,11 @@ func TestFitEvaluationRanksAsTheModel(t *testing.T) {
 	}
 	require.Positive(t, flips, "no position where the model and the projection disagree")
 	fitEval(g, got)
-	defEval(g, want)
+	potEval(g, want)
 	require.Equal(t, want, got, "a finished game is scored by its points")
 	_, err = ParseSettings("eval=fitted")
 	require.ErrorContains(t, err, "is potential, projection or fit")
 	plain, err := ParseSettings("eval=projection")
 	require.NoError(t, err)
-	require.True(t, plain.Plain && !plain.Fit)
+	require.True(t, plain.Plain && plain.Fit < 0)
 }

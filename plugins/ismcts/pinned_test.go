@@ -24,7 +24,8 @@ var pinnedGames = map[string][]string{
 	"ivanhoe/3p":  {"357/b328b1ddda29e63e", "423/c2252598b1082132", "305/8104ab4f8296752d"},
 	"ivanhoe/5p":  {"706/8e676e2add7dfe2d", "318/3d1c61f6fe0d7c8e", "606/4c3394553d2b73cb", "416/cafa0c7ff35acc61", "394/67d94821a5f4f839"},
 	"kardinal/3p": {"274/4b471832a6c330b4", "269/840ac23bc337bc6f", "262/5361f50bdda72d64"},
-	"kardinal/5p": {"322/e8fedfa16e8344df", "296/f99950a272884c9c", "305/df84c74d69ad35c5", "319/b253ff5a1dc99c5e", "317/c1ea2b2575264cca"},
+	// Five-player Kardinal's since the fitted cut-off evaluation became its default.
+	"kardinal/5p": {"307/e082d3740c2ddfab", "319/fe2e7a71d9e69f5d", "310/b6aeda20c759f79f", "300/30668363e9e9d047", "315/f0e6c284ce251c02"},
 }
 
 // TestMovesArePinned replays the pinned games and compares every digest: the moves of

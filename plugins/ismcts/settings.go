@@ -29,10 +29,11 @@ soft=T         the evaluation's temperature: Kardinal's in points (default 3;
                1); 0: hard ranks
 hand=X         Ivanhoe, play-outs cut off: X tokens of credit for each card a
                seat holds (default 0.15 with five players, else 0)
-eval=E         Kardinal: potential (default: the points if the game ended now,
-               with part credit for chains and alliances in the making),
-               projection (the points alone) or fit (five players: the final
-               points a model fitted to heuristic games predicts, KardinalFit)
+eval=E         Kardinal: potential (the points if the game ended now, with part
+               credit for chains and alliances in the making; the default with
+               three and four players), projection (the points alone) or fit (five
+               players: the final points a model fitted to heuristic games
+               predicts, KardinalFit; the default with five players)
 turns=T        Kardinal, yes: play each play-out past its cutoff to the end of
                the turn in progress; no: stop at the cutoff (the default)
 takes=T        Kardinal: heuristic (the heuristic chooses which cards to take
@@ -165,7 +166,10 @@ func (p *settings) set(k, v string) (known bool, err error) {
 	case "eval":
 		var e int
 		e, err = oneOf(v, choice{"potential", 0}, choice{"projection", 1}, choice{"fit", 2})
-		cfg.Plain, cfg.Fit = e == 1, e == 2
+		cfg.Plain, cfg.Fit = e == 1, -1
+		if e == 2 {
+			cfg.Fit = 1
+		}
 	case "takes":
 		cfg.Takes, err = onOff(v, "heuristic", "search")
 	case "turns":
