@@ -9,6 +9,11 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// opt is an option as the engine lists it (addOption), for the tests to name one.
+func opt(k OptionKind, a, b, c, d int) engine.Option {
+	return engine.Option{Kind: uint8(k), A: int16(a), B: int16(b), C: int16(c), D: int16(d)}
+}
+
 // table describes a position set up by hand: the player on turn has drawn already and
 // owes the turn's action.
 type table struct {

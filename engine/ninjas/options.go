@@ -45,10 +45,6 @@ func (k OptionKind) String() string {
 	return "unknown"
 }
 
-func opt(k OptionKind, a, b, c, d int) engine.Option {
-	return engine.Option{Kind: uint8(k), A: int16(a), B: int16(b), C: int16(c), D: int16(d)}
-}
-
 // addOption appends an option to the list.
 func (g *Game) addOption(k OptionKind, a, b, c, d int) {
 	o := grow(&g.opts)
