@@ -103,28 +103,12 @@ func ninjasFitGame(t *testing.T, seed uint64, cut int) ([]ninjasSample, int) {
 // next turn's first decision, reads the features there and plays on to the end; ok is
 // false where the game ended before the cut-off.
 func cutOffOutcome(g *ninjas.Game, rollout Rollout, cut int, r *engine.Rand) (s ninjasSample, ok bool) {
-	c := g.Clone().(*ninjas.Game)
-	playTo := func(stop func(d int) bool) {
-		for d := 0; !c.Terminal() && !stop(d); d++ {
-			if err := c.Apply(rollout(c, r)); err != nil {
-				panic(err)
-			}
-		}
-	}
-	playTo(func(d int) bool { return d >= cut && ninjasAtTurnStart(c) })
-	if c.Terminal() {
+	c, ok := cutOffState(g, rollout, cut, r)
+	if !ok {
 		return s, false
 	}
 	ninjasDifference(c, &s.x)
-	playTo(func(int) bool { return false })
-	switch c.Winner() {
-	case 0:
-		s.y = 1
-	case 1:
-		s.y = 0
-	default:
-		s.y = 0.5
-	}
+	s.y = stateValue(c, rollout, 1, r)
 	return s, true
 }
 
@@ -298,4 +282,102 @@ func TestFitIsTwoPlayerNinjasEvaluation(t *testing.T) {
 	_, err = s.Choose(g2.View(seat), engine.EventsFor(nil, g2.Log(), seat, 0), g2.Options(), time.Time{})
 	require.NoError(t, err)
 	require.Greater(t, cut, 200, "play-outs cut off")
+}
+
+// TestNinjasFitAgainstValues is opt-in: ISMCTS_NINJAS_VALUES=N plays N two-player
+// games of the heuristic bot (seeds from ninjasFitSeed+70,000, past the fit's and
+// TestNinjasFitPredictsPlayouts'), and at every 8th position plays the rollout on to
+// where a cut-off play-out stops, as the fit's data does. There it estimates the
+// state's value, seat 0's chance to win the play-out, by 64 play-outs, twice: with the
+// pile as it lies, and with a fresh order of the pile for each (the value a search
+// averages its play-outs to, its samples' piles being random). It logs the fitted
+// model's mean squared error to each beside the variance of a single play-out's
+// outcome, the noise a cut-off evaluation saves: the model's error is fixed for each
+// state and more iterations do not average it out, so it pays only where that noise
+// is what limits the search.
+//
+//	ISMCTS_NINJAS_VALUES=300 nice -n 10 go test ./plugins/ismcts -run TestNinjasFitAgainstValues -v
+func TestNinjasFitAgainstValues(t *testing.T) {
+	games, _ := strconv.Atoi(os.Getenv("ISMCTS_NINJAS_VALUES"))
+	if games <= 0 {
+		t.Skip("set ISMCTS_NINJAS_VALUES=N (games)")
+	}
+	rollout := epsilonGreedy(heuristic.New(), DefaultEpsilon, DefaultEpsilon, nil)
+	h := heuristic.New()
+	var views viewBuffer
+	var asLies, shuffled valueError
+	for i := range games {
+		seed := ninjasFitSeed + 70_000 + uint64(i)
+		g, err := ninjas.New(seed, 2)
+		require.NoError(t, err)
+		r := engine.NewRand(seed)
+		for !g.Terminal() {
+			if g.Decisions()%8 == 3 {
+				if c, ok := cutOffState(g, rollout, ninjasCutoff, &r); ok {
+					p := ninjasWinChance(c, &ninjasFitted)
+					asLies.add(p, stateValue(c, rollout, 64, &r))
+					v := 0.0
+					for range 64 {
+						x := c.Clone().(*ninjas.Game)
+						shufflePile(x, &r)
+						v += stateValue(x, rollout, 1, &r) / 64
+					}
+					shuffled.add(p, v)
+				}
+			}
+			require.NoError(t, g.Apply(h.Choose(views.of(g, g.ToMove()), nil, g.Options())))
+		}
+	}
+	for _, e := range []struct {
+		name string
+		*valueError
+	}{{"the pile as it lies", &asLies}, {"the pile shuffled", &shuffled}} {
+		t.Logf("%s, %.0f states: the fitted model's mean squared error to the value %.4f; one play-out's variance %.4f; the values' spread about 1/2 %.4f",
+			e.name, e.n, e.model/e.n, e.noise/e.n, e.spread/e.n)
+	}
+}
+
+// valueError sums a model's squared errors to states' values v, the variance
+// v(1-v) of one play-out's outcome there, and the values' spread about one half.
+type valueError struct{ model, noise, spread, n float64 }
+
+func (e *valueError) add(p, v float64) {
+	e.model += (p - v) * (p - v)
+	e.noise += v * (1 - v)
+	e.spread += (v - 0.5) * (v - 0.5)
+	e.n++
+}
+
+// cutOffState is a copy of g played on by rollout as a cut-off play-out under
+// eval=fit is (cut decisions, then to the next turn's first decision); ok is false
+// where the game ended first.
+func cutOffState(g *ninjas.Game, rollout Rollout, cut int, r *engine.Rand) (*ninjas.Game, bool) {
+	c := g.Clone().(*ninjas.Game)
+	for d := 0; !c.Terminal() && (d < cut || !ninjasAtTurnStart(c)); d++ {
+		if err := c.Apply(rollout(c, r)); err != nil {
+			panic(err)
+		}
+	}
+	return c, !c.Terminal()
+}
+
+// stateValue is seat 0's mean outcome over k play-outs of rollout from g.
+func stateValue(g *ninjas.Game, rollout Rollout, k int, r *engine.Rand) float64 {
+	v := 0.0
+	for range k {
+		x := g.Clone().(*ninjas.Game)
+		for !x.Terminal() {
+			if err := x.Apply(rollout(x, r)); err != nil {
+				panic(err)
+			}
+		}
+		switch x.Winner() {
+		case 0:
+			v++
+		case 1:
+		default:
+			v += 0.5
+		}
+	}
+	return v / float64(k)
 }
