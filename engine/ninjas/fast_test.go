@@ -105,3 +105,28 @@ func TestHandSizeCounts(t *testing.T) {
 		require.Equal(t, want, handSize(&h), "hand %v", h)
 	}
 }
+
+// TestWholeStateReadsAsTheViews: Hand, Forts and TurnSeat read of the whole state what
+// each seat's own view shows of it, at every decision of random games, and nothing for
+// a seat not at the table.
+func TestWholeStateReadsAsTheViews(t *testing.T) {
+	r := engine.NewRand(9)
+	held := 0
+	for seed := uint64(0); seed < 20; seed++ {
+		g, err := New(seed, MinPlayers+int(seed)%(MaxPlayers-MinPlayers+1))
+		require.NoError(t, err)
+		for !g.Terminal() {
+			for s := 0; s < g.Players(); s++ {
+				v := g.View(s).(*View)
+				require.Equal(t, v.Hand, g.Hand(s))
+				require.Equal(t, v.Forts[s], g.Forts(s))
+				require.Equal(t, v.TurnSeat, g.TurnSeat())
+				held += v.HandSizes[s]
+			}
+			require.NoError(t, g.Apply(r.Intn(len(g.Options()))))
+		}
+		require.Zero(t, g.Hand(g.Players()))
+		require.Equal(t, [NumForts]Kind{NoKind, NoKind, NoKind}, g.Forts(-1))
+	}
+	require.Positive(t, held)
+}

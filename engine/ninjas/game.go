@@ -209,6 +209,27 @@ func (g *Game) Gems(seat int) int {
 	return int(g.gems[seat])
 }
 
+// Hand counts the cards seat holds by kind: the whole state's, hidden cards included
+// (a search's evaluation of a sampled state reads it; a seat's View shows its own).
+func (g *Game) Hand(seat int) [NumKinds]uint8 {
+	if seat < 0 || seat >= g.players {
+		return [NumKinds]uint8{}
+	}
+	return g.hands[seat]
+}
+
+// Forts is the card standing in each of seat's fortification slots: the slot's kind,
+// a Jester named as it, or NoKind.
+func (g *Game) Forts(seat int) [NumForts]Kind {
+	if seat < 0 || seat >= g.players {
+		return [NumForts]Kind{NoKind, NoKind, NoKind}
+	}
+	return g.forts[seat]
+}
+
+// TurnSeat is the seat whose turn it is.
+func (g *Game) TurnSeat() int { return g.turnSeat }
+
 // Result ranks the seats: the winner first, then by gems; ties share a place.
 func (g *Game) Result() engine.Result {
 	score := make([]int, g.players)

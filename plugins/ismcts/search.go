@@ -201,11 +201,17 @@ func (c Config) withTable(game string, players int) Config {
 	fill(&c.Drawn, on(d.drawn))
 	fill(&c.Trees, d.trees)
 	fill(&c.Fit, on(d.fit))
+	if game == "ninjas" && players == 2 && c.Fit > 0 && c.Cutoff == 0 && c.Evaluate == nil {
+		c.Cutoff = ninjasCutoff // the fitted evaluation scores cut-off play-outs
+	}
 	if (game == "ivanhoe" || game == "ninjas") && c.Evaluate == nil && c.Cutoff > 0 {
 		if c.Soft == 0 {
 			c.Soft = progressSoft
 		}
 		c.Evaluate = ProgressHolding(c.Soft, max(c.Hand, 0))
+		if game == "ninjas" && players == 2 && c.Fit > 0 {
+			c.Evaluate = NinjasFit(MatchScore)
+		}
 	}
 	return c.withGame(game)
 }
@@ -420,10 +426,11 @@ func (s *Search) iterate(view engine.View, events []engine.Event) error {
 		return err
 	}
 	turns := s.cfg.Turns > 0 && s.game == kardinal.Name
+	fit := s.cfg.Fit > 0 && s.game == "ninjas" && s.players == 2
 	cutoff := s.playoutCutoff(g)
 	for d, mover := 0, g.ToMove(); !g.Terminal(); d++ {
-		if cutoff > 0 && d >= cutoff && (!turns || g.ToMove() != mover) {
-			break // with Turns, only where a turn begins
+		if cutoff > 0 && d >= cutoff && (!turns || g.ToMove() != mover) && (!fit || ninjasAtTurnStart(g)) {
+			break // with Turns, only where a turn begins; fitted in Ninjas, only where one has begun
 		}
 		mover = g.ToMove()
 		i := s.cfg.Rollout(g, &s.rnd)

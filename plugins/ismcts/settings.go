@@ -23,7 +23,8 @@ others=X       the random share of the other seats' heuristic play-out moves
                (default: epsilon's; 1: they play uniformly)
 cutoff=N       stop play-outs after N decisions and evaluate (Kardinal: the
                projection; Ivanhoe, Ninjas: Progress); 0 plays to the end;
-               default 16 in Kardinal, 40 in Ivanhoe with five players, else 0
+               default 16 in Kardinal, 40 in Ivanhoe with five players, 10 in
+               Ninjas with two players and eval=fit, else 0
 soft=T         the evaluation's temperature: Kardinal's in points (default 3;
                5 with five players), Progress's in tokens or gems (default
                1); 0: hard ranks
@@ -33,7 +34,12 @@ eval=E         Kardinal: potential (the points if the game ended now, with part
                credit for chains and alliances in the making; the default with
                three and four players), projection (the points alone) or fit (five
                players: the final points a model fitted to heuristic games
-               predicts, KardinalFit; the default with five players)
+               predicts, KardinalFit; the default with five players); Ninjas
+               with two players: fit cuts play-outs off (cutoff, then on to the
+               next turn's first decision) and scores them by the chance to win
+               a model fitted to play-outs predicts (NinjasFit; default: off,
+               play-outs to the end), potential or projection scores cut-off
+               play-outs by Progress
 turns=T        Kardinal, yes: play each play-out past its cutoff to the end of
                the turn in progress; no: stop at the cutoff (the default)
 takes=T        Kardinal: heuristic (the heuristic chooses which cards to take
