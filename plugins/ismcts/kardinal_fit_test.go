@@ -436,27 +436,38 @@ func gainsOrKeepsTheLead(tab *kardinal.Table, c kardinal.Country, s, n int) bool
 }
 
 // TestFittedModelPredictsHeldOutGames: on 40 five-player games of the heuristic bot the
-// fit never saw (deals 8000-8039), at the states 16 placer decisions from every 20th
-// position (as the fit reads them), the fitted models predict which of two seats ends
-// ahead better than KardinalPotential at 5 does, in the first half of the game and in
-// the second: weights that do not belong to their features, or a phase's model read
-// for another's, would not.
+// fits never saw (deals 8000-8039), at the states 16 placer decisions from every 20th
+// position (as the fits read them), eval=fit's and eval=fit2's models predict which of
+// two seats ends ahead better than KardinalPotential at 5 does, in the first half of
+// the game and in the second, and eval=fit2's better than eval=fit's over the game
+// (about as well in the first half, better in the second): weights that do not belong
+// to their features, or a phase's model read for another's, would not.
 func TestFittedModelPredictsHeldOutGames(t *testing.T) {
 	t.Setenv("ISMCTS_FIT_PLAYOUT", "16")
 	var samples []fitSample
 	for d := fitFirstDeal - 40; d < fitFirstDeal; d++ {
 		samples = append(samples, fitGame(t, uint64(1000+d), d)...)
 	}
+	potential := func(x *[fitFeatures]float64) float64 { return x[fitProjected] + x[fitPart] }
+	var first, second float64 // eval=fit's and eval=fit2's over the game
 	for half := range 2 {
-		var fl, pl float64
+		var quarters, fitted, pot float64
 		for p := half * fitPhases / 2; p < (half+1)*fitPhases/2; p++ {
-			m := kardinalFitted[p]
-			l, _, k := pairLoss(samples, p, func(x *[fitFeatures]float64) float64 { return dot(m.coef, x) }, m.soft)
-			fl += l * float64(k)
-			l, _, _ = pairLoss(samples, p, func(x *[fitFeatures]float64) float64 { return x[fitProjected] + x[fitPart] }, 5)
-			pl += l * float64(k)
+			l, _, k := pairLoss(samples, p, potential, 5)
+			pot += l * float64(k)
+			quarters += modelLoss(samples, p, &kardinalQuarters[p]) * float64(k)
+			fitted += modelLoss(samples, p, &kardinalFitted[p]) * float64(k)
 		}
-		t.Logf("half %d: fitted %.1f, potential %.1f (summed log loss)", half, fl, pl)
-		require.Less(t, fl, pl, "half %d of the game", half)
+		t.Logf("half %d: eval=fit2 %.1f, eval=fit %.1f, potential %.1f (summed log loss)", half, fitted, quarters, pot)
+		require.Less(t, quarters, pot, "eval=fit, half %d of the game", half)
+		require.Less(t, fitted, pot, "eval=fit2, half %d of the game", half)
+		first, second = first+quarters, second+fitted
 	}
+	require.Less(t, second, first, "eval=fit2 against eval=fit")
+}
+
+// modelLoss is pairLoss of a fitted model on phase p's samples.
+func modelLoss(samples []fitSample, p int, m *fitted) float64 {
+	l, _, _ := pairLoss(samples, p, func(x *[fitFeatures]float64) float64 { return dot(m.coef, x) }, m.soft)
+	return l
 }
