@@ -54,3 +54,10 @@ func (g *Game) Start() int { return int(g.start) }
 
 // DrawPile is the number of cards left in the draw pile.
 func (g *Game) DrawPile() int { return int(g.pileLen) }
+
+// Hand is seat's cards by kind, for search bots that judge a position: in a state
+// sampled for a search, the other seats' hands are the sample's guesses.
+func (g *Game) Hand(seat int) [NumKinds]uint8 { return g.hands[seat] }
+
+// Points is seat's points scored so far, without the scorings still to come.
+func (g *Game) Points(seat int) int { return int(g.score[seat]) }

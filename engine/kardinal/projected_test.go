@@ -32,3 +32,17 @@ func TestProjectedScoresAreTheFinalScoresAtTheEnd(t *testing.T) {
 	}
 	require.Positive(t, checked)
 }
+
+// TestHandIsTheSeatsOwnView: Hand is, for every seat at every position of a random
+// game, the hand its own view shows.
+func TestHandIsTheSeatsOwnView(t *testing.T) {
+	g, err := New(3, MaxPlayers)
+	require.NoError(t, err)
+	r := engine.NewRand(3)
+	for !g.Terminal() {
+		for s := range MaxPlayers {
+			require.Equal(t, g.SeatView(s).Hand, g.Hand(s), "seat %d", s)
+		}
+		require.NoError(t, g.Apply(r.Intn(len(g.Options()))))
+	}
+}

@@ -21,7 +21,7 @@ func (c Config) withGame(game string) Config {
 		c.Evaluate = KardinalProjection
 		switch {
 		case c.Fit > 0:
-			c.Evaluate = KardinalFit(max(c.Soft, 0))
+			c.Evaluate = KardinalFit(max(c.Soft, 0), fitModel(c.Fit))
 		case c.Soft > 0 && !c.Plain && c.Ally > 0:
 			c.Evaluate = KardinalAllies(c.Soft, c.Ally)
 		case c.Soft > 0 && !c.Plain && c.Late > 0:

@@ -73,9 +73,11 @@ type Config struct {
 	// half-made alliances (KardinalPotential), leaving SoftKardinalProjection.
 	Plain bool
 	// Fit, when positive, in Kardinal with five players, evaluates a cut-off play-out
-	// by a model fitted to heuristic games (KardinalFit) instead of the projection;
-	// negative never does; 0 is the table's default (tableDefaults: on in Kardinal with
-	// five players).
+	// by a model fitted to heuristic games (KardinalFit) instead of the projection: 1
+	// the six features in quarters (eval=fit), 2 the majorities and the hands too, in
+	// eighths (eval=fit2); in Ninjas with two players any positive value cuts play-outs
+	// off and scores them by NinjasFit (eval=fit); negative never does; 0 is the
+	// table's default (tableDefaults: 1 in Kardinal with five players).
 	Fit int
 	// Model, when positive, has the other seats choose in the tree as they do in
 	// play-outs (the rollout policy) instead of by UCB: the search then models its

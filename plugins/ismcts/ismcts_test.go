@@ -143,6 +143,7 @@ func TestSettings(t *testing.T) {
 		"eval=projection":            {Plain: true, Fit: -1},
 		"eval=potential":             {Fit: -1},
 		"eval=fit":                   {Fit: 1},
+		"eval=fit2":                  {Fit: 2},
 		"model=rollout,cutoff=30":    {Model: 1, Cutoff: 30},
 		"model=ucb":                  {Model: -1},
 		"cutoff=0":                   {Cutoff: -1},

@@ -34,7 +34,9 @@ eval=E         Kardinal: potential (the points if the game ended now, with part
                credit for chains and alliances in the making; the default with
                three and four players), projection (the points alone) or fit (five
                players: the final points a model fitted to heuristic games
-               predicts, KardinalFit; the default with five players); Ninjas
+               predicts, KardinalFit; the default with five players) or fit2
+               (five players: the same fitted to more features of the position,
+               the majorities and the hands, in eighths of the game); Ninjas
                with two players: fit cuts play-outs off (cutoff, then on to the
                next turn's first decision) and scores them by the chance to win
                a model fitted to play-outs predicts (NinjasFit; default: off,
@@ -171,10 +173,10 @@ func (p *settings) set(k, v string) (known bool, err error) {
 		cfg.Hand, err = credit(v, 10)
 	case "eval":
 		var e int
-		e, err = oneOf(v, choice{"potential", 0}, choice{"projection", 1}, choice{"fit", 2})
+		e, err = oneOf(v, choice{"potential", 0}, choice{"projection", 1}, choice{"fit", 2}, choice{"fit2", 3})
 		cfg.Plain, cfg.Fit = e == 1, -1
-		if e == 2 {
-			cfg.Fit = 1
+		if e >= 2 {
+			cfg.Fit = e - 1
 		}
 	case "takes":
 		cfg.Takes, err = onOff(v, "heuristic", "search")
