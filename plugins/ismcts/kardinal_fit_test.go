@@ -130,7 +130,7 @@ func placedOn(g *kardinal.Game, d int) *kardinal.Game {
 // fitPhase fits phase p's weights by least squares (a little ridge for features that
 // rarely vary) and its temperature from the errors of the predicted differences.
 func fitPhase(samples []fitSample, p int) fitted {
-	var a [fitFeatures][fitFeatures + 1]float64
+	a := system(fitFeatures)
 	for _, x := range samples {
 		if x.phase != p {
 			continue
@@ -147,7 +147,7 @@ func fitPhase(samples []fitSample, p int) fitted {
 	for i := range fitFeatures {
 		a[i][i] += 1
 	}
-	m := fitted{coef: solve(a)}
+	m := fitted{coef: [fitFeatures]float64(solve(a))}
 	sq, n := 0.0, 0
 	for _, x := range samples {
 		if x.phase != p {
@@ -164,26 +164,38 @@ func fitPhase(samples []fitSample, p int) fitted {
 	return m
 }
 
-// solve solves the augmented system a by Gaussian elimination with partial pivoting.
-func solve(a [fitFeatures][fitFeatures + 1]float64) (x [fitFeatures]float64) {
-	for c := range fitFeatures {
+// system is an n x n linear system's augmented rows (n+1 long each), zero, for solve.
+func system(n int) [][]float64 {
+	a := make([][]float64, n)
+	for i := range a {
+		a[i] = make([]float64, n+1)
+	}
+	return a
+}
+
+// solve solves the augmented system a (rows of n+1) by Gaussian elimination with
+// partial pivoting, in place. The fits of both games' cut-off evaluations use it.
+func solve(a [][]float64) []float64 {
+	n := len(a)
+	for c := range n {
 		best := c
-		for r := c + 1; r < fitFeatures; r++ {
+		for r := c + 1; r < n; r++ {
 			if math.Abs(a[r][c]) > math.Abs(a[best][c]) {
 				best = r
 			}
 		}
 		a[c], a[best] = a[best], a[c]
-		for r := c + 1; r < fitFeatures; r++ {
+		for r := c + 1; r < n; r++ {
 			f := a[r][c] / a[c][c]
-			for j := c; j <= fitFeatures; j++ {
+			for j := c; j <= n; j++ {
 				a[r][j] -= f * a[c][j]
 			}
 		}
 	}
-	for c := fitFeatures - 1; c >= 0; c-- {
-		x[c] = a[c][fitFeatures]
-		for j := c + 1; j < fitFeatures; j++ {
+	x := make([]float64, n)
+	for c := n - 1; c >= 0; c-- {
+		x[c] = a[c][n]
+		for j := c + 1; j < n; j++ {
 			x[c] -= a[c][j] * x[j]
 		}
 		x[c] /= a[c][c]

@@ -117,7 +117,7 @@ func cutOffOutcome(g *ninjas.Game, rollout Rollout, cut int, r *engine.Rand) (s 
 // lambda for features that rarely differ.
 func fitLogistic(samples []ninjasSample, lambda float64) (w ninjasVector) {
 	for range 12 {
-		var a [ninjasFeatures][ninjasFeatures + 1]float64
+		a := system(ninjasFeatures)
 		for i := range ninjasFeatures {
 			a[i][i] = lambda
 			a[i][ninjasFeatures] = -lambda * w[i]
@@ -131,40 +131,12 @@ func fitLogistic(samples []ninjasSample, lambda float64) (w ninjasVector) {
 				a[i][ninjasFeatures] += (s.y - p) * s.x[i]
 			}
 		}
-		step := solveN(a)
+		step := solve(a)
 		for i := range w {
 			w[i] += step[i]
 		}
 	}
 	return w
-}
-
-// solveN solves the augmented system a by Gaussian elimination with partial pivoting.
-func solveN(a [ninjasFeatures][ninjasFeatures + 1]float64) (x ninjasVector) {
-	const n = ninjasFeatures
-	for c := range n {
-		best := c
-		for r := c + 1; r < n; r++ {
-			if math.Abs(a[r][c]) > math.Abs(a[best][c]) {
-				best = r
-			}
-		}
-		a[c], a[best] = a[best], a[c]
-		for r := c + 1; r < n; r++ {
-			f := a[r][c] / a[c][c]
-			for j := c; j <= n; j++ {
-				a[r][j] -= f * a[c][j]
-			}
-		}
-	}
-	for c := n - 1; c >= 0; c-- {
-		x[c] = a[c][n]
-		for j := c + 1; j < n; j++ {
-			x[c] -= a[c][j] * x[j]
-		}
-		x[c] /= a[c][c]
-	}
-	return x
 }
 
 func dotN(w, x *ninjasVector) float64 {
