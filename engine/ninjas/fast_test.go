@@ -44,47 +44,49 @@ func TestKindPoolDrawsAsThePool(t *testing.T) {
 	}
 }
 
-// TestFillViewOverwritesEverything: a view reused across games of other sizes, seats
-// and phases (as the search's play-outs reuse one) comes out as a fresh one.
-func TestFillViewOverwritesEverything(t *testing.T) {
-	var reused View
-	r := engine.NewRand(3)
-	for seed := uint64(0); seed < 40; seed++ {
+// atEveryDecision plays random games of deals 0 to games-1 (table sizes in turn, moves
+// drawn from random) and calls check before every move.
+func atEveryDecision(t *testing.T, random uint64, games int, check func(seed uint64, g *Game)) {
+	r := engine.NewRand(random)
+	for seed := uint64(0); seed < uint64(games); seed++ {
 		g, err := New(seed, MinPlayers+int(seed)%(MaxPlayers-MinPlayers+1))
 		require.NoError(t, err)
 		for !g.Terminal() {
-			for _, seat := range []int{g.ToMove(), int(seed) % g.Players(), -1} {
-				g.FillView(&reused, seat)
-				var fresh View
-				g.FillView(&fresh, seat)
-				fresh2 := *g.View(seat).(*View)
-				require.Equal(t, fresh, reused)
-				require.Equal(t, fresh2, reused)
-			}
+			check(seed, g)
 			require.NoError(t, g.Apply(r.Intn(len(g.Options()))))
 		}
 	}
 }
 
+// TestFillViewOverwritesEverything: a view reused across games of other sizes, seats
+// and phases (as the search's play-outs reuse one) comes out as a fresh one.
+func TestFillViewOverwritesEverything(t *testing.T) {
+	var reused View
+	atEveryDecision(t, 3, 40, func(seed uint64, g *Game) {
+		for _, seat := range []int{g.ToMove(), int(seed) % g.Players(), -1} {
+			g.FillView(&reused, seat)
+			var fresh View
+			g.FillView(&fresh, seat)
+			fresh2 := *g.View(seat).(*View)
+			require.Equal(t, fresh, reused)
+			require.Equal(t, fresh2, reused)
+		}
+	})
+}
+
 // TestAttackSetIsAttackable: the options' set of attackable kinds says, for every kind
 // and target at every decision of random games, what attackable says.
 func TestAttackSetIsAttackable(t *testing.T) {
-	r := engine.NewRand(5)
 	checked := 0
-	for seed := uint64(0); seed < 60; seed++ {
-		g, err := New(seed, MinPlayers+int(seed)%(MaxPlayers-MinPlayers+1))
-		require.NoError(t, err)
-		for !g.Terminal() {
-			for target := 0; target < g.Players(); target++ {
-				set := g.attackSet(target)
-				for _, k := range attackKinds {
-					require.Equal(t, g.attackable(k, target), set&attackBit[k] != 0, "seed %d, %s at seat %d", seed, k, target)
-					checked++
-				}
+	atEveryDecision(t, 5, 60, func(seed uint64, g *Game) {
+		for target := 0; target < g.Players(); target++ {
+			set := g.attackSet(target)
+			for _, k := range attackKinds {
+				require.Equal(t, g.attackable(k, target), set&attackBit[k] != 0, "seed %d, %s at seat %d", seed, k, target)
+				checked++
 			}
-			require.NoError(t, g.Apply(r.Intn(len(g.Options()))))
 		}
-	}
+	})
 	require.Greater(t, checked, 1000)
 }
 
@@ -110,23 +112,17 @@ func TestHandSizeCounts(t *testing.T) {
 // each seat's own view shows of it, at every decision of random games, and nothing for
 // a seat not at the table.
 func TestWholeStateReadsAsTheViews(t *testing.T) {
-	r := engine.NewRand(9)
 	held := 0
-	for seed := uint64(0); seed < 20; seed++ {
-		g, err := New(seed, MinPlayers+int(seed)%(MaxPlayers-MinPlayers+1))
-		require.NoError(t, err)
-		for !g.Terminal() {
-			for s := 0; s < g.Players(); s++ {
-				v := g.View(s).(*View)
-				require.Equal(t, v.Hand, g.Hand(s))
-				require.Equal(t, v.Forts[s], g.Forts(s))
-				require.Equal(t, v.TurnSeat, g.TurnSeat())
-				held += v.HandSizes[s]
-			}
-			require.NoError(t, g.Apply(r.Intn(len(g.Options()))))
+	atEveryDecision(t, 9, 20, func(_ uint64, g *Game) {
+		for s := 0; s < g.Players(); s++ {
+			v := g.View(s).(*View)
+			require.Equal(t, v.Hand, g.Hand(s))
+			require.Equal(t, v.Forts[s], g.Forts(s))
+			require.Equal(t, v.TurnSeat, g.TurnSeat())
+			held += v.HandSizes[s]
 		}
 		require.Zero(t, g.Hand(g.Players()))
 		require.Equal(t, [NumForts]Kind{NoKind, NoKind, NoKind}, g.Forts(-1))
-	}
+	})
 	require.Positive(t, held)
 }
