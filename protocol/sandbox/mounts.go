@@ -27,7 +27,7 @@ func (p *plan) isolate() error {
 		return err
 	}
 	defer unix.Close(fd)
-	others, err := otherQuotas(p.HideRoot, p.Own)
+	others, err := otherQuotas(p.HideRoot, p.Own, p.fileLimit())
 	if err != nil {
 		return err
 	}
@@ -72,6 +72,16 @@ func (p *plan) isolate() error {
 	}
 	// The working directory was the covered one: the same directory, but not the path.
 	return os.Chdir(p.Own)
+}
+
+// fileLimit is the bot's limit on open files, 0 for none.
+func (p *plan) fileLimit() int {
+	for _, r := range p.Rlimits {
+		if r.Resource == unix.RLIMIT_NOFILE {
+			return int(r.Cur)
+		}
+	}
+	return 0
 }
 
 // otherBotsQuotas are the copies of the other bots' tmpfs mounts (otherQuotas) that

@@ -73,7 +73,12 @@ func unmountStale(dir string) { _ = unix.Unmount(dir, unix.MNT_DETACH) }
 // machine): hidden under the cover, a copy would still keep the other bot's files in
 // memory, after that bot ended, for as long as this one lives. The bot's own stays
 // (its directory is bound back from it). detachQuotas unmounts them.
-func otherQuotas(root, own string) ([]int, error) {
+//
+// Each is parked at or above floor, the bot's limit on open files: the helper holds
+// them until the bot has started, and a machine may run more bots than a bot may open
+// files, whose descriptors below the limit would leave the helper none to open
+// Landlock's paths or start the bot with (EMFILE).
+func otherQuotas(root, own string, floor int) ([]int, error) {
 	points, err := mountPoints()
 	if err != nil {
 		return nil, err
@@ -82,11 +87,25 @@ func otherQuotas(root, own string) ([]int, error) {
 	for _, p := range points {
 		if p != own && strings.HasPrefix(p, root+"/") {
 			if fd, err := unix.Open(p, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0); err == nil {
-				fds = append(fds, fd)
+				fds = append(fds, parkAbove(fd, floor))
 			}
 		}
 	}
 	return fds, nil
+}
+
+// parkAbove moves fd to the lowest free descriptor at or above floor, close-on-exec,
+// and returns it; fd itself where that cannot be (floor past the helper's own limit).
+func parkAbove(fd, floor int) int {
+	if floor <= 0 || fd >= floor {
+		return fd
+	}
+	high, err := unix.FcntlInt(uintptr(fd), unix.F_DUPFD_CLOEXEC, floor)
+	if err != nil {
+		return fd
+	}
+	unix.Close(fd)
+	return high
 }
 
 // detachQuotas unmounts the copies open as fds (by the descriptor's path, which

@@ -136,6 +136,36 @@ func TestABotsNamespaceKeepsNoOtherBotsQuota(t *testing.T) {
 	assert.NotContains(t, f.Mounts, other.Dir)
 }
 
+// A machine may hold more bots than a bot may open files: the helper holds a
+// descriptor for each other bot's tmpfs until the bot starts, so the bot's limit on
+// open files must not apply to it before Landlock's rules are made (they open paths).
+func TestMoreBotsThanABotMayOpenFilesStillStart(t *testing.T) {
+	limit := testConfig(t, Auto).Limits.Files
+	for range limit + 8 {
+		quotaBox(t, Auto, 1<<20)
+	}
+	if n := len(mountedUnder(t, os.TempDir())); n <= limit {
+		t.Skipf("%d scratch mounts (not root?): nothing to test", n)
+	}
+	box, f := runProbe(t, Auto)
+	requireLayer(t, box, LandlockFS)
+	requireLayer(t, box, Rlimits)
+	assert.Contains(t, f.Mounts, box.Dir, "the bot started in its own tmpfs")
+}
+
+// mountedUnder lists the mount points below dir in this mount namespace.
+func mountedUnder(t *testing.T, dir string) []string {
+	points, err := mountPoints()
+	require.NoError(t, err)
+	var out []string
+	for _, p := range points {
+		if strings.HasPrefix(p, dir+"/") {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // mounted reports whether dir is a mount point in this mount namespace.
 func mounted(t *testing.T, dir string) bool {
 	f, err := os.Open("/proc/self/mountinfo")
