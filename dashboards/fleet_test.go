@@ -114,7 +114,7 @@ func (f *fleetRun) bothWorkersPlay(t *testing.T, api string, ds []Dashboard, con
 			}
 		}
 		return len(ids) == 2
-	}, "games recorded by both workers: "+f.workers[0].stderr.String()+f.workers[1].stderr.String())
+	}, "games recorded by both workers", append([]*proc{f.proc}, f.workers...)...)
 	all := map[string]string{"job": ".*", "ladder": f.name}
 	waitFor(t, time.Minute, func() bool {
 		alive := vector(t, api, Substitute(panelExpr(t, ds, "Workers alive", 0), all), time.Now(), "ladder")

@@ -59,7 +59,7 @@ func TestNoAlertTimerResetsUnderASlowDatabase(t *testing.T) {
 		}
 		since = res[0].value(t)
 		return true
-	}, "ArenaNoWorkers pending: "+coord.stderr.String())
+	}, "ArenaNoWorkers pending", coord)
 
 	conn, err := pgx.Connect(context.Background(), db)
 	require.NoError(t, err)
