@@ -299,6 +299,12 @@ var pgMigrations = []string{
 		expires   timestamptz NOT NULL
 	);
 	CREATE INDEX sessions_author ON sessions (author_id);`,
+
+	// 8: the work queue's client each worker takes its jobs with (River's client ID,
+	// the queue's attempted_by), so that the coordinator hands the jobs of a worker
+	// gone silent back to the queue (NULL for workers registered before).
+	`ALTER TABLE workers ADD COLUMN queue_client text;
+	CREATE INDEX workers_heartbeat ON workers (heartbeat) WHERE queue_client IS NOT NULL;`,
 }
 
 // migrationLock is the advisory lock under which a migration runs, so that two

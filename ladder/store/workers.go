@@ -21,8 +21,12 @@ type Worker struct {
 	// Sandbox lists the sandbox layers in force for the worker's bots.
 	Sandbox []string
 	// Slots is how many games the worker plays at once.
-	Slots   int
-	Started time.Time
+	Slots int
+	// QueueClient is the ID of the work queue's client the worker takes its jobs
+	// with (River's client ID); empty for none. The jobs it runs when its heartbeat
+	// has been silent too long go back to the queue (SilentClients).
+	QueueClient string
+	Started     time.Time
 	// Heartbeat is the last sign of life; a worker whose heartbeat is older than the
 	// window its reader allows is gone, whether or not it said so.
 	Heartbeat time.Time
@@ -57,6 +61,14 @@ const (
 	HeartbeatEvery = 10 * time.Second
 	AliveWindow    = 3 * HeartbeatEvery
 )
+
+// RescueAfter is how long a worker's heartbeat may be silent before the coordinator
+// hands the jobs it runs back to the queue: six heartbeats missed, twice AliveWindow
+// (the fleet calls the worker gone first). A worker that was only slow (a stalled
+// database, a frozen machine) loses the blocks under way, whose games its fence then
+// refuses to record, but nothing is recorded twice; a worker killed for good has its
+// jobs played again within a minute or so rather than after a lease per block.
+const RescueAfter = 6 * HeartbeatEvery
 
 // WorkerHorizon is how long a worker that stopped heartbeating without stopping stays
 // in Fleet.Workers (as gone): long enough to be noticed, short enough that a machine

@@ -24,7 +24,7 @@ func openPostgres(t *testing.T) (*Postgres, string) {
 
 func TestWorkerRegistry(t *testing.T) {
 	p, db := openPostgres(t)
-	a, err := p.RegisterWorker(ctx, Worker{Host: "m1", PID: 41, Version: "v1", Engine: "protocol 1", Sandbox: []string{"seccomp", "landlock-fs"}, Slots: 16})
+	a, err := p.RegisterWorker(ctx, Worker{Host: "m1", PID: 41, Version: "v1", Engine: "protocol 1", Sandbox: []string{"seccomp", "landlock-fs"}, Slots: 16, QueueClient: "m1_river_1"})
 	require.NoError(t, err)
 	b, err := p.RegisterWorker(ctx, Worker{Host: "m2", PID: 42, Slots: 2})
 	require.NoError(t, err)
@@ -91,6 +91,28 @@ func TestWorkerRegistry(t *testing.T) {
 		assert.Equal(t, silentSince, byID[c.ID].Stopped, "the silent one stopped at its last heartbeat")
 		assert.True(t, byID[a.ID].Stopped.IsZero(), "a heartbeating worker of the host runs on")
 		assert.True(t, byID[d.ID].Stopped.IsZero())
+	})
+	t.Run("silent clients are those of workers silent long enough, stopped or not", func(t *testing.T) {
+		fresh, err := p.RegisterWorker(ctx, Worker{Host: "m5", PID: 50, Slots: 1, QueueClient: "m5_river"})
+		require.NoError(t, err)
+		gone, err := p.RegisterWorker(ctx, Worker{Host: "m6", PID: 60, Slots: 1, QueueClient: "m6_river"})
+		require.NoError(t, err)
+		stopped, err := p.RegisterWorker(ctx, Worker{Host: "m7", PID: 70, Slots: 1, QueueClient: "m7_river"})
+		require.NoError(t, err)
+		require.NoError(t, p.StopWorker(ctx, stopped.ID))
+		long, err := p.RegisterWorker(ctx, Worker{Host: "m8", PID: 80, Slots: 1, QueueClient: "m8_river"})
+		require.NoError(t, err)
+		postgresBackend.exec(t, db, fmt.Sprintf(`UPDATE workers SET heartbeat = now() - interval '2 minutes' WHERE id IN (%d, %d)`, gone.ID, stopped.ID))
+		postgresBackend.exec(t, db, fmt.Sprintf(`UPDATE workers SET heartbeat = now() - interval '25 hours' WHERE id = %d`, long.ID))
+		ws, err := p.Workers(ctx)
+		require.NoError(t, err)
+		assert.Equal(t, "m5_river", ws[len(ws)-4].QueueClient, "the client is kept")
+		silent, err := p.SilentClients(ctx, time.Minute)
+		require.NoError(t, err)
+		// a (m1_river_1) heartbeat above; c and d have no client; fresh heartbeats;
+		// long is past the horizon.
+		assert.Equal(t, []string{"m6_river", "m7_river"}, silent)
+		assert.NotContains(t, silent, fresh.QueueClient)
 	})
 	t.Run("a game keeps the worker that played it", func(t *testing.T) {
 		bots := addBots(t, p, "x", "y")
