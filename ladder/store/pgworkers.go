@@ -158,12 +158,16 @@ func scanWorker(row pgx.CollectableRow, extra ...any) (Worker, error) {
 // SilentClients are the work-queue clients (Worker.QueueClient) of the workers whose
 // last heartbeat is older than silentFor, stopped or not (a worker superseded by its
 // host's next one is marked stopped, its jobs still running), and younger than
-// WorkerHorizon, beyond which their jobs' leases have long run out.
+// WorkerHorizon, beyond which their jobs' leases have long run out; not a client that
+// heartbeats under another entry (a superseded worker that woke and registered again,
+// KeepAlive).
 func (p *Postgres) SilentClients(ctx context.Context, silentFor time.Duration) ([]string, error) {
-	rows, err := p.pool.Query(ctx, `SELECT queue_client FROM workers
+	rows, err := p.pool.Query(ctx, `SELECT DISTINCT queue_client FROM workers w
 		WHERE queue_client IS NOT NULL AND heartbeat < now() - make_interval(secs => $1)
 			AND heartbeat > now() - make_interval(secs => $2)
-		ORDER BY id`, silentFor.Seconds(), WorkerHorizon.Seconds())
+			AND NOT EXISTS (SELECT 1 FROM workers a WHERE a.queue_client = w.queue_client
+				AND a.heartbeat >= now() - make_interval(secs => $1))
+		ORDER BY queue_client`, silentFor.Seconds(), WorkerHorizon.Seconds())
 	if err != nil {
 		return nil, err
 	}

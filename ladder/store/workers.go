@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"time"
 
 	"github.com/arena-games/arena/ladder/queue/jobtable"
@@ -126,11 +128,13 @@ var keepAliveEvery = HeartbeatEvery
 // KeepAlive registers w and heartbeats it every HeartbeatEvery until ctx ends, then
 // marks it stopped; done is closed once that is written (or failed), so that a worker
 // can wait for it before it exits. A failed heartbeat (the database restarting, say)
-// goes to onError and the next one is tried on time; a worker superseded while it was
-// frozen (RegisterWorker) keeps its ID, its heartbeats fail with ErrNotFound, and its
-// games still name it.
+// goes to onError and the next one is tried on time. A worker superseded while it was
+// frozen (RegisterWorker marked it stopped) registers again, under a new ID, and
+// heartbeats that: its games still name the first (the returned Worker), and its
+// queue client (Worker.QueueClient) heartbeats again, so that the coordinator does not
+// take its jobs (SilentClients) while it plays them.
 func KeepAlive(ctx context.Context, reg WorkerRegistry, w Worker, onError func(error)) (_ Worker, done <-chan struct{}, _ error) {
-	w, err := reg.RegisterWorker(ctx, w)
+	first, err := reg.RegisterWorker(ctx, w)
 	if err != nil {
 		return Worker{}, nil, err
 	}
@@ -139,10 +143,19 @@ func KeepAlive(ctx context.Context, reg WorkerRegistry, w Worker, onError func(e
 		defer close(ch)
 		tick := time.NewTicker(keepAliveEvery)
 		defer tick.Stop()
+		w := first
 		for {
 			select {
 			case <-tick.C:
-				if err := reg.Heartbeat(ctx, w.ID); err != nil && ctx.Err() == nil {
+				err := reg.Heartbeat(ctx, w.ID)
+				if errors.Is(err, ErrNotFound) && ctx.Err() == nil {
+					again, rerr := reg.RegisterWorker(ctx, w)
+					if rerr == nil {
+						err = fmt.Errorf("%w; registered again as worker %d", err, again.ID)
+						w = again
+					}
+				}
+				if err != nil && ctx.Err() == nil {
 					onError(err)
 				}
 			case <-ctx.Done():
@@ -155,5 +168,5 @@ func KeepAlive(ctx context.Context, reg WorkerRegistry, w Worker, onError func(e
 			}
 		}
 	}()
-	return w, ch, nil
+	return first, ch, nil
 }

@@ -178,7 +178,8 @@ func TestWorkersMigrationKeepsGames(t *testing.T) {
 }
 
 // TestKeepAlive: a kept-alive worker heartbeats on its own and is marked stopped when
-// its context ends, before done closes; a failed heartbeat is reported, not fatal.
+// its context ends, before done closes; a failed heartbeat is reported, not fatal; a
+// worker superseded while it was silent registers again.
 func TestKeepAlive(t *testing.T) {
 	p, db := openPostgres(t)
 	defer func(d time.Duration) { keepAliveEvery = d }(keepAliveEvery)
@@ -186,7 +187,7 @@ func TestKeepAlive(t *testing.T) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var errs atomic.Int32
-	w, done, err := KeepAlive(ctx, p, Worker{Host: "m1", Slots: 1}, func(error) { errs.Add(1) })
+	w, done, err := KeepAlive(ctx, p, Worker{Host: "m1", Slots: 1, QueueClient: "m1_river"}, func(error) { errs.Add(1) })
 	require.NoError(t, err)
 	postgresBackend.exec(t, db, `UPDATE workers SET heartbeat = heartbeat - interval '1 hour'`)
 	// Heartbeats come every 20 ms: a minute allows for any load.
@@ -194,12 +195,20 @@ func TestKeepAlive(t *testing.T) {
 		ws, err := p.Workers(ctx)
 		return err == nil && !ws[0].Heartbeat.Before(w.Heartbeat)
 	}, time.Minute, 10*time.Millisecond, "the heartbeat comes back to now")
-	postgresBackend.exec(t, db, `UPDATE workers SET stopped = now()`) // as if superseded
+	postgresBackend.exec(t, db, `UPDATE workers SET stopped = now(), heartbeat = now() - interval '1 hour'`) // as if superseded
 	require.Eventually(t, func() bool { return errs.Load() > 0 }, time.Minute, 10*time.Millisecond, "a failed heartbeat is reported")
-	postgresBackend.exec(t, db, `UPDATE workers SET stopped = NULL`)
+	// It registers again, with its queue client, which is then not silent.
+	ws, err := p.Workers(ctx)
+	require.NoError(t, err)
+	require.Len(t, ws, 2)
+	assert.Equal(t, "m1_river", ws[1].QueueClient)
+	silent, err := p.SilentClients(ctx, time.Minute)
+	require.NoError(t, err)
+	assert.Empty(t, silent, "the client heartbeats under its new entry")
 	cancel()
 	<-done
-	ws, err := p.Workers(context.Background())
+	ws, err = p.Workers(context.Background())
 	require.NoError(t, err)
-	assert.False(t, ws[0].Stopped.IsZero(), "stopped when its context ended")
+	assert.False(t, ws[1].Stopped.IsZero(), "stopped when its context ended")
+	assert.Equal(t, w.ID, ws[0].ID, "KeepAlive gives the first entry")
 }
