@@ -42,7 +42,7 @@ func workerCommand() *cli.Command {
 		Usage: "play the blocks a PostgreSQL ladder's coordinator (arena ladder serve --db postgres://...) enqueues; SIGTERM or Ctrl-C stops softly, a second one at once",
 		Flags: append(append(blockPlayFlags(),
 			&cli.StringFlag{Name: "game", Usage: "with --board or --deck: also play this game's blocks on that file (games on their defaults are always played)"},
-			&cli.DurationFlag{Name: "lease", Value: defaultLease, Usage: "how long a block may run before the queue hands its job to another worker; a job of several blocks (ladder serve --blocks-per-job) has this for each (give every worker of a ladder the same)"},
+			&cli.DurationFlag{Name: "lease", Value: defaultLease, Usage: "how long a block may run before the queue hands its job to another worker; a job of several blocks (ladder serve --blocks-per-job) has this for each (give every worker of a ladder the same). A worker whose heartbeat stops has its jobs handed back by the coordinator a minute after, whatever their lease"},
 			&cli.DurationFlag{Name: "stop-timeout", Value: defaultStopTimeout, Usage: "on SIGTERM or Ctrl-C, finish the blocks under way for at most this long, then stop them (their unplayed games go back to the queue); a second signal stops them at once"},
 			&cli.BoolFlag{Name: "live-replays", Usage: "write each game's replay through a file in the cache's replays folder as it is played, so that an `arena ladder serve` sharing this machine's cache shows it live (default: kept in memory until it is stored with its game)"},
 			&cli.DurationFlag{Name: "job-timeout", DefaultText: "the longest a block can take at these clock flags", Usage: "stop playing a block after this long; its job's next attempt plays the rest"},
@@ -191,7 +191,11 @@ func runWorker(c *cli.Context) error {
 	// Registered and heartbeating until the River client has stopped.
 	alive, gone := context.WithCancel(context.WithoutCancel(ctx))
 	defer gone()
-	me, left, err := store.KeepAlive(alive, pg, <-entry, func(err error) {
+	// Registered with its River client's ID: the coordinator hands the jobs of that
+	// client back to the queue once the heartbeat goes silent (store.RescueAfter).
+	reg := <-entry
+	reg.QueueClient = w.ID()
+	me, left, err := store.KeepAlive(alive, pg, reg, func(err error) {
 		log.Warn("worker heartbeat failed", "err", err)
 	})
 	if err != nil {

@@ -144,15 +144,22 @@ const MaxPerJob = 64
 // refill records a Fill's new blocks and their jobs in transactions of up to
 // refillChunk blocks: a block and its job in a transaction of their own took four
 // round trips (begin, the block, the job, commit), half the coordinator's CPU in a
-// profile; together they take one a block, and the jobs of a chunk one. A block and
-// its job are still committed together or not at all. Each job carries perJob of the
-// chunk's blocks (the last one the rest).
+// profile. A chunk reserves its blocks' IDs in one round trip as it begins, queues
+// each block's insert as the scheduler chooses it, and sends them together as it
+// commits, with the chunk's jobs after them: five round trips a chunk (begin, the IDs,
+// the blocks, the jobs, commit) rather than one a block. A block and its job are
+// still committed together or not at all. Each job carries perJob of the chunk's
+// blocks (the last one the rest).
 type refill struct {
 	pool   *pgxpool.Pool
 	perJob int
 	// enqueue inserts a chunk's jobs in its transaction (River's InsertManyTx).
 	enqueue func(context.Context, pgx.Tx, []river.InsertManyParams) error
 	tx      pgx.Tx
+	// ids are the chunk's block IDs reserved and not yet given; inserts are its
+	// blocks' inserts, sent at the commit.
+	ids     []int64
+	inserts *pgx.Batch
 	game    string
 	blocks  []int64
 }
@@ -161,8 +168,18 @@ type refill struct {
 // blocks only once it is committed.
 const refillChunk = 32
 
+// add queues block b's insert under the chunk's next reserved ID (beyond them, it is
+// inserted at once).
 func (r *refill) add(ctx context.Context, b store.Block) (store.Block, error) {
-	b, err := store.NewBlockTx(ctx, r.tx, b)
+	var err error
+	if len(r.ids) > 0 {
+		b.ID = r.ids[0]
+		if b, err = store.QueueNewBlock(r.inserts, b); err == nil {
+			r.ids = r.ids[1:]
+		}
+	} else {
+		b, err = store.NewBlockTx(ctx, r.tx, b)
+	}
 	if err != nil {
 		return b, err
 	}
@@ -181,24 +198,37 @@ func jobs(game string, blocks []int64, perJob int) []river.InsertManyParams {
 	return js
 }
 
-// begin opens the next chunk's transaction, unless one is open.
-func (r *refill) begin(ctx context.Context) error {
+// begin opens the next chunk's transaction, for n blocks at most, unless one is open.
+func (r *refill) begin(ctx context.Context, n int) error {
 	if r.tx != nil {
 		return nil
 	}
 	tx, err := r.pool.Begin(ctx)
-	r.tx = tx
-	return err
+	if err != nil {
+		return err
+	}
+	ids, err := store.ReserveBlockIDs(ctx, tx, n)
+	if err != nil {
+		_ = tx.Rollback(ctx)
+		return fmt.Errorf("reserving %d block IDs: %w", n, err)
+	}
+	r.tx, r.ids, r.inserts = tx, ids, &pgx.Batch{}
+	return nil
 }
 
 // commit enqueues the chunk's jobs and commits it with its blocks (nothing open: nil).
 func (r *refill) commit(ctx context.Context) error {
-	tx, blocks := r.tx, r.blocks
-	r.tx, r.blocks = nil, nil
+	tx, blocks, inserts := r.tx, r.blocks, r.inserts
+	r.tx, r.blocks, r.ids, r.inserts = nil, nil, nil, nil
 	if tx == nil {
 		return nil
 	}
 	defer tx.Rollback(ctx)
+	if inserts != nil && inserts.Len() > 0 {
+		if err := tx.SendBatch(ctx, inserts).Close(); err != nil {
+			return fmt.Errorf("recording %d blocks: %w", inserts.Len(), err)
+		}
+	}
 	if len(blocks) > 0 {
 		if err := r.enqueue(ctx, tx, jobs(r.game, blocks, r.perJob)); err != nil {
 			return fmt.Errorf("enqueueing %d blocks: %w", len(blocks), err)
@@ -325,7 +355,7 @@ func (c *Coordinator) newBlocks(ctx context.Context, n int) (int, error) {
 // ladder at the next Fill, so that blocks never recorded do not weigh on its choice
 // of tables.
 func (c *Coordinator) newChunk(ctx context.Context, n int) (int, error) {
-	if err := c.refill.begin(ctx); err != nil {
+	if err := c.refill.begin(ctx, n); err != nil {
 		return 0, err
 	}
 	k := 0

@@ -140,3 +140,42 @@ func TestAStopsSnoozeIsAHandBack(t *testing.T) {
 	assert.False(t, HandedBack(context.DeadlineExceeded))
 	assert.False(t, HandedBack(nil))
 }
+
+// A bot suspended or retired while a job plays (here during its first block) keeps
+// the job's later blocks with that bot from playing: they stay open, the others play.
+// Without a new read (its last younger than the worker's recheck), they play on.
+func TestAJobLeavesTheBlocksOfABotHeldMidJob(t *testing.T) {
+	st, _, bots := ladderWithQueue(t)
+	ctx := context.Background()
+	bot, err := st.AddBot(ctx, store.Bot{Name: "d", Builtin: "random", SHA256: "d"})
+	require.NoError(t, err)
+	a, b, c, d := bots[0].ID, bots[1].ID, bots[2].ID, bot.ID
+	run := func(recheck time.Duration, hold func()) []int64 {
+		var played []int64
+		play := func(block int64, bots ...int64) jobPlay {
+			return jobPlay{block: block, bots: bots, play: func(context.Context) (func() error, error) {
+				played = append(played, block)
+				if block == 1 {
+					hold()
+				}
+				return func() error { return nil }, nil
+			}}
+		}
+		w := &blockWorker{cfg: WorkerConfig{Store: st}, slots: newSlots(1), recheck: recheck}
+		recs := newRecords()
+		require.NoError(t, w.playAll(ctx, []jobPlay{play(1, a, b), play(2, a, c), play(3, a, d), play(4, a, b)}, recs, time.Now()))
+		require.NoError(t, recs.wait())
+		return played
+	}
+	assert.Equal(t, []int64{1, 2, 3, 4}, run(time.Hour, func() {
+		require.NoError(t, st.SuspendBot(ctx, c, "test"))
+	}), "the job's read is fresh: it plays on")
+	_, err = st.ReinstateBot(ctx, "c")
+	require.NoError(t, err)
+	assert.Equal(t, []int64{1, 2, 3, 4}, run(0, func() {}), "a lifted suspension holds nothing")
+	assert.Equal(t, []int64{1, 4}, run(0, func() {
+		require.NoError(t, st.SuspendBot(ctx, c, "test"))
+		_, err := st.RetireBot(ctx, "d")
+		require.NoError(t, err)
+	}), "the blocks of the suspended and the retired bot stay open")
+}

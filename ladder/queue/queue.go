@@ -2,8 +2,12 @@
 // (github.com/riverqueue/river, over pgx), a work queue kept in the ladder's own
 // database: a coordinator (Coordinator, in `arena ladder serve`) chooses the tables and
 // enqueues one job per block; workers (Worker, `arena worker`) on any machine play the
-// jobs' blocks and record their games. River hands the jobs out, and re-runs the job of
-// a worker that died once its lease (River's RescueStuckJobsAfter) has run out.
+// jobs' blocks and record their games. River hands the jobs out. The job of a worker
+// that died goes back to the queue once the worker's heartbeat (store.KeepAlive) has
+// been silent for store.RescueAfter: the coordinator hands back the jobs its River
+// client runs (jobtable.Rescue). River's own rescue, once a job's lease
+// (RescueStuckJobsAfter, per block) has run out, remains for the rest (a worker killed
+// before it registered).
 //
 // Jobs are of kind "arena_block" in the River queue "blocks" (BlockArgs). A job carries
 // one block's ID or several (played in order, each with its own time limit and
@@ -15,15 +19,16 @@
 // Recording is fenced: a block's games are written in one transaction that first checks
 // that the job's River row is still running in this attempt
 // (store.Postgres.RecordMatchesFenced); a job's next attempt skips the blocks and
-// rotations recorded. A worker frozen past its lease whose job went to
-// someone else records nothing. River itself does not fence the job's completion by
+// rotations recorded. A worker frozen past its lease, or silent past
+// store.RescueAfter, whose job went to someone else records nothing. River itself does not fence the job's completion by
 // attempt: such a worker's late answer (an error) puts the job back in the queue, and
 // the next attempt plays whatever rotations are still missing, so nothing is lost and,
 // with the unique (block, rotation) key, nothing is recorded twice.
 //
-// The queue is read through River's client API (JobList, JobCancel); the two reads that
-// need SQL on River's job table (the fence's row lock, the fleet's counts) are in
-// package jobtable, whose tests hold them to River's schema.
+// The queue is read through River's client API (JobList, JobCancel); what needs SQL
+// on River's job table (the fence's row lock, the fleet's counts, the rescue of a
+// silent worker's jobs, which River's API does not offer for a running job) is in
+// package jobtable, whose tests hold it to River's schema.
 package queue
 
 import (

@@ -76,7 +76,7 @@ func NewWorker(pool *pgxpool.Pool, cfg WorkerConfig) (*Worker, error) {
 	if cfg.Held {
 		s.ready = make(chan struct{})
 	}
-	bw := &blockWorker{cfg: cfg, slots: s}
+	bw := &blockWorker{cfg: cfg, slots: s, recheck: recheckEvery}
 	bw.id.Store(cfg.Worker)
 	workers := river.NewWorkers()
 	if err := river.AddWorkerSafely[BlockArgs](workers, bw); err != nil {
@@ -142,6 +142,9 @@ type blockWorker struct {
 	slots *slots
 	// id is the worker's ID, set by Release for a Held worker.
 	id atomic.Int64
+	// recheck is how old the read of a job's bots may be before its next block
+	// (recheckEvery; 0: before every block).
+	recheck time.Duration
 }
 
 // inHand is how many jobs a worker's River client runs beyond those it plays and
@@ -228,8 +231,9 @@ func (w *blockWorker) Work(ctx context.Context, job *river.Job[BlockArgs]) (err 
 	// The job in hand reads its blocks and bots while it waits for a slot, so that a
 	// slot that frees starts it without that round trip (under load it waits for the
 	// server's process to be scheduled). A bot retired or suspended meanwhile still
-	// plays this job's blocks, as it would had they started a moment sooner; the next
-	// job's read sees the change.
+	// plays this job's first block, as it would had it started a moment sooner; its
+	// later blocks see the change (playAll).
+	read := time.Now()
 	plays, err := w.prepare(ctx, job)
 	if err := w.slots.take(ctx); err != nil {
 		return err
@@ -247,17 +251,7 @@ func (w *blockWorker) Work(ctx context.Context, job *river.Job[BlockArgs]) (err 
 	recs := newRecords()
 	played := func() error {
 		defer w.slots.give()
-		for i, play := range plays {
-			if i > 0 {
-				if err := w.between(ctx, recs); err != nil {
-					return err
-				}
-			}
-			if err := recs.add(play(ctx)); err != nil {
-				return err
-			}
-		}
-		return nil
+		return w.playAll(ctx, plays, recs, read)
 	}()
 	// The job that takes the slot starts before the records are made: with one P per
 	// slot (GOMAXPROCS = -j), this goroutine would otherwise go on compressing and
@@ -268,6 +262,80 @@ func (w *blockWorker) Work(ctx context.Context, job *river.Job[BlockArgs]) (err 
 		return err
 	}
 	return played
+}
+
+// playAll plays a job's blocks in order, each recorded in the background (recs)
+// while the next plays. Between two blocks the job may end (between), and a block
+// whose bots include one retired or suspended since the job's bots were read (at
+// read) is left open, unplayed, as prepare leaves it: the bots are read again before
+// a block once the last read is recheckEvery old.
+func (w *blockWorker) playAll(ctx context.Context, plays []jobPlay, recs *records, read time.Time) error {
+	held := map[int64]bool{}
+	for i, p := range plays {
+		if i > 0 {
+			if err := w.between(ctx, recs); err != nil {
+				return err
+			}
+			if time.Since(read) >= w.recheck {
+				read = time.Now()
+				var err error
+				if held, err = w.heldBots(ctx, plays[i:]); err != nil {
+					return err
+				}
+			}
+			if p.heldBy(held) {
+				if w.cfg.Log != nil {
+					w.cfg.Log.Info("block left open: a bot of it was retired or suspended during its job", "block", p.block)
+				}
+				continue
+			}
+		}
+		if err := recs.add(p.play(ctx)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// recheckEvery is how old the read of a job's bots may be before its next block
+// reads them again. A block of built-in bots lasts tens of milliseconds, so a job
+// of sixteen reads them about once, as it did when a job carried four blocks and
+// read them once; a job of slow blocks reads them before each block, so a bot
+// retired or suspended plays at most the block under way and those that begin
+// within a second of the last read.
+const recheckEvery = time.Second
+
+// heldBots reads which bots of plays are retired or suspended now.
+func (w *blockWorker) heldBots(ctx context.Context, plays []jobPlay) (map[int64]bool, error) {
+	var ids []int64
+	for _, p := range plays {
+		ids = append(ids, p.bots...)
+	}
+	held, err := w.cfg.Store.HeldBots(ctx, ids)
+	if err != nil {
+		return nil, fmt.Errorf("reading the job's bots again: %w", err)
+	}
+	m := map[int64]bool{}
+	for _, id := range held {
+		m[id] = true
+	}
+	return m, nil
+}
+
+// jobPlay is one block of a job: its play and its bots (IDs).
+type jobPlay struct {
+	block int64
+	bots  []int64
+	play  blockPlay
+}
+
+func (p jobPlay) heldBy(held map[int64]bool) bool {
+	for _, b := range p.bots {
+		if held[b] {
+			return true
+		}
+	}
+	return false
 }
 
 // between is what ends a job between two of its blocks: a record that failed (no
@@ -308,7 +376,7 @@ type blockPlay func(ctx context.Context) (record func() error, played error)
 // block that cannot be played (gone, or a bot retired or suspended since it was
 // scheduled) is left open and the others are played; when none of the job's blocks
 // is played for that, the job is cancelled with the first one's reason.
-func (w *blockWorker) prepare(ctx context.Context, job *river.Job[BlockArgs]) ([]blockPlay, error) {
+func (w *blockWorker) prepare(ctx context.Context, job *river.Job[BlockArgs]) ([]jobPlay, error) {
 	args := job.Args
 	if args.Version != Version() {
 		return nil, river.JobSnooze(snooze)
@@ -330,7 +398,7 @@ func (w *blockWorker) prepare(ctx context.Context, job *river.Job[BlockArgs]) ([
 		byID[b.ID] = b
 	}
 	fence := store.Fence{Job: job.ID, Attempt: job.Attempt}
-	var plays []blockPlay
+	var plays []jobPlay
 	var unplayable error
 	for _, id := range ids {
 		b, ok := byID[id]
@@ -344,7 +412,7 @@ func (w *blockWorker) prepare(ctx context.Context, job *river.Job[BlockArgs]) ([
 		case err != nil:
 			unplayable = cmp.Or(unplayable, err)
 		case b.Rotations > len(b.Done):
-			plays = append(plays, w.blockPlay(b, bots, opts, fence))
+			plays = append(plays, jobPlay{block: b.ID, bots: b.Bots, play: w.blockPlay(b, bots, opts, fence)})
 		}
 	}
 	if len(plays) == 0 {

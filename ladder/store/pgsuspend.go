@@ -73,3 +73,14 @@ func (p *Postgres) Recorded(ctx context.Context, block int64) ([]string, error) 
 	}
 	return pgx.CollectRows(rows, pgx.RowTo[string])
 }
+
+// HeldBots are those of bots (IDs) that may not play now: retired, or under a
+// suspension not lifted. One round trip; a worker asks between the blocks of a job.
+func (p *Postgres) HeldBots(ctx context.Context, bots []int64) ([]int64, error) {
+	rows, err := p.pool.Query(ctx, `SELECT id FROM bots WHERE id = ANY ($1) AND retired IS NOT NULL
+		UNION SELECT bot_id FROM suspensions WHERE bot_id = ANY ($1) AND lifted IS NULL`, bots)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[int64])
+}

@@ -40,9 +40,9 @@ func (p *Postgres) RegisterWorker(ctx context.Context, w Worker) (Worker, error)
 	b := &pgx.Batch{}
 	b.Queue(`UPDATE workers SET stopped = heartbeat
 		WHERE host = $1 AND stopped IS NULL AND heartbeat < now() - make_interval(secs => $2)`, w.Host, AliveWindow.Seconds())
-	b.Queue(`INSERT INTO workers (host, pid, version, engine, sandbox, slots, started, heartbeat)
-		VALUES ($1, $2, $3, $4, $5, $6, `+pgNow+`, `+pgNow+`) RETURNING id, started, heartbeat`,
-		w.Host, w.PID, w.Version, w.Engine, w.Sandbox, w.Slots).QueryRow(func(row pgx.Row) error {
+	b.Queue(`INSERT INTO workers (host, pid, version, engine, sandbox, slots, queue_client, started, heartbeat)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, `+pgNow+`, `+pgNow+`) RETURNING id, started, heartbeat`,
+		w.Host, w.PID, w.Version, w.Engine, w.Sandbox, w.Slots, nullIfEmpty(w.QueueClient)).QueryRow(func(row pgx.Row) error {
 		return row.Scan(&w.ID, &w.Started, &w.Heartbeat)
 	})
 	// The coordinator hears of it at the commit (WorkersJoining).
@@ -52,6 +52,14 @@ func (p *Postgres) RegisterWorker(ctx context.Context, w Worker) (Worker, error)
 	}
 	w.Started, w.Heartbeat, w.Stopped = w.Started.UTC(), w.Heartbeat.UTC(), time.Time{}
 	return w, tx.Commit(ctx)
+}
+
+// nullIfEmpty is a text column's value for s: NULL for none.
+func nullIfEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
 }
 
 // workersChannel is the channel a registration notifies, with the ladder's schema as
@@ -136,13 +144,32 @@ func (p *Postgres) Workers(ctx context.Context) ([]Worker, error) {
 }
 
 // workerCols are the columns scanWorker reads, of workers aliased w.
-const workerCols = `w.id, w.host, w.pid, w.version, w.engine, w.sandbox, w.slots, w.started, w.heartbeat, w.stopped`
+const workerCols = `w.id, w.host, w.pid, w.version, w.engine, w.sandbox, w.slots, COALESCE(w.queue_client, ''), w.started, w.heartbeat, w.stopped`
 
 // scanWorker reads workerCols and then the row's extra columns into extra.
 func scanWorker(row pgx.CollectableRow, extra ...any) (Worker, error) {
 	var w Worker
 	var stopped *time.Time
-	err := row.Scan(append([]any{&w.ID, &w.Host, &w.PID, &w.Version, &w.Engine, &w.Sandbox, &w.Slots, &w.Started, &w.Heartbeat, &stopped}, extra...)...)
+	err := row.Scan(append([]any{&w.ID, &w.Host, &w.PID, &w.Version, &w.Engine, &w.Sandbox, &w.Slots, &w.QueueClient, &w.Started, &w.Heartbeat, &stopped}, extra...)...)
 	w.Started, w.Heartbeat, w.Stopped = w.Started.UTC(), w.Heartbeat.UTC(), fromPg(stopped)
 	return w, err
+}
+
+// SilentClients are the work-queue clients (Worker.QueueClient) of the workers whose
+// last heartbeat is older than silentFor, stopped or not (a worker superseded by its
+// host's next one is marked stopped, its jobs still running), and younger than
+// WorkerHorizon, beyond which their jobs' leases have long run out; not a client that
+// heartbeats under another entry (a superseded worker that woke and registered again,
+// KeepAlive).
+func (p *Postgres) SilentClients(ctx context.Context, silentFor time.Duration) ([]string, error) {
+	rows, err := p.pool.Query(ctx, `SELECT DISTINCT queue_client FROM workers w
+		WHERE queue_client IS NOT NULL AND heartbeat < now() - make_interval(secs => $1)
+			AND heartbeat > now() - make_interval(secs => $2)
+			AND NOT EXISTS (SELECT 1 FROM workers a WHERE a.queue_client = w.queue_client
+				AND a.heartbeat >= now() - make_interval(secs => $1))
+		ORDER BY queue_client`, silentFor.Seconds(), WorkerHorizon.Seconds())
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[string])
 }

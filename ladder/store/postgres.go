@@ -299,6 +299,12 @@ var pgMigrations = []string{
 		expires   timestamptz NOT NULL
 	);
 	CREATE INDEX sessions_author ON sessions (author_id);`,
+
+	// 8: the work queue's client each worker takes its jobs with (River's client ID,
+	// the queue's attempted_by), so that the coordinator hands the jobs of a worker
+	// gone silent back to the queue (NULL for workers registered before).
+	`ALTER TABLE workers ADD COLUMN queue_client text;
+	CREATE INDEX workers_heartbeat ON workers (heartbeat) WHERE queue_client IS NOT NULL;`,
 }
 
 // migrationLock is the advisory lock under which a migration runs, so that two
@@ -530,13 +536,9 @@ func (p *Postgres) NewBlockThen(ctx context.Context, b Block, then func(context.
 // NewBlockTx records b as NewBlock does, in the transaction tx (a coordinator records
 // the blocks of a refill together, each with its job).
 func NewBlockTx(ctx context.Context, tx pgx.Tx, b Block) (Block, error) {
-	if b.Rotations < 1 || len(b.Bots) < 1 {
-		return Block{}, fmt.Errorf("a block needs bots and rotations, got %d bots and %d rotations", len(b.Bots), b.Rotations)
-	}
-	now := time.Now().Truncate(time.Millisecond)
-	positions := make([]int32, len(b.Bots))
-	for i := range positions {
-		positions[i] = int32(i)
+	now, positions, err := newBlock(b)
+	if err != nil {
+		return Block{}, err
 	}
 	// The block and its bots in one statement: a coordinator records a block for
 	// every one a worker plays, and a statement per bot was a round trip each.
@@ -546,6 +548,51 @@ func NewBlockTx(ctx context.Context, tx pgx.Tx, b Block) (Block, error) {
 	b.Created, b.Done = now.UTC(), nil
 	return b, nil
 }
+
+// newBlock checks b and gives its creation time and its bots' positions.
+func newBlock(b Block) (time.Time, []int32, error) {
+	if b.Rotations < 1 || len(b.Bots) < 1 {
+		return time.Time{}, nil, fmt.Errorf("a block needs bots and rotations, got %d bots and %d rotations", len(b.Bots), b.Rotations)
+	}
+	positions := make([]int32, len(b.Bots))
+	for i := range positions {
+		positions[i] = int32(i)
+	}
+	return time.Now().Truncate(time.Millisecond), positions, nil
+}
+
+// ReserveBlockIDs takes n IDs from the blocks' sequence in tx, for blocks queued with
+// QueueNewBlock: a coordinator's refill then sends its blocks in one round trip rather
+// than one a block. An ID reserved and not used is a gap, as a rolled-back insert's.
+func ReserveBlockIDs(ctx context.Context, tx pgx.Tx, n int) ([]int64, error) {
+	rows, err := tx.Query(ctx, `SELECT nextval(pg_get_serial_sequence('blocks', 'id')) FROM generate_series(1, $1)`, n)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[int64])
+}
+
+// QueueNewBlock queues the insert of block b, under its ID reserved by ReserveBlockIDs,
+// in batch, and returns b as it is recorded once the batch is sent in a transaction
+// that commits (the batch's results say whether the insert failed).
+func QueueNewBlock(batch *pgx.Batch, b Block) (Block, error) {
+	now, positions, err := newBlock(b)
+	if err != nil {
+		return Block{}, err
+	}
+	if b.ID == 0 {
+		return Block{}, errors.New("a block queued in a batch needs its reserved ID")
+	}
+	batch.Queue(insertBlockAs, b.ID, b.Game, int64(b.Seed), b.Rotations, now, positions, b.Bots)
+	b.Created, b.Done = now.UTC(), nil
+	return b, nil
+}
+
+// insertBlockAs is insertBlock under a reserved ID ($1).
+const insertBlockAs = `WITH b AS (
+		INSERT INTO blocks (id, game, seed, rotations, created) VALUES ($1, $2, $3, $4, $5) RETURNING id)
+	INSERT INTO block_bots (block_id, position, bot_id)
+		SELECT b.id, t.position, t.bot FROM b, unnest($6::integer[], $7::bigint[]) AS t (position, bot)`
 
 // insertBlock writes a block and its bots ($5 their positions, $6 their IDs), and
 // returns its ID.

@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"time"
 
 	"github.com/arena-games/arena/ladder/queue/jobtable"
@@ -21,8 +23,12 @@ type Worker struct {
 	// Sandbox lists the sandbox layers in force for the worker's bots.
 	Sandbox []string
 	// Slots is how many games the worker plays at once.
-	Slots   int
-	Started time.Time
+	Slots int
+	// QueueClient is the ID of the work queue's client the worker takes its jobs
+	// with (River's client ID); empty for none. The jobs it runs when its heartbeat
+	// has been silent too long go back to the queue (SilentClients).
+	QueueClient string
+	Started     time.Time
 	// Heartbeat is the last sign of life; a worker whose heartbeat is older than the
 	// window its reader allows is gone, whether or not it said so.
 	Heartbeat time.Time
@@ -57,6 +63,14 @@ const (
 	HeartbeatEvery = 10 * time.Second
 	AliveWindow    = 3 * HeartbeatEvery
 )
+
+// RescueAfter is how long a worker's heartbeat may be silent before the coordinator
+// hands the jobs it runs back to the queue: six heartbeats missed, twice AliveWindow
+// (the fleet calls the worker gone first). A worker that was only slow (a stalled
+// database, a frozen machine) loses the blocks under way, whose games its fence then
+// refuses to record, but nothing is recorded twice; a worker killed for good has its
+// jobs played again within a minute or so rather than after a lease per block.
+const RescueAfter = 6 * HeartbeatEvery
 
 // WorkerHorizon is how long a worker that stopped heartbeating without stopping stays
 // in Fleet.Workers (as gone): long enough to be noticed, short enough that a machine
@@ -114,11 +128,13 @@ var keepAliveEvery = HeartbeatEvery
 // KeepAlive registers w and heartbeats it every HeartbeatEvery until ctx ends, then
 // marks it stopped; done is closed once that is written (or failed), so that a worker
 // can wait for it before it exits. A failed heartbeat (the database restarting, say)
-// goes to onError and the next one is tried on time; a worker superseded while it was
-// frozen (RegisterWorker) keeps its ID, its heartbeats fail with ErrNotFound, and its
-// games still name it.
+// goes to onError and the next one is tried on time. A worker superseded while it was
+// frozen (RegisterWorker marked it stopped) registers again, under a new ID, and
+// heartbeats that: its games still name the first (the returned Worker), and its
+// queue client (Worker.QueueClient) heartbeats again, so that the coordinator does not
+// take its jobs (SilentClients) while it plays them.
 func KeepAlive(ctx context.Context, reg WorkerRegistry, w Worker, onError func(error)) (_ Worker, done <-chan struct{}, _ error) {
-	w, err := reg.RegisterWorker(ctx, w)
+	first, err := reg.RegisterWorker(ctx, w)
 	if err != nil {
 		return Worker{}, nil, err
 	}
@@ -127,10 +143,19 @@ func KeepAlive(ctx context.Context, reg WorkerRegistry, w Worker, onError func(e
 		defer close(ch)
 		tick := time.NewTicker(keepAliveEvery)
 		defer tick.Stop()
+		w := first
 		for {
 			select {
 			case <-tick.C:
-				if err := reg.Heartbeat(ctx, w.ID); err != nil && ctx.Err() == nil {
+				err := reg.Heartbeat(ctx, w.ID)
+				if errors.Is(err, ErrNotFound) && ctx.Err() == nil {
+					again, rerr := reg.RegisterWorker(ctx, w)
+					if rerr == nil {
+						err = fmt.Errorf("%w; registered again as worker %d", err, again.ID)
+						w = again
+					}
+				}
+				if err != nil && ctx.Err() == nil {
 					onError(err)
 				}
 			case <-ctx.Done():
@@ -143,5 +168,5 @@ func KeepAlive(ctx context.Context, reg WorkerRegistry, w Worker, onError func(e
 			}
 		}
 	}()
-	return w, ch, nil
+	return first, ch, nil
 }

@@ -24,7 +24,7 @@ func openPostgres(t *testing.T) (*Postgres, string) {
 
 func TestWorkerRegistry(t *testing.T) {
 	p, db := openPostgres(t)
-	a, err := p.RegisterWorker(ctx, Worker{Host: "m1", PID: 41, Version: "v1", Engine: "protocol 1", Sandbox: []string{"seccomp", "landlock-fs"}, Slots: 16})
+	a, err := p.RegisterWorker(ctx, Worker{Host: "m1", PID: 41, Version: "v1", Engine: "protocol 1", Sandbox: []string{"seccomp", "landlock-fs"}, Slots: 16, QueueClient: "m1_river_1"})
 	require.NoError(t, err)
 	b, err := p.RegisterWorker(ctx, Worker{Host: "m2", PID: 42, Slots: 2})
 	require.NoError(t, err)
@@ -92,6 +92,28 @@ func TestWorkerRegistry(t *testing.T) {
 		assert.True(t, byID[a.ID].Stopped.IsZero(), "a heartbeating worker of the host runs on")
 		assert.True(t, byID[d.ID].Stopped.IsZero())
 	})
+	t.Run("silent clients are those of workers silent long enough, stopped or not", func(t *testing.T) {
+		fresh, err := p.RegisterWorker(ctx, Worker{Host: "m5", PID: 50, Slots: 1, QueueClient: "m5_river"})
+		require.NoError(t, err)
+		gone, err := p.RegisterWorker(ctx, Worker{Host: "m6", PID: 60, Slots: 1, QueueClient: "m6_river"})
+		require.NoError(t, err)
+		stopped, err := p.RegisterWorker(ctx, Worker{Host: "m7", PID: 70, Slots: 1, QueueClient: "m7_river"})
+		require.NoError(t, err)
+		require.NoError(t, p.StopWorker(ctx, stopped.ID))
+		long, err := p.RegisterWorker(ctx, Worker{Host: "m8", PID: 80, Slots: 1, QueueClient: "m8_river"})
+		require.NoError(t, err)
+		postgresBackend.exec(t, db, fmt.Sprintf(`UPDATE workers SET heartbeat = now() - interval '2 minutes' WHERE id IN (%d, %d)`, gone.ID, stopped.ID))
+		postgresBackend.exec(t, db, fmt.Sprintf(`UPDATE workers SET heartbeat = now() - interval '25 hours' WHERE id = %d`, long.ID))
+		ws, err := p.Workers(ctx)
+		require.NoError(t, err)
+		assert.Equal(t, "m5_river", ws[len(ws)-4].QueueClient, "the client is kept")
+		silent, err := p.SilentClients(ctx, time.Minute)
+		require.NoError(t, err)
+		// a (m1_river_1) heartbeat above; c and d have no client; fresh heartbeats;
+		// long is past the horizon.
+		assert.Equal(t, []string{"m6_river", "m7_river"}, silent)
+		assert.NotContains(t, silent, fresh.QueueClient)
+	})
 	t.Run("a game keeps the worker that played it", func(t *testing.T) {
 		bots := addBots(t, p, "x", "y")
 		blk, err := p.NewBlock(ctx, Block{Game: "ivanhoe", Bots: []int64{bots[0].ID, bots[1].ID}, Rotations: 2})
@@ -156,7 +178,8 @@ func TestWorkersMigrationKeepsGames(t *testing.T) {
 }
 
 // TestKeepAlive: a kept-alive worker heartbeats on its own and is marked stopped when
-// its context ends, before done closes; a failed heartbeat is reported, not fatal.
+// its context ends, before done closes; a failed heartbeat is reported, not fatal; a
+// worker superseded while it was silent registers again.
 func TestKeepAlive(t *testing.T) {
 	p, db := openPostgres(t)
 	defer func(d time.Duration) { keepAliveEvery = d }(keepAliveEvery)
@@ -164,7 +187,7 @@ func TestKeepAlive(t *testing.T) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var errs atomic.Int32
-	w, done, err := KeepAlive(ctx, p, Worker{Host: "m1", Slots: 1}, func(error) { errs.Add(1) })
+	w, done, err := KeepAlive(ctx, p, Worker{Host: "m1", Slots: 1, QueueClient: "m1_river"}, func(error) { errs.Add(1) })
 	require.NoError(t, err)
 	postgresBackend.exec(t, db, `UPDATE workers SET heartbeat = heartbeat - interval '1 hour'`)
 	// Heartbeats come every 20 ms: a minute allows for any load.
@@ -172,12 +195,20 @@ func TestKeepAlive(t *testing.T) {
 		ws, err := p.Workers(ctx)
 		return err == nil && !ws[0].Heartbeat.Before(w.Heartbeat)
 	}, time.Minute, 10*time.Millisecond, "the heartbeat comes back to now")
-	postgresBackend.exec(t, db, `UPDATE workers SET stopped = now()`) // as if superseded
+	postgresBackend.exec(t, db, `UPDATE workers SET stopped = now(), heartbeat = now() - interval '1 hour'`) // as if superseded
 	require.Eventually(t, func() bool { return errs.Load() > 0 }, time.Minute, 10*time.Millisecond, "a failed heartbeat is reported")
-	postgresBackend.exec(t, db, `UPDATE workers SET stopped = NULL`)
+	// It registers again, with its queue client, which is then not silent.
+	ws, err := p.Workers(ctx)
+	require.NoError(t, err)
+	require.Len(t, ws, 2)
+	assert.Equal(t, "m1_river", ws[1].QueueClient)
+	silent, err := p.SilentClients(ctx, time.Minute)
+	require.NoError(t, err)
+	assert.Empty(t, silent, "the client heartbeats under its new entry")
 	cancel()
 	<-done
-	ws, err := p.Workers(context.Background())
+	ws, err = p.Workers(context.Background())
 	require.NoError(t, err)
-	assert.False(t, ws[0].Stopped.IsZero(), "stopped when its context ended")
+	assert.False(t, ws[1].Stopped.IsZero(), "stopped when its context ended")
+	assert.Equal(t, w.ID, ws[0].ID, "KeepAlive gives the first entry")
 }

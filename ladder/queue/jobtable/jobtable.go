@@ -1,9 +1,11 @@
-// Package jobtable is the one place that reads River's job table (river_job) with SQL.
-// Everything else goes through River's client API (Insert, JobList, JobCancel); two
-// reads cannot: the fence of a game's record, which must share-lock the job's row in
-// the game's own transaction (River's JobGetTx reads without a lock), and the queue's
-// figures for the fleet's metrics, counted in the database rather than listed row by
-// row on every scrape.
+// Package jobtable is the one place that reads or writes River's job table (river_job)
+// with SQL. Everything else goes through River's client API (Insert, JobList,
+// JobCancel); three things cannot: the fence of a game's record, which must
+// share-lock the job's row in the game's own transaction (River's JobGetTx reads
+// without a lock), the queue's figures for the fleet's metrics, counted in the
+// database rather than listed row by row on every scrape, and the rescue of a silent
+// worker's running jobs (River's JobRetry leaves a running job alone; its own rescuer
+// waits for the job's lease).
 //
 // The table is River's, not ours, so an upgrade of River may change it. The state
 // names here are rivertype's constants, and the package's tests check the columns and
@@ -136,3 +138,54 @@ func names(states []rivertype.JobState) []string {
 	}
 	return s
 }
+
+// Rescue hands back to the queue at once the running jobs last taken by the River
+// clients named (a worker's client ID, River's attempted_by), as River's rescuer does
+// once a job's lease has run out: each gets an attempt error saying why; a job on its
+// last attempt is discarded and one whose cancel was asked for is cancelled, as there;
+// the rest are available again, to be taken by the next fetch (River's rescuer waits
+// for a retry instead). It returns the IDs of the jobs handed back.
+//
+// It is safe against a worker that was only slow: a game's record share-locks its
+// job's row and checks that the job runs in the worker's attempt (Hold), so this
+// update waits for a record under way, and a record after it finds the job in
+// another state or attempt and writes nothing.
+func Rescue(ctx context.Context, q Queryer, clients []string, why string) ([]int64, error) {
+	if len(clients) == 0 {
+		return nil, nil
+	}
+	rows, err := q.Query(ctx, rescueQuery, Kind, clients, why)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[int64])
+}
+
+// Queryer is a pool, a connection or a transaction.
+type Queryer interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+}
+
+// rescueQuery is Rescue's update, River's rescue (JobRescueMany) in one statement. The
+// states it chooses: cancelled when a cancel was asked (the metadata's
+// cancel_attempted_at), discarded when the attempts are spent, otherwise available.
+const rescueQuery = `WITH rescued AS (
+		SELECT id,
+			CASE WHEN metadata ? 'cancel_attempted_at' THEN 'cancelled'
+				WHEN attempt >= max_attempts THEN 'discarded'
+				ELSE 'available' END AS state
+		FROM river_job
+		WHERE kind = $1 AND state = 'running' AND attempted_by[array_length(attempted_by, 1)] = ANY ($2::text[])
+		FOR UPDATE
+	)
+	UPDATE river_job j SET
+		state = r.state::river_job_state,
+		finalized_at = CASE WHEN r.state = 'available' THEN NULL ELSE now() END,
+		scheduled_at = CASE WHEN r.state = 'available' THEN now() ELSE j.scheduled_at END,
+		errors = array_append(j.errors, jsonb_build_object('at', now(), 'attempt', j.attempt, 'error', $3::text, 'trace', '')),
+		metadata = j.metadata || jsonb_build_object('river:rescue_count',
+			COALESCE(CASE WHEN jsonb_typeof(j.metadata -> 'river:rescue_count') = 'number'
+				THEN (j.metadata ->> 'river:rescue_count')::int END, 0) + 1)
+	FROM rescued r
+	WHERE j.id = r.id
+	RETURNING j.id`

@@ -59,7 +59,10 @@ func TestTheTableIsRivers(t *testing.T) {
 		cols[name] = typ
 	}
 	require.NoError(t, rows.Err())
-	for col, typ := range map[string]string{"id": "int8", "kind": "text", "state": "river_job_state", "attempt": "int2", "created_at": "timestamptz"} {
+	for col, typ := range map[string]string{"id": "int8", "kind": "text", "state": "river_job_state", "attempt": "int2", "created_at": "timestamptz",
+		// Rescue's
+		"attempted_by": "_text", "max_attempts": "int2", "metadata": "jsonb", "errors": "_jsonb",
+		"finalized_at": "timestamptz", "scheduled_at": "timestamptz"} {
 		assert.Equal(t, typ, cols[col], "river_job.%s", col)
 	}
 }
@@ -188,3 +191,74 @@ func TestHoldAndCountWithARealWorker(t *testing.T) {
 type otherJob struct{}
 
 func (otherJob) Kind() string { return "other" }
+
+// TestRescueHandsARunningJobBack: a job running on a client is handed back by its
+// client's ID only (not by another's), its attempt error says why, the client fetches
+// it again in a new attempt, and the old attempt is fenced (Hold). A job on its last
+// attempt is discarded instead.
+func TestRescueHandsARunningJobBack(t *testing.T) {
+	url := pgtest.URL(t)
+	pgtest.Queue(t, url)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	pool, err := pgxpool.New(ctx, url)
+	require.NoError(t, err)
+	defer pool.Close()
+	// Three places: the rescued attempts still run (a worker that was only slow)
+	// when the job is fetched again.
+	w := &holdingWorker{held: make(chan *rivertype.JobRow, 3), release: make(chan struct{})}
+	workers := river.NewWorkers()
+	river.AddWorker(workers, w)
+	client, err := river.NewClient(riverpgxv5.New(pool), &river.Config{Workers: workers, RetryPolicy: laterRetry{}, SkipUnknownJobCheck: true,
+		FetchPollInterval: 100 * time.Millisecond, Queues: map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: 3}}})
+	require.NoError(t, err)
+	r, err := client.Insert(ctx, blockJob{Mode: "hold"}, nil)
+	require.NoError(t, err)
+	last, err := client.Insert(ctx, blockJob{Mode: "hold", Block: 2}, &river.InsertOpts{MaxAttempts: 1})
+	require.NoError(t, err)
+	require.NoError(t, client.Start(ctx))
+	defer func() { require.NoError(t, client.StopAndCancel(context.Background())) }()
+	next := func() *rivertype.JobRow {
+		select {
+		case j := <-w.held:
+			return j
+		case <-ctx.Done():
+			t.Fatal("the worker ran no job")
+			return nil
+		}
+	}
+	first := map[int64]*rivertype.JobRow{}
+	for range 2 {
+		j := next()
+		first[j.ID] = j
+	}
+	require.Contains(t, first, r.Job.ID)
+	require.Contains(t, first, last.Job.ID)
+
+	got, err := jobtable.Rescue(ctx, pool, []string{"another client"}, "silent")
+	require.NoError(t, err)
+	assert.Empty(t, got, "another client's jobs only")
+	got, err = jobtable.Rescue(ctx, pool, []string{"another client", client.ID()}, "worker silent")
+	require.NoError(t, err)
+	assert.ElementsMatch(t, []int64{r.Job.ID, last.Job.ID}, got)
+
+	again := next()
+	assert.Equal(t, r.Job.ID, again.ID, "the job is fetched again")
+	assert.Equal(t, 2, again.Attempt)
+	require.NotEmpty(t, again.Errors)
+	assert.Equal(t, "worker silent", again.Errors[len(again.Errors)-1].Error)
+	assert.Equal(t, 1, again.Errors[len(again.Errors)-1].Attempt)
+	hold := func(id int64, attempt int) error {
+		tx, err := pool.Begin(ctx)
+		require.NoError(t, err)
+		defer tx.Rollback(ctx)
+		return jobtable.Hold(ctx, tx, id, attempt)
+	}
+	assert.ErrorIs(t, hold(r.Job.ID, 1), jobtable.ErrNotHeld, "the rescued attempt is fenced")
+	assert.NoError(t, hold(r.Job.ID, 2), "the new attempt holds it")
+	gone, err := client.JobGet(ctx, last.Job.ID)
+	require.NoError(t, err)
+	assert.Equal(t, rivertype.JobStateDiscarded, gone.State, "its last attempt spent")
+	assert.NotNil(t, gone.FinalizedAt)
+	close(w.release)
+}
