@@ -15,6 +15,9 @@ func TestWarmSetting(t *testing.T) {
 	cfg, err := ParseSettings("warm=8")
 	require.NoError(t, err)
 	require.Equal(t, 8, cfg.Warm)
+	cfg, err = ParseSettings("warm=0")
+	require.NoError(t, err)
+	require.Negative(t, cfg.Warm, "warm=0 turns it off, whatever the table's default")
 	for _, bad := range []string{"warm=-1", "warm=1001", "warm=x"} {
 		_, err := ParseSettings(bad)
 		require.ErrorContains(t, err, "setting warm=", bad)

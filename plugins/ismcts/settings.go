@@ -226,10 +226,7 @@ func (p *settings) set(k, v string) (known bool, err error) {
 	case "bias":
 		cfg.Bias, err = switchable(v, 1_000_000)
 	case "warm":
-		cfg.Warm, err = strconv.Atoi(v)
-		if err == nil && (cfg.Warm < 0 || cfg.Warm > 1000) {
-			err = fmt.Errorf("must be between 0 and 1000")
-		}
+		cfg.Warm, err = switchable(v, 1000)
 	case "prior":
 		cfg.Prior, err = strconv.Atoi(v)
 		if err == nil && cfg.Prior < 0 {
