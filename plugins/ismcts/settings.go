@@ -66,6 +66,9 @@ prior=N        N virtual wins for the heuristic's move at the root (default 0)
 bias=N         N virtual wins for the heuristic's move at every node, added
                first (Kardinal: KardinalGreedy's move; default 10 in Ivanhoe
                with four players, else 0)
+warm=N         Ninjas with two players: each node the tree adds starts with N
+               virtual visits at the value NinjasFit gives the first turn's
+               start its play-out reaches (default 0: none)
 model=M        how the other seats choose in the tree: ucb or rollout (as in
                play-outs: the search models them as that policy); default
                rollout in Ninjas with two players, else ucb
@@ -112,7 +115,7 @@ func ParseSettings(s string) (Config, error) {
 		}
 		known, err := p.set(k, v)
 		if !known {
-			return Config{}, fmt.Errorf("unknown setting %q (iterations, time, c, rollout, epsilon, others, cutoff, soft, hand, eval, turns, takes, tempo, late, ally, joker, endgame, final, defer, prior, bias, model, trees, reuse, infer, drawn, belief, carry, trust, field)", k)
+			return Config{}, fmt.Errorf("unknown setting %q (iterations, time, c, rollout, epsilon, others, cutoff, soft, hand, eval, turns, takes, tempo, late, ally, joker, endgame, final, defer, prior, bias, warm, model, trees, reuse, infer, drawn, belief, carry, trust, field)", k)
 		}
 		if err != nil {
 			return Config{}, fmt.Errorf("setting %s=%s: %v", k, v, err)
@@ -222,6 +225,8 @@ func (p *settings) set(k, v string) (known bool, err error) {
 		cfg.Infer, err = switchable(v, 64)
 	case "bias":
 		cfg.Bias, err = switchable(v, 1_000_000)
+	case "warm":
+		cfg.Warm, err = switchable(v, 1000)
 	case "prior":
 		cfg.Prior, err = strconv.Atoi(v)
 		if err == nil && cfg.Prior < 0 {

@@ -1,0 +1,80 @@
+package ismcts
+
+import (
+	"testing"
+	"time"
+
+	"github.com/arena-games/arena/engine"
+	"github.com/arena-games/arena/engine/ninjas"
+	"github.com/stretchr/testify/require"
+)
+
+// TestWarmSetting: warm=N sets Config.Warm, off by default, and bad values say why.
+func TestWarmSetting(t *testing.T) {
+	require.Zero(t, Config{}.withTable("ninjas", 2).Warm, "off by default")
+	cfg, err := ParseSettings("warm=8")
+	require.NoError(t, err)
+	require.Equal(t, 8, cfg.Warm)
+	cfg, err = ParseSettings("warm=0")
+	require.NoError(t, err)
+	require.Negative(t, cfg.Warm, "warm=0 turns it off, whatever the table's default")
+	for _, bad := range []string{"warm=-1", "warm=1001", "warm=x"} {
+		_, err := ParseSettings(bad)
+		require.ErrorContains(t, err, "setting warm=", bad)
+	}
+}
+
+// TestWarmGivesTheMoversValue: a warmed node gets the virtual visits at its mover's
+// chance to win by the fitted model, seat 1's the complement of seat 0's, on top of
+// what it holds; its parent is not touched.
+func TestWarmGivesTheMoversValue(t *testing.T) {
+	g := midGame(t, "ninjas", 2, 6).(*ninjas.Game)
+	for g.Phase() != ninjas.PhaseAction {
+		require.NoError(t, g.Apply(0))
+	}
+	p := ninjasWinChance(g, &ninjasFitted)
+	require.Greater(t, min(p, 1-p), 0.01, "a state the model is not sure of")
+	var tr tree
+	tr.reset()
+	zero := tr.add(0, engine.Option{Kind: 1}, 0)
+	one := tr.add(0, engine.Option{Kind: 2}, 1)
+	tr.nodes[one].visits, tr.nodes[one].reward = 2, 1
+	tr.warm(zero, 5, g)
+	tr.warm(one, 3, g)
+	require.Equal(t, int32(5), tr.nodes[zero].visits)
+	require.InDelta(t, 5*p, tr.nodes[zero].reward, 1e-12)
+	require.Equal(t, int32(5), tr.nodes[one].visits)
+	require.InDelta(t, 1+3*(1-p), tr.nodes[one].reward, 1e-12)
+	require.Zero(t, tr.nodes[0].visits, "the parent keeps its counts")
+}
+
+// TestWarmStartsTheTreesNodes: a two-player Ninjas search with warm=1000 starts
+// nearly every node it adds with the 1,000 virtual visits (not those whose play-out
+// ends the game before a turn begins), and one without warm none; three players are
+// never warmed.
+func TestWarmStartsTheTreesNodes(t *testing.T) {
+	warmed := func(settings string, players int) (hot, nodes int) {
+		cfg, err := ParseSettings(settings)
+		require.NoError(t, err)
+		s, err := NewSearch("ninjas", nil, 5, cfg)
+		require.NoError(t, err)
+		g := midGame(t, "ninjas", players, 6)
+		seat := g.ToMove()
+		_, err = s.Choose(g.View(seat), engine.EventsFor(nil, g.Log(), seat, 0), g.Options(), time.Time{})
+		require.NoError(t, err)
+		for _, n := range s.tree.nodes[1:] {
+			if n.visits >= 1000 {
+				hot++
+			}
+		}
+		return hot, len(s.tree.nodes) - 1
+	}
+	hot, nodes := warmed("iterations=300,warm=1000", 2)
+	require.Greater(t, nodes, 100)
+	require.Greater(t, hot, nodes*9/10, "warmed")
+	hot, _ = warmed("iterations=300", 2)
+	require.Zero(t, hot, "off by default")
+	hot, nodes = warmed("iterations=300,warm=1000", 3)
+	require.Greater(t, nodes, 100)
+	require.Zero(t, hot, "three players")
+}
