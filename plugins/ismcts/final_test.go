@@ -28,7 +28,8 @@ func TestTreesShareTheIterations(t *testing.T) {
 	g := midGame(t, "ninjas", 2, 10)
 	self := g.ToMove()
 	view, events := g.View(self), engine.EventsFor(nil, g.Log(), self, 0)
-	for _, settings := range []string{"iterations=300,trees=3", "iterations=300,trees=3,final=value", "iterations=300,final=value"} {
+	// warm=0: a warm node's virtual visits would count among the root's (warm.go).
+	for _, settings := range []string{"iterations=300,trees=3,warm=0", "iterations=300,trees=3,final=value,warm=0", "iterations=300,final=value,warm=0"} {
 		cfg, err := ParseSettings(settings)
 		require.NoError(t, err)
 		s, err := NewSearch("ninjas", nil, 1, cfg)

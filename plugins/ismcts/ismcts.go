@@ -134,7 +134,7 @@ type Config struct {
 	// turn-start state its play-out reaches (ninjas_warm.go): a prior that the node's
 	// real visits outweigh as they come, so that the deep nodes, which get few, are
 	// ranked by more than a play-out or two. Negative never does; 0 is the
-	// table's default (tableDefaults: none).
+	// table's default (tableDefaults: 5 in Ninjas with two players).
 	Warm int
 	// Field is the model of the other seats (field.go): FieldHeuristic (every other
 	// seat plays Policy, with Others as its random share), FieldRandom (every other

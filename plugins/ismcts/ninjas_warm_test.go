@@ -9,9 +9,11 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestWarmSetting: warm=N sets Config.Warm, off by default, and bad values say why.
+// TestWarmSetting: warm=N sets Config.Warm, 5 by default in two-player Ninjas only, and
+// bad values say why.
 func TestWarmSetting(t *testing.T) {
-	require.Zero(t, Config{}.withTable("ninjas", 2).Warm, "off by default")
+	require.Equal(t, 5, Config{}.withTable("ninjas", 2).Warm, "two-player Ninjas: 5 by default")
+	require.Zero(t, Config{}.withTable("ninjas", 3).Warm, "three players: off")
 	cfg, err := ParseSettings("warm=8")
 	require.NoError(t, err)
 	require.Equal(t, 8, cfg.Warm)
@@ -50,7 +52,7 @@ func TestWarmGivesTheMoversValue(t *testing.T) {
 
 // TestWarmStartsTheTreesNodes: a two-player Ninjas search with warm=1000 starts
 // nearly every node it adds with the 1,000 virtual visits (not those whose play-out
-// ends the game before a turn begins), and one without warm none; three players are
+// ends the game before a turn begins), and one with warm=0 none; three players are
 // never warmed.
 func TestWarmStartsTheTreesNodes(t *testing.T) {
 	warmed := func(settings string, players int) (hot, nodes int) {
@@ -72,8 +74,8 @@ func TestWarmStartsTheTreesNodes(t *testing.T) {
 	hot, nodes := warmed("iterations=300,warm=1000", 2)
 	require.Greater(t, nodes, 100)
 	require.Greater(t, hot, nodes*9/10, "warmed")
-	hot, _ = warmed("iterations=300", 2)
-	require.Zero(t, hot, "off by default")
+	hot, _ = warmed("iterations=300,warm=0", 2)
+	require.Zero(t, hot, "warm=0 turns it off")
 	hot, nodes = warmed("iterations=300,warm=1000", 3)
 	require.Greater(t, nodes, 100)
 	require.Zero(t, hot, "three players")
