@@ -129,12 +129,14 @@ type Config struct {
 	// never does; 0 is the table's default (tableDefaults: 10 in Ivanhoe with four
 	// players).
 	Bias int
-	// Warm, when positive, in Ninjas with two players, starts each node the tree adds
-	// with Warm virtual visits at NinjasFit's value, for the node's mover, of the first
-	// turn-start state its play-out reaches (ninjas_warm.go): a prior that the node's
-	// real visits outweigh as they come, so that the deep nodes, which get few, are
-	// ranked by more than a play-out or two. Negative never does; 0 is the
-	// table's default (tableDefaults: 5 in Ninjas with two players).
+	// Warm, when positive, starts each node the tree adds with Warm virtual visits
+	// at a fitted model's value of the position for the node's mover (warm.go): in
+	// two-player Ninjas NinjasFit's, of the first turn-start state its play-out
+	// reaches; in five-player Kardinal with Fit, KardinalFit's, of the state its move
+	// led to. A prior that the node's real visits outweigh as they come, so that the
+	// deep nodes, which get few, are ranked by more than a play-out or two. Other
+	// tables have no fitted model. Negative never does; 0 is the table's default
+	// (tableDefaults: 5 in Ninjas with two players).
 	Warm int
 	// Field is the model of the other seats (field.go): FieldHeuristic (every other
 	// seat plays Policy, with Others as its random share), FieldRandom (every other

@@ -434,6 +434,10 @@ func (s *Search) iterate(view engine.View, events []engine.Event) error {
 	fit := s.cfg.Fit > 0 && s.game == "ninjas" && s.players == 2
 	cutoff := s.playoutCutoff(g)
 	warm := s.warmNode(t, s.path)
+	if warm != 0 && s.game == kardinal.Name {
+		s.warmKardinal(t, warm, g)
+		warm = 0
+	}
 	for d, mover := 0, g.ToMove(); !g.Terminal(); d++ {
 		if warm != 0 && ninjasAtTurnStart(g) {
 			t.warm(warm, s.cfg.Warm, g.(*ninjas.Game))

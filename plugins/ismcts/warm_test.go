@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/arena-games/arena/engine"
+	"github.com/arena-games/arena/engine/kardinal"
 	"github.com/arena-games/arena/engine/ninjas"
 	"github.com/stretchr/testify/require"
 )
@@ -50,17 +51,40 @@ func TestWarmGivesTheMoversValue(t *testing.T) {
 	require.Zero(t, tr.nodes[0].visits, "the parent keeps its counts")
 }
 
-// TestWarmStartsTheTreesNodes: a two-player Ninjas search with warm=1000 starts
-// nearly every node it adds with the 1,000 virtual visits (not those whose play-out
-// ends the game before a turn begins), and one with warm=0 none; three players are
-// never warmed.
+// TestWarmKardinalGivesTheFittedValue: in five-player Kardinal a warmed node gets the
+// virtual visits at the fitted cut-off evaluation's value, for its mover, of the state
+// its move led to.
+func TestWarmKardinalGivesTheFittedValue(t *testing.T) {
+	g := midGame(t, kardinal.Name, 5, 40)
+	want := make([]float64, 5)
+	KardinalFit(kardinalSoft, fitModel(1))(g, want)
+	cfg, err := ParseSettings("warm=4,soft=3")
+	require.NoError(t, err)
+	s, err := NewSearch(kardinal.Name, nil, 5, cfg)
+	require.NoError(t, err)
+	s.resolve(5)
+	var tr tree
+	tr.reset()
+	for seat := 0; seat < 5; seat++ {
+		n := tr.add(0, engine.Option{Kind: uint8(seat + 1)}, int8(seat))
+		s.warmKardinal(&tr, n, g)
+		require.Equal(t, int32(4), tr.nodes[n].visits)
+		require.InDelta(t, 4*want[seat], tr.nodes[n].reward, 1e-12, "seat %d", seat)
+	}
+	require.NotEqual(t, want[0], want[1], "a state whose seats the model tells apart")
+}
+
+// TestWarmStartsTheTreesNodes: a search with warm=1000 starts nearly every node it
+// adds with the 1,000 virtual visits in two-player Ninjas (not those whose play-out
+// ends the game before a turn begins) and every one in five-player Kardinal, and one
+// with warm=0 none; the tables without a fitted model are never warmed.
 func TestWarmStartsTheTreesNodes(t *testing.T) {
-	warmed := func(settings string, players int) (hot, nodes int) {
+	warmed := func(game, settings string, players int) (hot, nodes int) {
 		cfg, err := ParseSettings(settings)
 		require.NoError(t, err)
-		s, err := NewSearch("ninjas", nil, 5, cfg)
+		s, err := NewSearch(game, nil, 5, cfg)
 		require.NoError(t, err)
-		g := midGame(t, "ninjas", players, 6)
+		g := midGame(t, game, players, 6)
 		seat := g.ToMove()
 		_, err = s.Choose(g.View(seat), engine.EventsFor(nil, g.Log(), seat, 0), g.Options(), time.Time{})
 		require.NoError(t, err)
@@ -71,12 +95,27 @@ func TestWarmStartsTheTreesNodes(t *testing.T) {
 		}
 		return hot, len(s.tree.nodes) - 1
 	}
-	hot, nodes := warmed("iterations=300,warm=1000", 2)
+	hot, nodes := warmed("ninjas", "iterations=300,warm=1000", 2)
 	require.Greater(t, nodes, 100)
 	require.Greater(t, hot, nodes*9/10, "warmed")
-	hot, _ = warmed("iterations=300,warm=0", 2)
+	hot, _ = warmed("ninjas", "iterations=300,warm=0", 2)
 	require.Zero(t, hot, "warm=0 turns it off")
-	hot, nodes = warmed("iterations=300,warm=1000", 3)
+	hot, _ = warmed(kardinal.Name, "iterations=300", 5)
+	require.Zero(t, hot, "five-player Kardinal: off by default")
+	hot, nodes = warmed(kardinal.Name, "iterations=300,warm=1000", 5)
 	require.Greater(t, nodes, 100)
-	require.Zero(t, hot, "three players")
+	require.Equal(t, nodes, hot, "five-player Kardinal: every node")
+	for _, cell := range []struct {
+		game     string
+		players  int
+		settings string
+	}{
+		{"ninjas", 3, "iterations=300,warm=1000"},
+		{kardinal.Name, 4, "iterations=300,warm=1000"},
+		{kardinal.Name, 5, "iterations=300,warm=1000,eval=projection"},
+	} {
+		hot, nodes = warmed(cell.game, cell.settings, cell.players)
+		require.Greater(t, nodes, 100)
+		require.Zero(t, hot, "%s with %d players, %s: no fitted model", cell.game, cell.players, cell.settings)
+	}
 }

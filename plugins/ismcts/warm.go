@@ -1,0 +1,64 @@
+package ismcts
+
+import (
+	"github.com/arena-games/arena/engine"
+	"github.com/arena-games/arena/engine/kardinal"
+	"github.com/arena-games/arena/engine/ninjas"
+)
+
+// warmNode is the node of path that Config.Warm starts warm this iteration: the one
+// descend just added (no visits yet, so neither a prior nor a former iteration has
+// touched it), where the table has a fitted value to start it with (warmable); 0 is
+// none.
+func (s *Search) warmNode(t *tree, path []int32) int32 {
+	if s.cfg.Warm <= 0 || !s.warmable() || len(path) < 2 {
+		return 0
+	}
+	if n := path[len(path)-1]; t.nodes[n].visits == 0 {
+		return n
+	}
+	return 0
+}
+
+// warmable reports a table with a fitted model of the position: two-player Ninjas
+// (NinjasFit's) and five-player Kardinal with its fitted cut-off evaluation
+// (Config.Fit, KardinalFit's).
+func (s *Search) warmable() bool {
+	switch {
+	case s.game == "ninjas":
+		return s.players == 2
+	case s.game == kardinal.Name:
+		return s.players == kardinal.MaxPlayers && s.cfg.Fit > 0
+	}
+	return false
+}
+
+// warmKardinal starts node n of t warm with the fitted cut-off evaluation's value of
+// g, the state the node's move led to, before its play-out: Kardinal's fit reads any
+// state (its phases are by the cards drawn, and a seat's turn still to come is one of
+// its features), so the node need not wait for a turn to begin as Ninjas's does.
+func (s *Search) warmKardinal(t *tree, n int32, g engine.Game) {
+	r := s.reward[:g.Players()]
+	s.cfg.Evaluate(g, r)
+	t.warmAt(n, s.cfg.Warm, r[t.nodes[n].mover])
+}
+
+// warm gives node n of t visits virtual visits at its mover's NinjasFit value of the
+// two-player state x, a turn's first decision (where the model was fitted).
+func (t *tree) warm(n int32, visits int, x *ninjas.Game) {
+	v := ninjasWinChance(x, &ninjasFitted)
+	if t.nodes[n].mover == 1 {
+		v = 1 - v
+	}
+	t.warmAt(n, visits, v)
+}
+
+// warmAt gives node n visits virtual visits at value v, its mover's. The visits count
+// as the node's own in UCB's mean and exploration, so they fade as its real visits
+// come; the parent's counts are not touched: the node's siblings are not made to look
+// less explored.
+func (t *tree) warmAt(n int32, visits int, v float64) {
+	nd := &t.nodes[n]
+	nd.visits += int32(visits)
+	nd.reward += float64(visits) * v
+}
