@@ -24,10 +24,10 @@ func (s *Search) warmNode(t *tree, path []int32) int32 {
 // (NinjasFit's) and five-player Kardinal with its fitted cut-off evaluation
 // (Config.Fit, KardinalFit's).
 func (s *Search) warmable() bool {
-	switch {
-	case s.game == "ninjas":
+	switch s.game {
+	case "ninjas":
 		return s.players == 2
-	case s.game == kardinal.Name:
+	case kardinal.Name:
 		return s.players == kardinal.MaxPlayers && s.cfg.Fit > 0
 	}
 	return false
