@@ -435,14 +435,9 @@ func (s *Search) iterate(view engine.View, events []engine.Event) error {
 	fit := s.cfg.Fit > 0 && s.game == "ninjas" && s.players == 2
 	cutoff := s.playoutCutoff(g)
 	warm := s.warmNode(t, s.path)
-	if warm != 0 && s.game == kardinal.Name {
-		s.warmKardinal(t, warm, g)
-		warm = 0
-	}
 	for d, mover := 0, g.ToMove(); !g.Terminal(); d++ {
-		if warm != 0 && ninjasAtTurnStart(g) {
-			t.warm(warm, s.cfg.Warm, g.(*ninjas.Game))
-			warm = 0
+		if warm != 0 {
+			warm = s.warmIfDue(t, warm, g)
 		}
 		if cutoff > 0 && d >= cutoff && (!turns || g.ToMove() != mover) && (!fit || ninjasAtTurnStart(g)) {
 			break // with Turns, only where a turn begins; fitted in Ninjas, only where one has begun

@@ -66,9 +66,11 @@ prior=N        N virtual wins for the heuristic's move at the root (default 0)
 bias=N         N virtual wins for the heuristic's move at every node, added
                first (Kardinal: KardinalGreedy's move; default 10 in Ivanhoe
                with four players, else 0)
-warm=N         Ninjas with two players: each node the tree adds starts with N
-               virtual visits at the value NinjasFit gives the first turn's
-               start its play-out reaches (default 0: none)
+warm=N         each node the tree adds starts with N virtual visits at a fitted
+               model's value: Ninjas with two players, NinjasFit's of the first
+               turn's start its play-out reaches; Kardinal with five players and
+               eval=fit or fit2, that evaluation's of the node's position
+               (default 5 in Ninjas with two players, else 0: none)
 model=M        how the other seats choose in the tree: ucb or rollout (as in
                play-outs: the search models them as that policy); default
                rollout in Ninjas with two players, else ucb

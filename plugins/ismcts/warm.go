@@ -33,14 +33,23 @@ func (s *Search) warmable() bool {
 	return false
 }
 
-// warmKardinal starts node n of t warm with the fitted cut-off evaluation's value of
-// g, the state the node's move led to, before its play-out: Kardinal's fit reads any
+// warmIfDue starts node n of t warm if g, a state of its play-out, is one its table's
+// model reads, and returns 0 once it has (n while it waits). Kardinal's fit reads any
 // state (its phases are by the cards drawn, and a seat's turn still to come is one of
-// its features), so the node need not wait for a turn to begin as Ninjas's does.
-func (s *Search) warmKardinal(t *tree, n int32, g engine.Game) {
-	r := s.reward[:g.Players()]
-	s.cfg.Evaluate(g, r)
-	t.warmAt(n, s.cfg.Warm, r[t.nodes[n].mover])
+// its features), so a node takes the value of the state its move led to; Ninjas's
+// model was fitted at a turn's first decision, so a node waits for one.
+func (s *Search) warmIfDue(t *tree, n int32, g engine.Game) int32 {
+	switch {
+	case s.game == kardinal.Name:
+		r := s.reward[:g.Players()]
+		s.cfg.Evaluate(g, r)
+		t.warmAt(n, s.cfg.Warm, r[t.nodes[n].mover])
+	case ninjasAtTurnStart(g):
+		t.warm(n, s.cfg.Warm, g.(*ninjas.Game))
+	default:
+		return n
+	}
+	return 0
 }
 
 // warm gives node n of t visits virtual visits at its mover's NinjasFit value of the

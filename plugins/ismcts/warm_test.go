@@ -67,7 +67,7 @@ func TestWarmKardinalGivesTheFittedValue(t *testing.T) {
 	tr.reset()
 	for seat := 0; seat < 5; seat++ {
 		n := tr.add(0, engine.Option{Kind: uint8(seat + 1)}, int8(seat))
-		s.warmKardinal(&tr, n, g)
+		require.Zero(t, s.warmIfDue(&tr, n, g), "warmed at once")
 		require.Equal(t, int32(4), tr.nodes[n].visits)
 		require.InDelta(t, 4*want[seat], tr.nodes[n].reward, 1e-12, "seat %d", seat)
 	}
