@@ -77,7 +77,7 @@ type Config struct {
 	// the six features in quarters (eval=fit), 2 the majorities and the hands too, in
 	// eighths (eval=fit2); in Ninjas with two players any positive value cuts play-outs
 	// off and scores them by NinjasFit (eval=fit); negative never does; 0 is the
-	// table's default (tableDefaults: 1 in Kardinal with five players).
+	// table's default (tableDefaults: 2 in Kardinal with five players).
 	Fit int
 	// Model, when positive, has the other seats choose in the tree as they do in
 	// play-outs (the rollout policy) instead of by UCB: the search then models its

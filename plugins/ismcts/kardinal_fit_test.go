@@ -244,7 +244,7 @@ func pairLoss(samples []fitSample, p int, score func(*[fitFeatures]float64) floa
 // an evaluation that rewards each seat by their fitted models' prediction compared at
 // the phase's temperature, which orders two seats of a real position as the model does
 // where eval=potential (KardinalPotential at the table's temperature, 5) orders them
-// the other way; the five-player table's default is eval=fit, the four-player table's
+// the other way; the five-player table's default is eval=fit2, the four-player table's
 // no fit, and a finished game is scored alike.
 func TestFitEvaluationRanksAsTheModel(t *testing.T) {
 	for _, tc := range []struct {
@@ -252,14 +252,14 @@ func TestFitEvaluationRanksAsTheModel(t *testing.T) {
 		models  *[fitPhases]fitted
 		def     bool
 	}{
-		{"eval=fit", &kardinalQuarters, true},
-		{"eval=fit2", &kardinalFitted, false},
+		{"eval=fit", &kardinalQuarters, false},
+		{"eval=fit2", &kardinalFitted, true},
 	} {
 		t.Run(tc.setting, func(t *testing.T) { ranksAsTheModel(t, tc.setting, tc.models, tc.def) })
 	}
 	def, err := ParseSettings("")
 	require.NoError(t, err)
-	require.Equal(t, 1, def.withTable(kardinal.Name, 5).Fit, "eval=fit is the five-player table's default")
+	require.Equal(t, 2, def.withTable(kardinal.Name, 5).Fit, "eval=fit2 is the five-player table's default")
 	require.Zero(t, def.withTable(kardinal.Name, 4).Fit, "and no other table's")
 	_, err = ParseSettings("eval=fitted")
 	require.ErrorContains(t, err, "is potential, projection, fit or fit2")

@@ -25,8 +25,8 @@ var pinnedGames = map[string][]string{
 	"ivanhoe/3p":  {"357/b328b1ddda29e63e", "423/c2252598b1082132", "305/8104ab4f8296752d"},
 	"ivanhoe/5p":  {"706/8e676e2add7dfe2d", "318/3d1c61f6fe0d7c8e", "606/4c3394553d2b73cb", "416/cafa0c7ff35acc61", "394/67d94821a5f4f839"},
 	"kardinal/3p": {"274/4b471832a6c330b4", "269/840ac23bc337bc6f", "262/5361f50bdda72d64"},
-	// Five-player Kardinal's since the fitted cut-off evaluation became its default.
-	"kardinal/5p": {"307/e082d3740c2ddfab", "319/fe2e7a71d9e69f5d", "310/b6aeda20c759f79f", "300/30668363e9e9d047", "315/f0e6c284ce251c02"},
+	// Five-player Kardinal's since eval=fit2 became its default (Config.Fit).
+	"kardinal/5p": {"329/72cae3a53baf86f5", "324/859b7ec1e652cde9", "313/ea8433e0d8c36652", "316/5bec29310873c079", "324/1845dc507036f070"},
 }
 
 // TestMovesArePinned replays the pinned games and compares every digest: the moves of

@@ -147,7 +147,7 @@ type tableDefault struct {
 	endgame int
 	trees   int
 	drawn   bool
-	fit     bool
+	fit     int // Config.Fit's default: 1 eval=fit, 2 eval=fit2
 	warm    int
 }
 
@@ -170,14 +170,17 @@ type tableDefault struct {
 // Five-player Ivanhoe credits the cards each seat holds where its play-outs are cut
 // off (Config.Hand). Five-player Kardinal scores where its play-outs are cut off by a
 // model fitted to heuristic games (Config.Fit): +0.039 [+0.004, +0.075] on 400 paired
-// games of fresh deals at the same CPU. Two-player Ninjas starts each node the tree
-// adds at 5 virtual visits of its fitted value (Config.Warm): 0.758 through the arena
-// on 800 games of two table seeds at 7,950, against the defaults' 0.748 before on two
-// others, and +0.025 [-0.012, +0.062] paired in-process at the same CPU; at its 100 ms
-// budget (12,000) 0.766 on 800 more, the goal.
+// games of fresh deals at the same CPU; the model that reads the majorities and the
+// hands too (eval=fit2) +0.034 [-0.009, +0.077] more on 320, and 0.766 through the
+// arena on 800 games at its 100 ms budget, the goal, against eval=fit's 0.753.
+// Two-player Ninjas starts each node the tree adds at 5 virtual visits of its fitted
+// value (Config.Warm): 0.758 through the arena on 800 games of two table seeds at
+// 7,950, against the defaults' 0.748 before on two others, and +0.025 [-0.012,
+// +0.062] paired in-process at the same CPU; at its 100 ms budget (12,000) 0.766 on
+// 800 more, the goal.
 var tableDefaults = map[string]map[int]tableDefault{
 	"ivanhoe":     {4: {bias: 10}, 5: {cutoff: 40, c: 0.4, hand: 0.15}},
-	kardinal.Name: {4: {rollout: KardinalGreedy}, 5: {soft: 5, fit: true}},
+	kardinal.Name: {4: {rollout: KardinalGreedy}, 5: {soft: 5, fit: 2}},
 	"ninjas":      {2: {infer: 4, model: true, drawn: true, warm: 5}, 4: {field: FieldAuto}, 5: {field: FieldAuto}, 6: {field: FieldAuto}},
 }
 
@@ -205,7 +208,7 @@ func (c Config) withTable(game string, players int) Config {
 	fill(&c.Endgame, d.endgame)
 	fill(&c.Drawn, on(d.drawn))
 	fill(&c.Trees, d.trees)
-	fill(&c.Fit, on(d.fit))
+	fill(&c.Fit, d.fit)
 	fill(&c.Warm, d.warm)
 	if game == "ninjas" && players == 2 && c.Fit > 0 && c.Cutoff == 0 && c.Evaluate == nil {
 		c.Cutoff = ninjasCutoff // the fitted evaluation scores cut-off play-outs

@@ -34,9 +34,9 @@ eval=E         Kardinal: potential (the points if the game ended now, with part
                credit for chains and alliances in the making; the default with
                three and four players), projection (the points alone) or fit (five
                players: the final points a model fitted to heuristic games
-               predicts, KardinalFit; the default with five players) or fit2
-               (five players: the same fitted to more features of the position,
-               the majorities and the hands, in eighths of the game); Ninjas
+               predicts, KardinalFit) or fit2 (five players: the same fitted to
+               more features of the position, the majorities and the hands, in
+               eighths of the game; the default with five players); Ninjas
                with two players: fit cuts play-outs off (cutoff, then on to the
                next turn's first decision) and scores them by the chance to win
                a model fitted to play-outs predicts (NinjasFit; default: off,

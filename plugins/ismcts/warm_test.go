@@ -57,7 +57,7 @@ func TestWarmGivesTheMoversValue(t *testing.T) {
 func TestWarmKardinalGivesTheFittedValue(t *testing.T) {
 	g := midGame(t, kardinal.Name, 5, 40)
 	want := make([]float64, 5)
-	KardinalFit(kardinalSoft, fitModel(1))(g, want)
+	KardinalFit(kardinalSoft, fitModel(2))(g, want) // the table's default, eval=fit2
 	cfg, err := ParseSettings("warm=4,soft=3")
 	require.NoError(t, err)
 	s, err := NewSearch(kardinal.Name, nil, 5, cfg)
