@@ -21,7 +21,7 @@ import (
 // "heuristic" seats the heuristic bot instead of ismcts, on the same deals.
 // ISMCTS_MEASURE_FIRST=D starts at deal D instead of 0 (seed 1000+D).
 // ISMCTS_MEASURE_OUT=FILE also writes each game's score as it ends, a line each in
-// the order played, so that two settings can be compared game by game.
+// the order played, so that two settings can be compared game by game (TestPaired).
 // ISMCTS_MEASURE_ORACLE=1 has ismcts search the true state instead (oracle); =hands,
 // in Ninjas, the true hands with the pile's order unknown; =hands:P (or 1:P) only a
 // share P of the samples.
@@ -134,4 +134,78 @@ func meanInterval(scores []float64) (mean, half float64) {
 		sq += (x - mean) * (x - mean)
 	}
 	return mean, 1.96 * math.Sqrt(sq/float64(len(scores)-1)/float64(len(scores)))
+}
+
+// TestPaired is opt-in: ISMCTS_PAIR="A B K" reads two files of per-game scores
+// (ISMCTS_MEASURE_OUT's, two settings on the same deals in the same order) and logs
+// the mean difference B-A over deals of K games each (K: the players, one game a
+// seat), with its 95% interval: deals, not games, are the independent units, since a
+// deal's seatings share its cards.
+func TestPaired(t *testing.T) {
+	spec := strings.Fields(os.Getenv("ISMCTS_PAIR"))
+	if len(spec) != 3 {
+		t.Skip(`set ISMCTS_PAIR="A.scores B.scores GAMES_A_DEAL"`)
+	}
+	a, b := readScores(t, spec[0]), readScores(t, spec[1])
+	k, err := strconv.Atoi(spec[2])
+	require.NoError(t, err)
+	n, diff, half := pairedDifference(a, b, k)
+	require.Positive(t, n, "fewer than two whole deals in both files")
+	t.Logf("games %d A %.3f B %.3f B-A %+.3f [%+.3f, %+.3f]", n, mean(a[:n]), mean(b[:n]), diff, diff-half, diff+half)
+}
+
+// readScores reads a file of ISMCTS_MEASURE_OUT's scores, one a line.
+func readScores(t *testing.T, path string) []float64 {
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	var scores []float64
+	for _, line := range strings.Fields(string(data)) {
+		x, err := strconv.ParseFloat(line, 64)
+		require.NoError(t, err, "%s", path)
+		scores = append(scores, x)
+	}
+	return scores
+}
+
+// pairedDifference is the mean over deals of b's mean score less a's, and the half
+// width of its 95% interval, over the whole deals of k games both have played; n is
+// the games counted (0 where fewer than two deals are).
+func pairedDifference(a, b []float64, k int) (n int, diff, half float64) {
+	if k < 1 || min(len(a), len(b)) < 2*k {
+		return 0, 0, 0
+	}
+	n = min(len(a), len(b)) / k * k
+	deals := make([]float64, 0, n/k)
+	for i := 0; i < n; i += k {
+		deals = append(deals, mean(b[i:i+k])-mean(a[i:i+k]))
+	}
+	diff, half = meanInterval(deals)
+	return n, diff, half
+}
+
+func mean(xs []float64) float64 {
+	sum := 0.0
+	for _, x := range xs {
+		sum += x
+	}
+	return sum / float64(len(xs))
+}
+
+// TestPairedDifferenceIsOverDeals: the difference is taken deal by deal (k games
+// each), its interval from the spread of the deals' differences, over the whole deals
+// both files have; fewer than two deals give none.
+func TestPairedDifferenceIsOverDeals(t *testing.T) {
+	a := []float64{1, 0, 0, 0, 1, 1}
+	b := []float64{1, 1, 1, 0, 1, 1, 0.5} // a deal begun, not counted
+	n, diff, half := pairedDifference(a, b, 2)
+	require.Equal(t, 6, n)
+	require.InDelta(t, 1.0/3, diff, 1e-12, "deals differ by 0.5, 0.5 and 0")
+	// the deals' differences have a variance of 1/12, so a standard error of 1/6
+	require.InDelta(t, 1.96/6, half, 1e-12)
+	n, _, _ = pairedDifference(a, b, 3)
+	require.Equal(t, 6, n, "two deals of three")
+	n, _, _ = pairedDifference(a[:3], b, 2)
+	require.Zero(t, n, "one whole deal")
+	n, _, _ = pairedDifference(a, b, 0)
+	require.Zero(t, n)
 }
