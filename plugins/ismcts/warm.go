@@ -37,29 +37,26 @@ func (s *Search) warmable() bool {
 // model reads, and returns 0 once it has (n while it waits). Kardinal's fit reads any
 // state (its phases are by the cards drawn, and a seat's turn still to come is one of
 // its features), so a node takes the value of the state its move led to; Ninjas's
-// model was fitted at a turn's first decision, so a node waits for one.
+// model was fitted at a turn's first decision, so a node waits for one. The value is
+// the node's mover's: in Kardinal its reward, in two-player Ninjas seat 0's chance to
+// win or its complement.
 func (s *Search) warmIfDue(t *tree, n int32, g engine.Game) int32 {
+	mover := t.nodes[n].mover
+	var v float64
 	switch {
 	case s.game == kardinal.Name:
 		r := s.reward[:g.Players()]
 		s.cfg.Evaluate(g, r)
-		t.warmAt(n, s.cfg.Warm, r[t.nodes[n].mover])
+		v = r[mover]
 	case ninjasAtTurnStart(g):
-		t.warm(n, s.cfg.Warm, g.(*ninjas.Game))
+		if v = ninjasWinChance(g.(*ninjas.Game), &ninjasFitted); mover == 1 {
+			v = 1 - v
+		}
 	default:
 		return n
 	}
+	t.warmAt(n, s.cfg.Warm, v)
 	return 0
-}
-
-// warm gives node n of t visits virtual visits at its mover's NinjasFit value of the
-// two-player state x, a turn's first decision (where the model was fitted).
-func (t *tree) warm(n int32, visits int, x *ninjas.Game) {
-	v := ninjasWinChance(x, &ninjasFitted)
-	if t.nodes[n].mover == 1 {
-		v = 1 - v
-	}
-	t.warmAt(n, visits, v)
 }
 
 // warmAt gives node n visits virtual visits at value v, its mover's. The visits count

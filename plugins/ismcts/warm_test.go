@@ -42,13 +42,25 @@ func TestWarmGivesTheMoversValue(t *testing.T) {
 	zero := tr.add(0, engine.Option{Kind: 1}, 0)
 	one := tr.add(0, engine.Option{Kind: 2}, 1)
 	tr.nodes[one].visits, tr.nodes[one].reward = 2, 1
-	tr.warm(zero, 5, g)
-	tr.warm(one, 3, g)
+	s := warmSearch(t, "ninjas", 2, "warm=5")
+	require.Zero(t, s.warmIfDue(&tr, zero, g), "a turn's first decision: warmed at once")
+	s.cfg.Warm = 3
+	require.Zero(t, s.warmIfDue(&tr, one, g))
 	require.Equal(t, int32(5), tr.nodes[zero].visits)
 	require.InDelta(t, 5*p, tr.nodes[zero].reward, 1e-12)
 	require.Equal(t, int32(5), tr.nodes[one].visits)
 	require.InDelta(t, 1+3*(1-p), tr.nodes[one].reward, 1e-12)
 	require.Zero(t, tr.nodes[0].visits, "the parent keeps its counts")
+}
+
+// warmSearch is a search (seed 5) of game for a table of players with settings.
+func warmSearch(t *testing.T, game string, players int, settings string) *Search {
+	cfg, err := ParseSettings(settings)
+	require.NoError(t, err)
+	s, err := NewSearch(game, nil, 5, cfg)
+	require.NoError(t, err)
+	s.resolve(players)
+	return s
 }
 
 // TestWarmKardinalGivesTheFittedValue: in five-player Kardinal a warmed node gets the
@@ -58,11 +70,7 @@ func TestWarmKardinalGivesTheFittedValue(t *testing.T) {
 	g := midGame(t, kardinal.Name, 5, 40)
 	want := make([]float64, 5)
 	KardinalFit(kardinalSoft, fitModel(2))(g, want) // the table's default, eval=fit2
-	cfg, err := ParseSettings("warm=4,soft=3")
-	require.NoError(t, err)
-	s, err := NewSearch(kardinal.Name, nil, 5, cfg)
-	require.NoError(t, err)
-	s.resolve(5)
+	s := warmSearch(t, kardinal.Name, 5, "warm=4,soft=3")
 	var tr tree
 	tr.reset()
 	for seat := 0; seat < 5; seat++ {
