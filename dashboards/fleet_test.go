@@ -395,20 +395,25 @@ func requestDurations(t *testing.T, api string, ds []Dashboard, values map[strin
 
 // blocksTraced: the workers export each block they play as a trace (package tracing)
 // under the service "arena worker", and a finished block's trace holds a record span
-// for each of its games in the database and a game span for each game played.
+// for each of its games in the database and a game span for each game played. A
+// worker commits a block's games in the background while the job's next block plays
+// (queue's records), so a trace can come before its block's games are in the
+// database: each block's are waited for (the workers are still playing).
 func (f *fleetRun) blocksTraced(t *testing.T, conn *pgx.Conn) {
 	var traces map[string]otlptest.Trace
 	waitFor(t, time.Minute, func() bool { traces = f.traces.Traces(); return len(traces) >= 2 }, "two blocks' traces from the workers")
 	for _, tr := range traces {
 		b := tr.Block
+		block := b.Attr("arena.block").GetIntValue()
 		assert.Equal(t, "arena worker", b.Service)
 		assert.Equal(t, f.game, b.Attr("arena.game").GetStringValue())
 		var games int
-		require.NoError(t, conn.QueryRow(context.Background(), `SELECT COUNT(*) FROM matches WHERE block_id = $1`,
-			b.Attr("arena.block").GetIntValue()).Scan(&games))
-		assert.Positive(t, games, "block %d", b.Attr("arena.block").GetIntValue())
-		assert.Len(t, tr.Named("record"), games, "block %d: a record span per game recorded", b.Attr("arena.block").GetIntValue())
-		assert.Len(t, tr.Named("game"), games, "block %d: a game span per game played", b.Attr("arena.block").GetIntValue())
+		waitFor(t, time.Minute, func() bool {
+			require.NoError(t, conn.QueryRow(context.Background(), `SELECT COUNT(*) FROM matches WHERE block_id = $1`, block).Scan(&games))
+			return games > 0
+		}, fmt.Sprintf("block %d's games in the database", block))
+		assert.Len(t, tr.Named("record"), games, "block %d: a record span per game recorded", block)
+		assert.Len(t, tr.Named("game"), games, "block %d: a game span per game played", block)
 		assert.Len(t, tr.Named("schedule"), 1)
 	}
 	t.Logf("%d blocks traced by the workers, each with its games", len(traces))
